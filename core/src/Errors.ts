@@ -1,0 +1,355 @@
+/**
+ * The error catalogue of the specification (§8) as typed, schema-backed errors.
+ *
+ * Every class's `message` is the catalogue text to the letter, so code written
+ * against the provider's strings keeps working, while Effect code matches on
+ * `_tag` and reads the structured fields (status code, node id, detail).
+ * Errors that a retry can cure say so through `isRetryable`.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+// =============================================================================
+// Input validation
+// =============================================================================
+
+/** A CID that matches none of the four accepted forms, or does not decode. */
+export class InvalidCid extends Schema.TaggedError<InvalidCid>()("InvalidCid", {
+  cid: Schema.String
+}) {
+  override get message() {
+    return "Invalid CID"
+  }
+}
+
+/** Creating conditions or saving shards needs exactly 5 shards (0 when updating). */
+export class InvalidKeyShards extends Schema.TaggedError<InvalidKeyShards>()("InvalidKeyShards", {
+  count: Schema.Number
+}) {
+  override get message() {
+    return "keyShards must be an array of 5 objects"
+  }
+}
+
+/** An access condition (or the request around it) breaks a rule of spec §5. */
+export class ConditionValidationError extends Schema.TaggedError<ConditionValidationError>()(
+  "ConditionValidationError",
+  {
+    /** Field path and what is wrong, e.g. `"conditions[0].id" must be greater than or equal to 1`. */
+    detail: Schema.String
+  }
+) {
+  override get message() {
+    return `Condition validation error: ${this.detail}`
+  }
+}
+
+/** Neither a lower-cased EVM address nor a 44-character base58 key. */
+export class InvalidPublicKey extends Schema.TaggedError<InvalidPublicKey>()("InvalidPublicKey", {
+  publicKey: Schema.String
+}) {
+  override get message() {
+    return "Invalid public Key"
+  }
+}
+
+/** A private key that is not 64 hex characters. The value itself is never kept. */
+export class InvalidPrivateKey extends Schema.TaggedError<InvalidPrivateKey>()("InvalidPrivateKey", {}) {
+  override get message() {
+    return "Private key must be 64 hex characters"
+  }
+}
+
+/** Two files of one encrypted upload share a name. */
+export class DuplicateFileName extends Schema.TaggedError<DuplicateFileName>()("DuplicateFileName", {
+  name: Schema.String
+}) {
+  override get message() {
+    return `Duplicate file name found: ${this.name}`
+  }
+}
+
+/** Encrypting more than one file needs a JWT (a raw `0x` signature is single-use). */
+export class AuthTokenMustBeJwt extends Schema.TaggedError<AuthTokenMustBeJwt>()("AuthTokenMustBeJwt", {}) {
+  override get message() {
+    return "auth_token must be a JWT"
+  }
+}
+
+// =============================================================================
+// Key shards
+// =============================================================================
+
+/** A split asked for more shards to be needed than there are. */
+export class ThresholdExceedsKeyCount extends Schema.TaggedError<ThresholdExceedsKeyCount>()(
+  "ThresholdExceedsKeyCount",
+  { threshold: Schema.Number, keyCount: Schema.Number }
+) {
+  override get message() {
+    return "keyCount must be greater then threshold"
+  }
+}
+
+/** The shards given to a split or a recovery are not `threshold` long, or are malformed. */
+export class KeyVectorLengthMismatch extends Schema.TaggedError<KeyVectorLengthMismatch>()("KeyVectorLengthMismatch", {
+  expected: Schema.Number,
+  received: Schema.Number
+}) {
+  override get message() {
+    return "key vector Length don't match"
+  }
+}
+
+/** The shards do not recover a key: malformed, duplicated, too few, or disagreeing. */
+export class CannotRecoverKey extends Schema.TaggedError<CannotRecoverKey>()("CannotRecoverKey", {
+  /** Why, for logs: never contains key material. */
+  reason: Schema.String
+}) {
+  override get message() {
+    return "can't recover Key"
+  }
+}
+
+/** No node holds shards for this CID (or would say so): the provider's `null` message. */
+export class CidNotFound extends Schema.TaggedError<CidNotFound>()("CidNotFound", {
+  cid: Schema.String
+}) {
+  override get message() {
+    return "cid not found"
+  }
+}
+
+/** Saving the shards of a freshly encrypted file failed on a node. */
+export class EncryptionFailed extends Schema.TaggedError<EncryptionFailed>()("EncryptionFailed", {
+  cause: Schema.Defect()
+}) {
+  override get message() {
+    return "Error encrypting file"
+  }
+}
+
+/** A node refused to hand out a shard: the caller is not owner, shared, or condition holder. */
+export class AccessDenied extends Schema.TaggedError<AccessDenied>()("AccessDenied", {
+  nodeId: Schema.Number,
+  cid: Schema.String
+}) {
+  override get message() {
+    return "Access Denied"
+  }
+}
+
+/** Ciphertext failed authentication: wrong key, or the bytes were changed. */
+export class DecryptionFailed extends Schema.TaggedError<DecryptionFailed>()("DecryptionFailed", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `Decryption failed: ${this.reason}`
+  }
+}
+
+// =============================================================================
+// Auth
+// =============================================================================
+
+/** The node would not issue a JWT for this signature (or the call failed). */
+export class InvalidSignature extends Schema.TaggedError<InvalidSignature>()("InvalidSignature", {
+  cause: Schema.optional(Schema.Defect())
+}) {
+  override get message() {
+    return "Invalid Signature"
+  }
+}
+
+// =============================================================================
+// Transport
+// =============================================================================
+
+/** A non-2xx answer from the API host (`Request failed with status code {n}`). */
+export class RequestFailed extends Schema.TaggedError<RequestFailed>()("RequestFailed", {
+  status: Schema.Number,
+  url: Schema.String,
+  /** The server's error text, when it sent one. */
+  body: Schema.optional(Schema.String)
+}) {
+  get isRetryable() {
+    return this.status >= 500 || this.status === 429
+  }
+  override get message() {
+    return `Request failed with status code ${this.status}`
+  }
+}
+
+/** A non-2xx answer where the spec uses the `HTTP error!` form (file info, gateway, ticker…). */
+export class HttpStatusError extends Schema.TaggedError<HttpStatusError>()("HttpStatusError", {
+  status: Schema.Number,
+  url: Schema.String,
+  body: Schema.optional(Schema.String)
+}) {
+  get isRetryable() {
+    return this.status >= 500 || this.status === 429
+  }
+  override get message() {
+    return `HTTP error! status ${this.status}`
+  }
+}
+
+/** No answer at all: DNS, refused connection, reset. */
+export class NetworkError extends Schema.TaggedError<NetworkError>()("NetworkError", {
+  url: Schema.String,
+  cause: Schema.Defect()
+}) {
+  get isRetryable() {
+    return true
+  }
+  override get message() {
+    return "Network error"
+  }
+}
+
+/** No answer within the configured time-out. */
+export class RequestTimedOut extends Schema.TaggedError<RequestTimedOut>()("RequestTimedOut", {
+  url: Schema.String,
+  timeoutMillis: Schema.Number
+}) {
+  get isRetryable() {
+    return true
+  }
+  override get message() {
+    return "Request timed out"
+  }
+}
+
+/** The server answered 2xx with a body that is not what the endpoint promises. */
+export class InvalidResponse extends Schema.TaggedError<InvalidResponse>()("InvalidResponse", {
+  url: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `Invalid response from ${this.url}: ${this.detail}`
+  }
+}
+
+/**
+ * A key node answered with an error. `message` is the node's own message:
+ * `fetch Error` for a 404 or an unreachable node, else the body's `message`.
+ */
+export class NodeError extends Schema.TaggedError<NodeError>()("NodeError", {
+  nodeId: Schema.Number,
+  /** 0 when no HTTP answer arrived. */
+  statusCode: Schema.Number,
+  /** The node's error body, as parsed JSON (or text). */
+  body: Schema.Unknown,
+  nodeMessage: Schema.String
+}) {
+  /** The provider retries exactly the errors whose text contains `fetch`: 404s and transport failures. */
+  get isRetryable() {
+    return this.statusCode === 0 || this.statusCode === 404
+  }
+  override get message() {
+    return this.nodeMessage
+  }
+}
+
+/** The 5 nodes did not all answer the same, or did not all answer `success`. */
+export class NodesDisagree extends Schema.TaggedError<NodesDisagree>()("NodesDisagree", {
+  operation: Schema.String,
+  answers: Schema.Array(Schema.Unknown)
+}) {
+  override get message() {
+    return `The key nodes did not agree on ${this.operation}`
+  }
+}
+
+// =============================================================================
+// Files
+// =============================================================================
+
+/** The proof of a CID's deal is not there yet (the API answered 400). */
+export class ProofNotFound extends Schema.TaggedError<ProofNotFound>()("ProofNotFound", {
+  cid: Schema.String
+}) {
+  override get message() {
+    return "Proof Doesn't exist yet"
+  }
+}
+
+/** The upload node refused the upload: bad key, quota exceeded… `reason` is its `error` text. */
+export class UploadRejected extends Schema.TaggedError<UploadRejected>()("UploadRejected", {
+  status: Schema.Number,
+  reason: Schema.String
+}) {
+  override get message() {
+    return this.reason
+  }
+}
+
+// =============================================================================
+// Payment
+// =============================================================================
+
+/** The ticker call failed; `detail` says why. */
+export class TickerPriceFailed extends Schema.TaggedError<TickerPriceFailed>()("TickerPriceFailed", {
+  detail: Schema.String
+}) {
+  override get message() {
+    return `Failed to get ticker price: ${this.detail}`
+  }
+}
+
+/** A network name that is not in the network table. */
+export class UnsupportedNetwork extends Schema.TaggedError<UnsupportedNetwork>()("UnsupportedNetwork", {
+  network: Schema.String
+}) {
+  override get message() {
+    return "Unsupported Network!!!"
+  }
+}
+
+/** A price or quote was asked for without a network. */
+export class TokenNotProvided extends Schema.TaggedError<TokenNotProvided>()("TokenNotProvided", {}) {
+  override get message() {
+    return "Token not provided!!!"
+  }
+}
+
+/** Funding was asked for without a private key or signer. */
+export class PrivateKeyNotFound extends Schema.TaggedError<PrivateKeyNotFound>()("PrivateKeyNotFound", {}) {
+  override get message() {
+    return "Private Key not found!!!"
+  }
+}
+
+/** The custom errors of the payment contract (reference/payment-contract.md §2.1) and Ownable's. */
+export const ContractErrorName = Schema.Literals([
+  "ENDOWMENT_TRANSFER_FAILED",
+  "INSUFFICIENT_CONTRACT_BALANCE",
+  "INSUFFICIENT_USER_BALANCE",
+  "INVALID_ZERO_ADDRESS",
+  "TOKEN_APPROVAL_FAILED",
+  "TOKEN_NOT_SUPPORTED",
+  "TOKEN_PAYMENT_FAILED",
+  "OwnableUnauthorizedAccount",
+  "OwnableInvalidOwner"
+])
+export type ContractErrorName = typeof ContractErrorName.Type
+
+/** The payment contract reverted with one of its custom errors. */
+export class ContractReverted extends Schema.TaggedError<ContractReverted>()("ContractReverted", {
+  errorName: ContractErrorName,
+  args: Schema.Array(Schema.Unknown)
+}) {
+  override get message() {
+    return this.errorName
+  }
+}
+
+/** Any other chain failure (RPC down, gas estimation, insufficient funds for gas). */
+export class ChainError extends Schema.TaggedError<ChainError>()("ChainError", {
+  shortMessage: Schema.String,
+  cause: Schema.Defect()
+}) {
+  override get message() {
+    return this.shortMessage
+  }
+}
