@@ -1,0 +1,296 @@
+/**
+ * Fault injection for the mock network, shared by every host (API, upload node, gateway) and by
+ * each of the 5 key nodes of the encryption host.
+ *
+ * A test arms a fault for a scope — a host, optionally one key node, a method and a path — and
+ * every handler that runs its resolver through `faults.handle` / `faults.wrap` obeys it:
+ *
+ * - `down`: the request fails at the network level (`HttpResponse.error()`; `fetch` rejects with a
+ *   `TypeError`, the real HTTP server destroys the socket);
+ * - `slow`: the answer is delayed by `ms` milliseconds, then produced normally;
+ * - `status`: the handler is not run and an error status is answered (500s, 404, 429, …) with a
+ *   JSON body (`{ "error": … }` unless one is given);
+ * - `inconsistent`: the handler runs (state changes happen) but its JSON answer is altered, so
+ *   the answers of the 5 key nodes stop being identical.
+ *
+ * Faults are permanent until cleared, or last `times` requests. The most recently armed matching
+ * fault wins; `slow` composes with the others (a slow node can also be down).
+ */
+import { HttpResponse } from "msw"
+
+/** The four hosts of the network. */
+export type HostName = "api" | "node" | "gateway" | "encryption"
+
+export const HostNames: ReadonlyArray<HostName> = ["api", "node", "gateway", "encryption"]
+
+/** Where a fault applies. Omitted fields match everything. */
+export interface FaultScope {
+  readonly host: HostName
+  /** A key node id (1..5) of the encryption host; omitted = every node and host-level routes. */
+  readonly node?: number
+  /** Upper-case HTTP method. */
+  readonly method?: string
+  /** Exact pathname, or a pattern tested against the pathname. */
+  readonly path?: string | RegExp
+}
+
+/** What happens to a matching request. */
+export type FaultKind =
+  | { readonly kind: "down" }
+  | { readonly kind: "slow"; readonly ms: number }
+  | { readonly kind: "status"; readonly status: number; readonly body?: unknown }
+  | { readonly kind: "inconsistent"; readonly mutate?: (body: unknown, request: Request) => unknown }
+
+export interface FaultOptions {
+  /** Number of matching requests the fault applies to, then it disarms itself. Default: forever. */
+  readonly times?: number
+}
+
+/** An armed fault as reported by `faults.active()`. */
+export interface ActiveFault {
+  readonly id: number
+  readonly scope: FaultScope
+  readonly fault: FaultKind
+  /** Requests left before it disarms; `undefined` = until cleared. */
+  readonly remaining: number | undefined
+  /** Requests it has hit so far. */
+  readonly hits: number
+}
+
+/** The request being answered, as handlers see it. */
+export interface FaultContext {
+  readonly host: HostName
+  readonly node?: number | undefined
+  readonly request: Request
+}
+
+export interface Faults {
+  /** Arms a fault; returns its id (pass it to `remove`). */
+  readonly inject: (scope: FaultScope, fault: FaultKind, options?: FaultOptions) => number
+  readonly down: (scope: FaultScope, options?: FaultOptions) => number
+  readonly slow: (scope: FaultScope, ms: number, options?: FaultOptions) => number
+  readonly status: (scope: FaultScope, status: number, options?: FaultOptions & { readonly body?: unknown }) => number
+  /** Shorthand for `status(scope, 404)`. */
+  readonly notFound: (scope: FaultScope, options?: FaultOptions) => number
+  readonly inconsistent: (
+    scope: FaultScope,
+    options?: FaultOptions & { readonly mutate?: (body: unknown, request: Request) => unknown }
+  ) => number
+  readonly remove: (id: number) => boolean
+  /** Disarms every fault, or only those whose scope lies inside the given host / node. */
+  readonly clear: (scope?: { readonly host?: HostName; readonly node?: number }) => void
+  readonly active: () => ReadonlyArray<ActiveFault>
+  /**
+   * Runs `answer` under the armed faults for this request. Handlers call this (or `wrap`) around
+   * their whole resolver so that `status` and `down` faults short-circuit before any state change.
+   */
+  readonly handle: (context: FaultContext, answer: () => Response | Promise<Response>) => Promise<Response>
+  /**
+   * Wraps an msw resolver. `nodeOf` picks the key-node id out of the resolver's arguments (for
+   * routes like `/api/setSharedKey/:n`).
+   */
+  readonly wrap: <Info extends { readonly request: Request }>(
+    host: HostName,
+    resolver: (info: Info) => Response | Promise<Response>,
+    nodeOf?: (info: Info) => number | undefined
+  ) => (info: Info) => Promise<Response>
+}
+
+interface Armed {
+  readonly id: number
+  readonly scope: FaultScope
+  readonly fault: FaultKind
+  remaining: number | undefined
+  hits: number
+}
+
+const matches = (scope: FaultScope, context: FaultContext, pathname: string): boolean => {
+  if (scope.host !== context.host) return false
+  if (scope.node !== undefined && scope.node !== context.node) return false
+  if (scope.method !== undefined && scope.method.toUpperCase() !== context.request.method.toUpperCase()) return false
+  if (scope.path === undefined) return true
+  return typeof scope.path === "string" ? scope.path === pathname : scope.path.test(pathname)
+}
+
+const sleep = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve) => {
+    if (ms <= 0) return resolve()
+    const timer = setTimeout(resolve, ms)
+    // An aborted client stops waiting; the answer is then discarded by the caller's runtime.
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
+
+/** Standard reason phrases used for the default error bodies. */
+const reason = (status: number): string => {
+  switch (status) {
+    case 400:
+      return "Bad Request"
+    case 401:
+      return "Unauthorized"
+    case 403:
+      return "Forbidden"
+    case 404:
+      return "Not Found"
+    case 429:
+      return "Too Many Requests"
+    case 500:
+      return "Internal Server Error"
+    case 502:
+      return "Bad Gateway"
+    case 503:
+      return "Service Unavailable"
+    case 504:
+      return "Gateway Timeout"
+    default:
+      return `Status ${status}`
+  }
+}
+
+/**
+ * The default alteration for `inconsistent`: every call yields a different answer, so two nodes
+ * (or two calls) never agree. Objects gain a changing `nonce` and a changed `message`; strings and
+ * numbers change value; arrays lose their last element.
+ */
+const defaultMutation = (() => {
+  let counter = 0
+  return (body: unknown): unknown => {
+    counter += 1
+    if (Array.isArray(body)) return body.slice(0, Math.max(0, body.length - 1))
+    if (typeof body === "string") return `${body}#${counter}`
+    if (typeof body === "number") return body + counter
+    if (body !== null && typeof body === "object") {
+      const record = body as Record<string, unknown>
+      const message = typeof record.message === "string" ? `${record.message} (inconsistent #${counter})` : undefined
+      return { ...record, ...(message === undefined ? {} : { message }), nonce: counter }
+    }
+    return { inconsistent: counter }
+  }
+})()
+
+const alter = async (
+  response: Response,
+  request: Request,
+  mutate: (body: unknown, request: Request) => unknown
+): Promise<Response> => {
+  const type = response.headers.get("content-type") ?? ""
+  if (!type.includes("json")) {
+    // Non-JSON answers (file bytes) are truncated by one byte: a silently corrupted download.
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    return new Response(bytes.subarray(0, Math.max(0, bytes.length - 1)), {
+      status: response.status,
+      headers: response.headers
+    })
+  }
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = text
+  }
+  const headers = new Headers(response.headers)
+  headers.delete("content-length")
+  return new Response(JSON.stringify(mutate(body, request)), { status: response.status, headers })
+}
+
+/** Creates an empty fault registry. */
+export const makeFaults = (): Faults => {
+  let nextId = 1
+  let armed: Array<Armed> = []
+
+  const inject = (scope: FaultScope, fault: FaultKind, options?: FaultOptions): number => {
+    if (options?.times !== undefined && (!Number.isInteger(options.times) || options.times < 1)) {
+      throw new RangeError(`times must be a positive integer, got ${options.times}`)
+    }
+    if (fault.kind === "slow" && !(fault.ms >= 0)) throw new RangeError(`slow needs ms >= 0, got ${fault.ms}`)
+    if (fault.kind === "status" && !(fault.status >= 100 && fault.status <= 599)) {
+      throw new RangeError(`status must be an HTTP status, got ${fault.status}`)
+    }
+    const id = nextId++
+    armed.push({ id, scope, fault, remaining: options?.times, hits: 0 })
+    return id
+  }
+
+  const remove = (id: number): boolean => {
+    const before = armed.length
+    armed = armed.filter((entry) => entry.id !== id)
+    return armed.length !== before
+  }
+
+  const clear = (scope?: { readonly host?: HostName; readonly node?: number }) => {
+    if (scope === undefined) {
+      armed = []
+      return
+    }
+    armed = armed.filter(
+      (entry) =>
+        !(
+          (scope.host === undefined || entry.scope.host === scope.host) &&
+          (scope.node === undefined || entry.scope.node === scope.node)
+        )
+    )
+  }
+
+  // Takes one hit from an armed fault and drops it once used up.
+  const consume = (entry: Armed) => {
+    entry.hits += 1
+    if (entry.remaining !== undefined) {
+      entry.remaining -= 1
+      if (entry.remaining <= 0) remove(entry.id)
+    }
+  }
+
+  const handle = async (context: FaultContext, answer: () => Response | Promise<Response>): Promise<Response> => {
+    const pathname = new URL(context.request.url).pathname
+    const hits = armed.filter((entry) => matches(entry.scope, context, pathname))
+    const slow = hits.filter((entry) => entry.fault.kind === "slow")
+    // The newest non-delay fault decides the outcome.
+    const decisive = hits.filter((entry) => entry.fault.kind !== "slow").at(-1)
+    for (const entry of slow) consume(entry)
+    if (decisive !== undefined) consume(decisive)
+
+    const delay = slow.reduce((total, entry) => total + (entry.fault.kind === "slow" ? entry.fault.ms : 0), 0)
+    await sleep(delay, context.request.signal)
+
+    if (decisive === undefined) return answer()
+    const fault = decisive.fault
+    switch (fault.kind) {
+      case "down":
+        return HttpResponse.error()
+      case "status":
+        return HttpResponse.json((fault.body ?? { error: reason(fault.status) }) as never, { status: fault.status })
+      case "inconsistent":
+        return alter(await answer(), context.request, fault.mutate ?? defaultMutation)
+      case "slow":
+        return answer()
+    }
+  }
+
+  return {
+    inject,
+    down: (scope, options) => inject(scope, { kind: "down" }, options),
+    slow: (scope, ms, options) => inject(scope, { kind: "slow", ms }, options),
+    status: (scope, status, options) =>
+      inject(
+        scope,
+        options?.body === undefined ? { kind: "status", status } : { kind: "status", status, body: options.body },
+        options
+      ),
+    notFound: (scope, options) => inject(scope, { kind: "status", status: 404 }, options),
+    inconsistent: (scope, options) =>
+      inject(
+        scope,
+        options?.mutate === undefined ? { kind: "inconsistent" } : { kind: "inconsistent", mutate: options.mutate },
+        options
+      ),
+    remove,
+    clear,
+    active: () => armed.map(({ id, scope, fault, remaining, hits }) => ({ id, scope, fault, remaining, hits })),
+    handle,
+    wrap: (host, resolver, nodeOf) => (info) =>
+      handle({ host, node: nodeOf?.(info), request: info.request }, () => resolver(info))
+  }
+}
