@@ -148,6 +148,41 @@ export class DecryptionFailed extends Schema.TaggedError<DecryptionFailed>()("De
   }
 }
 
+/** A split asked for parameters that give no protection or no shards: not integers, threshold < 2, too many shards. */
+export class InvalidKeySplit extends Schema.TaggedError<InvalidKeySplit>()("InvalidKeySplit", {
+  threshold: Schema.Number,
+  keyCount: Schema.Number,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `Invalid key split: ${this.reason}`
+  }
+}
+
+/** A key given to `shardKey` is not a non-zero scalar written as 64 lower-case hex. Never holds the key. */
+export class InvalidMasterKey extends Schema.TaggedError<InvalidMasterKey>()("InvalidMasterKey", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `Invalid master key: ${this.reason}`
+  }
+}
+
+/**
+ * More shards than the threshold were given and they do not lie on one polynomial, so any key
+ * recovered from them could be wrong. `badShards` are the positions (in the input) of the shards
+ * off the polynomial the others agree on; empty when there are too few shards to tell which.
+ */
+export class KeyShardsDisagree extends Schema.TaggedError<KeyShardsDisagree>()("KeyShardsDisagree", {
+  threshold: Schema.Number,
+  received: Schema.Number,
+  badShards: Schema.Array(Schema.Number)
+}) {
+  override get message() {
+    return "can't recover Key"
+  }
+}
+
 // =============================================================================
 // Auth
 // =============================================================================
@@ -240,7 +275,9 @@ export class NodeError extends Schema.TaggedError<NodeError>()("NodeError", {
   statusCode: Schema.Number,
   /** The node's error body, as parsed JSON (or text). */
   body: Schema.Unknown,
-  nodeMessage: Schema.String
+  nodeMessage: Schema.String,
+  /** In a call to several nodes: the nodes that had already accepted it, so a partial write is visible. */
+  succeededNodes: Schema.optionalKey(Schema.Array(Schema.Number))
 }) {
   /** The provider retries exactly the errors whose text contains `fetch`: 404s and transport failures. */
   get isRetryable() {
