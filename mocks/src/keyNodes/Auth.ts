@@ -1,0 +1,214 @@
+/**
+ * Who is calling a key node.
+ *
+ * The encryption host issues one sign-in message per address
+ * (`Please sign this message to prove you are owner of this account: <uuid>`); only the latest
+ * one counts. A caller proves an address by either
+ *
+ * - a raw signature of that message (EIP-191 `personal_sign` for EVM addresses; ed25519, base58 or
+ *   hex encoded, for 44-character base58 Solana keys). Each node accepts a given message's
+ *   signature **once**: kavach sends the same signature to all 5 nodes in one call, so the nonce
+ *   is spent per node, and a second call needs a fresh message or a JWT — which is why the SDK
+ *   demands a JWT for multi-file uploads;
+ * - or a JWT from `POST /api/message/get-jwt`: `jwt:` + an HS256 JWS signed with a secret of this
+ *   network, `sub` = the lower-cased address, `exp` from the injectable clock. Exchanging a
+ *   signature for a JWT retires the message, so the signature cannot be replayed afterwards.
+ *   Refresh tokens (`r:` + 32 random bytes) are single-use and rotate on every refresh.
+ *
+ * @since 0.1.0
+ */
+import { ed25519 } from "@noble/curves/ed25519.js"
+import { errors, jwtVerify, SignJWT } from "jose"
+import { base58btc } from "multiformats/bases/base58"
+import { verifyMessage } from "viem"
+
+/** The text every auth message starts with; the nonce (a UUID) follows. */
+export const authMessagePrefix = "Please sign this message to prove you are owner of this account: "
+
+const evmAddressPattern = /^0x[0-9a-fA-F]{40}$/
+const base58KeyPattern = /^[1-9A-HJ-NP-Za-km-z]{44}$/
+
+/**
+ * The form the nodes key accounts by: EVM addresses lower-cased, Solana keys as given;
+ * `undefined` for anything else.
+ */
+export const normalizeAddress = (input: unknown): string | undefined => {
+  if (typeof input !== "string") return undefined
+  if (evmAddressPattern.test(input)) return input.toLowerCase()
+  if (base58KeyPattern.test(input)) return input
+  return undefined
+}
+
+export interface IssuedMessage {
+  readonly nonce: string
+  readonly message: string
+  /** Milliseconds on the network's clock. */
+  readonly issuedAt: number
+}
+
+export interface TokenPair {
+  /** `jwt:<JWS>` */
+  readonly token: string
+  /** `r:<random>` */
+  readonly refreshToken: string
+}
+
+export interface RefreshRecord {
+  readonly address: string
+  /** Milliseconds on the network's clock. */
+  readonly expiresAt: number
+}
+
+/** State shared by the whole encryption host (not per node): messages and refresh tokens. */
+export interface AuthState {
+  /** The latest message issued to each address. */
+  readonly messages: Map<string, IssuedMessage>
+  readonly refreshTokens: Map<string, RefreshRecord>
+}
+
+/** Why a bearer token was refused. */
+export type AuthFailure = "invalid" | "expired"
+
+export type AuthOutcome =
+  | { readonly ok: true; readonly via: "jwt" | "signature" }
+  | { readonly ok: false; readonly reason: AuthFailure }
+
+export interface AuthOptions {
+  readonly now: () => number
+  readonly jwtTtlSeconds: number
+  readonly refreshTtlSeconds: number
+}
+
+export interface Auth {
+  readonly state: AuthState
+  /** Issues a fresh message for a normalized address, replacing any earlier one. */
+  readonly issueMessage: (address: string) => IssuedMessage
+  /** Exchanges a signature of the current message for a token pair, retiring the message. */
+  readonly exchangeSignature: (address: string, signature: unknown, chain: string) => Promise<TokenPair | undefined>
+  /** Exchanges a live refresh token of this address for a new pair; the old one is spent. */
+  readonly refresh: (address: string, refreshToken: unknown) => Promise<TokenPair | undefined>
+  /**
+   * Checks an `Authorization` header for `address` on one node. `spent` is that node's set of
+   * used message nonces: a raw signature is accepted once per node.
+   */
+  readonly authenticate: (address: string, authorization: string | null, spent: Set<string>) => Promise<AuthOutcome>
+  /** Forgets every message and refresh token and rotates the signing secret (old JWTs die). */
+  readonly reset: () => void
+}
+
+const randomBytes = (n: number) => crypto.getRandomValues(new Uint8Array(n))
+
+const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url")
+
+const decodeSignatureBytes = (signature: string): Uint8Array | undefined => {
+  try {
+    if (/^(0x)?[0-9a-fA-F]{128}$/.test(signature))
+      return Uint8Array.from(Buffer.from(signature.replace(/^0x/, ""), "hex"))
+    return base58btc.baseDecode(signature)
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether `signature` signs `message` for `address` (EVM or Solana). Never throws. */
+export const verifySignature = async (address: string, message: string, signature: unknown): Promise<boolean> => {
+  if (typeof signature !== "string" || signature === "") return false
+  try {
+    if (evmAddressPattern.test(address)) {
+      if (!/^0x[0-9a-fA-F]+$/.test(signature)) return false
+      return await verifyMessage({ address: address as `0x${string}`, message, signature: signature as `0x${string}` })
+    }
+    const publicKey = base58btc.baseDecode(address)
+    const bytes = decodeSignatureBytes(signature)
+    if (publicKey.length !== 32 || bytes === undefined || bytes.length !== 64) return false
+    return ed25519.verify(bytes, new TextEncoder().encode(message), publicKey)
+  } catch {
+    return false
+  }
+}
+
+export const makeAuth = (options: AuthOptions): Auth => {
+  const state: AuthState = { messages: new Map(), refreshTokens: new Map() }
+  let secret = randomBytes(32)
+
+  const issueMessage = (address: string): IssuedMessage => {
+    const nonce = crypto.randomUUID()
+    const issued = { nonce, message: `${authMessagePrefix}${nonce}`, issuedAt: options.now() }
+    state.messages.set(address, issued)
+    return issued
+  }
+
+  const issuePair = async (address: string, chain: string): Promise<TokenPair> => {
+    const nowSeconds = Math.floor(options.now() / 1000)
+    const jws = await new SignJWT({ chain })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(address)
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + options.jwtTtlSeconds)
+      .setJti(crypto.randomUUID())
+      .sign(secret)
+    const refreshToken = `r:${base64url(randomBytes(32))}`
+    state.refreshTokens.set(refreshToken, { address, expiresAt: options.now() + options.refreshTtlSeconds * 1000 })
+    return { token: `jwt:${jws}`, refreshToken }
+  }
+
+  const exchangeSignature = async (address: string, signature: unknown, chain: string) => {
+    const issued = state.messages.get(address)
+    if (issued === undefined || !(await verifySignature(address, issued.message, signature))) return undefined
+    // The message is spent: the signature cannot also be replayed as a bearer token.
+    if (state.messages.get(address) === issued) state.messages.delete(address)
+    return issuePair(address, chain)
+  }
+
+  const refresh = async (address: string, refreshToken: unknown) => {
+    if (typeof refreshToken !== "string") return undefined
+    const record = state.refreshTokens.get(refreshToken)
+    if (record === undefined || record.address !== address) return undefined
+    state.refreshTokens.delete(refreshToken)
+    if (record.expiresAt <= options.now()) return undefined
+    return issuePair(address, "ALL")
+  }
+
+  const verifyJwt = async (address: string, jws: string): Promise<AuthOutcome> => {
+    try {
+      await jwtVerify(jws, secret, {
+        algorithms: ["HS256"],
+        subject: address,
+        currentDate: new Date(options.now())
+      })
+      return { ok: true, via: "jwt" }
+    } catch (error) {
+      return { ok: false, reason: error instanceof errors.JWTExpired ? "expired" : "invalid" }
+    }
+  }
+
+  const authenticate = async (address: string, authorization: string | null, spent: Set<string>) => {
+    const match = /^Bearer (.+)$/.exec(authorization ?? "")
+    const token = match?.[1]?.trim()
+    if (token === undefined || token === "") return { ok: false, reason: "invalid" } as const
+    if (token.startsWith("jwt:")) return verifyJwt(address, token.slice(4))
+    const issued = state.messages.get(address)
+    if (issued === undefined) return { ok: false, reason: "invalid" } as const
+    const key = `${address}:${issued.nonce}`
+    if (spent.has(key) || !(await verifySignature(address, issued.message, token))) {
+      return { ok: false, reason: "invalid" } as const
+    }
+    // Checked again after the await: two concurrent calls with one signature get one success.
+    if (spent.has(key)) return { ok: false, reason: "invalid" } as const
+    spent.add(key)
+    return { ok: true, via: "signature" } as const
+  }
+
+  return {
+    state,
+    issueMessage,
+    exchangeSignature,
+    refresh,
+    authenticate,
+    reset: () => {
+      state.messages.clear()
+      state.refreshTokens.clear()
+      secret = randomBytes(32)
+    }
+  }
+}

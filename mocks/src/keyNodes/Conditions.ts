@@ -1,0 +1,62 @@
+/**
+ * Whether a file's access conditions let a caller recover its shard: each condition is evaluated
+ * against its chain (EVM through viem, Solana and Coreum against the in-memory ledgers) and the
+ * results are combined by the aggregator. With a single condition the aggregator is ignored, as
+ * the provider's validator ignores it; with none, conditions grant nothing.
+ *
+ * Each condition is evaluated at most once per request, and only when the aggregator needs it.
+ *
+ * @since 0.1.0
+ */
+import type { CoreumCondition, EvmCondition, SolanaCondition } from "../../../core/src/schema/AccessCondition.ts"
+import { evaluateAggregator, parseAggregator } from "./Aggregator.ts"
+import { type EvmChainSource, evaluateEvmCondition } from "./EvmConditions.ts"
+import { type CoreumLedger, evaluateCoreumCondition, evaluateSolanaCondition, type SolanaLedger } from "./Ledger.ts"
+import type { FileRecord } from "./NodeState.ts"
+import type { EvaluationContext } from "./Parameters.ts"
+
+/** What conditions are evaluated against. */
+export interface ConditionEnvironment {
+  readonly evm: () => EvmChainSource | undefined
+  readonly solana: SolanaLedger
+  readonly coreum: CoreumLedger
+}
+
+/** Whether the record's conditions hold for the caller in `context`. Never throws. */
+export const conditionsGrant = async (
+  record: FileRecord,
+  context: EvaluationContext,
+  environment: ConditionEnvironment
+): Promise<boolean> => {
+  const list = record.chainType === "SOLANA" ? record.conditionsSolana : record.conditions
+  if (list.length === 0) return false
+
+  const evaluateOne = (condition: (typeof list)[number]): Promise<boolean> => {
+    switch (record.chainType) {
+      case "EVM":
+        return evaluateEvmCondition(condition as EvmCondition, context, environment.evm())
+      case "SOLANA":
+        return Promise.resolve(evaluateSolanaCondition(condition as SolanaCondition, context, environment.solana))
+      case "COREUM":
+        return Promise.resolve(evaluateCoreumCondition(condition as CoreumCondition, context, environment.coreum))
+    }
+  }
+
+  const [only] = list
+  if (list.length === 1 && only !== undefined) return evaluateOne(only)
+
+  const results = new Map<number, Promise<boolean>>()
+  const byId = (id: number): Promise<boolean> => {
+    const cached = results.get(id)
+    if (cached !== undefined) return cached
+    const condition = list.find((c) => c.id === id)
+    const result = condition === undefined ? Promise.resolve(false) : evaluateOne(condition)
+    results.set(id, result)
+    return result
+  }
+  try {
+    return await evaluateAggregator(parseAggregator(record.aggregator), byId)
+  } catch {
+    return false
+  }
+}
