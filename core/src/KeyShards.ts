@@ -1,0 +1,111 @@
+/**
+ * `KeyShards`: a file's master key split 3-of-5 over the 5 key nodes.
+ *
+ * - `generate` / `shardKey` / `recoverKey` are the pure threshold functions of `crypto/Shamir.ts`.
+ * - `save` writes shard i to node i (`POST /api/setSharedKey/{1..5}`), stopping at the first node
+ *   that fails; a failure is `Error encrypting file` whose cause names the failing node and the
+ *   nodes that already hold their shard.
+ * - `recover` reads shards from `count` distinct random nodes, in ascending order, and when one of
+ *   them is unreachable or failing (transport error, time-out, 5xx) asks the remaining nodes
+ *   before giving up.
+ * - `fetchKey` is `recover` then `recoverKey`: the master key, `Redacted`.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect, type Redacted } from "effect"
+import type {
+  AccessDenied,
+  CannotRecoverKey,
+  CidNotFound,
+  EncryptionFailed,
+  InvalidCid,
+  InvalidKeyShards,
+  InvalidKeySplit,
+  InvalidPublicKey,
+  KeyNodesUnavailable,
+  KeyShardsDisagree,
+  KeyVectorLengthMismatch,
+  NodeError
+} from "./Errors.ts"
+import type { Token } from "./internal/http.ts"
+import type { FanOutResult } from "./Nodes.ts"
+import type { KeyShard } from "./schema/KeyShard.ts"
+
+// =============================================================================
+// Models
+// =============================================================================
+
+/** `save`: the shards of a freshly encrypted file. */
+export interface SaveInput {
+  /** The CID the upload returned (`Hash`). */
+  readonly cid: string
+  /** The owner: EVM address (any case) or 44-character base58 key. */
+  readonly address: string
+  /** JWT (`jwt:…`) or a raw signature of the node message. */
+  readonly token: Token
+  /** Exactly 5 shards; shard i goes to node i + 1. */
+  readonly keyShards: ReadonlyArray<KeyShard>
+  /** Addresses that may also recover the key (sent as `sharedTo`, only when non-empty). */
+  readonly shareTo?: ReadonlyArray<string> | undefined
+}
+
+/** `recover`: who asks for which file's shards. */
+export interface RecoverInput {
+  readonly cid: string
+  readonly address: string
+  readonly token: Token
+  /** Values the nodes substitute into access conditions (e.g. `:userAddress`). @default {} */
+  readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
+  /** How many distinct nodes to read from (1–5). @default 3 */
+  readonly count?: number | undefined
+}
+
+/** `fetchKey`: as `recover`, always reading the threshold of 3 shards. */
+export interface FetchKeyInput {
+  readonly cid: string
+  readonly address: string
+  readonly token: Token
+  readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
+}
+
+/** The shards `recover` got, and from which nodes (ascending). */
+export interface RecoveredShards {
+  readonly shards: ReadonlyArray<KeyShard>
+  readonly nodes: ReadonlyArray<number>
+}
+
+/** Failures of `save`. */
+export type SaveFailure = InvalidCid | InvalidKeyShards | InvalidPublicKey | EncryptionFailed
+
+/** Failures of `recover`: bad input, no such file, not entitled, a node's refusal, too many nodes down. */
+export type RecoverFailure =
+  | InvalidCid
+  | InvalidPublicKey
+  | InvalidKeySplit
+  | CidNotFound
+  | AccessDenied
+  | NodeError
+  | KeyNodesUnavailable
+
+/** Failures of `fetchKey`: those of `recover`, and shards that do not give a key (`can't recover Key`). */
+export type FetchKeyFailure = RecoverFailure | CannotRecoverKey | KeyShardsDisagree | KeyVectorLengthMismatch
+
+// =============================================================================
+// Service
+// =============================================================================
+
+export interface Service {
+  /** Writes the 5 shards to the 5 nodes; the result reports each node's outcome. */
+  readonly save: (input: SaveInput) => Effect.Effect<FanOutResult, SaveFailure>
+  /** Reads `count` shards from distinct nodes. */
+  readonly recover: (input: RecoverInput) => Effect.Effect<RecoveredShards, RecoverFailure>
+  /** Reads 3 shards and recovers the master key (64 hex, `Redacted`). */
+  readonly fetchKey: (input: FetchKeyInput) => Effect.Effect<Redacted.Redacted<string>, FetchKeyFailure>
+}
+
+/**
+ * The key shards of encrypted files on the 5 key nodes.
+ *
+ * @category services
+ */
+export class KeyShards extends Context.Service<KeyShards, Service>()("lighthouse-effect/KeyShards") {}

@@ -1,0 +1,161 @@
+/**
+ * `Signer`: the one identity the key nodes and the API know a caller by, an EVM address, and the
+ * EIP-191 (`personal_sign`) signature of a text message by it.
+ *
+ * The same services run in a backend and in a browser because only this service changes:
+ * - `fromPrivateKey` — a raw key, kept `Redacted` and turned into a viem local account;
+ * - `fromAccount` — any viem `LocalAccount` (private key, mnemonic, HD key, custom signer);
+ * - `fromWalletClient` — a viem `WalletClient` (JSON-RPC account or local account);
+ * - `fromEip1193` — any EIP-1193 provider (`window.ethereum`, WalletConnect…), through viem's
+ *   `custom` transport; the address comes from `eth_requestAccounts`.
+ *
+ * The address is always lower-cased: the key nodes key accounts by the lower-cased form.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Redacted } from "effect"
+import {
+  type Account,
+  type Chain,
+  createWalletClient,
+  custom,
+  type EIP1193Provider,
+  type Hex,
+  type LocalAccount,
+  type Transport,
+  type WalletClient
+} from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { type InvalidPrivateKey, SignerError } from "./Errors.ts"
+import { parsePrivateKey } from "./schema/Address.ts"
+
+// =============================================================================
+// Service
+// =============================================================================
+
+/** A lower-cased EVM address. */
+export type Address = `0x${string}`
+
+export interface Service {
+  /** The signer's EVM address, lower-cased. */
+  readonly address: Address
+  /** Signs `message` as EIP-191 `personal_sign` (the `\x19Ethereum Signed Message:\n` prefix); 0x-hex. */
+  readonly signMessage: (message: string) => Effect.Effect<Hex, SignerError>
+}
+
+/**
+ * Who signs: the wallet behind every auth message, JWT, API key and one-time token.
+ *
+ * @category services
+ */
+export class Signer extends Context.Service<Signer, Service>()("lighthouse-effect/Signer") {}
+
+// =============================================================================
+// Constructors
+// =============================================================================
+
+const lower = (address: string): Address => address.toLowerCase() as Address
+
+/**
+ * A signer over a viem `LocalAccount`: signing happens in process.
+ *
+ * @category constructors
+ */
+export const makeFromAccount = (account: LocalAccount): Service => ({
+  address: lower(account.address),
+  signMessage: Effect.fn("Signer.signMessage")(function* (message: string) {
+    return yield* Effect.tryPromise({
+      try: () => account.signMessage({ message }),
+      catch: (cause) => new SignerError({ operation: "signMessage", cause })
+    })
+  })
+})
+
+/**
+ * A signer from a raw private key (64 hex, `0x` optional). The key is held only inside viem's
+ * account and as `Redacted`: it never shows in logs, spans or errors.
+ *
+ * @category constructors
+ */
+export const makeFromPrivateKey = Effect.fn("Signer.fromPrivateKey")(function* (
+  key: string | Redacted.Redacted<string>
+): Effect.fn.Return<Service, InvalidPrivateKey> {
+  const privateKey = yield* parsePrivateKey(key)
+  return makeFromAccount(privateKeyToAccount(Redacted.value(privateKey)))
+})
+
+/**
+ * A signer over a viem `WalletClient`. Uses the client's account when it has one, else the first
+ * address of `eth_requestAccounts` (which prompts a browser wallet to connect).
+ *
+ * @category constructors
+ */
+export const makeFromWalletClient = Effect.fn("Signer.fromWalletClient")(function* (
+  walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>
+): Effect.fn.Return<Service, SignerError> {
+  const account: Account | Address =
+    walletClient.account ??
+    (yield* Effect.tryPromise({
+      try: async () => {
+        const [first] = await walletClient.requestAddresses()
+        if (first === undefined) throw new Error("the wallet returned no address")
+        return first
+      },
+      catch: (cause) => new SignerError({ operation: "requestAddresses", cause })
+    }))
+  const address = lower(typeof account === "string" ? account : account.address)
+  return {
+    address,
+    signMessage: Effect.fn("Signer.signMessage")(function* (message: string) {
+      return yield* Effect.tryPromise({
+        try: () => walletClient.signMessage({ account, message }),
+        catch: (cause) => new SignerError({ operation: "signMessage", cause })
+      })
+    })
+  }
+})
+
+/**
+ * A signer over an EIP-1193 provider (a browser wallet, WalletConnect, Hardhat's provider…).
+ *
+ * @category constructors
+ */
+export const makeFromEip1193 = (provider: EIP1193Provider): Effect.Effect<Service, SignerError> =>
+  makeFromWalletClient(createWalletClient({ transport: custom(provider) }))
+
+// =============================================================================
+// Layers
+// =============================================================================
+
+/**
+ * The signer of a raw private key.
+ *
+ * @category layers
+ */
+export const fromPrivateKey = (key: string | Redacted.Redacted<string>): Layer.Layer<Signer, InvalidPrivateKey> =>
+  Layer.effect(Signer, makeFromPrivateKey(key))
+
+/**
+ * The signer of a viem `LocalAccount`.
+ *
+ * @category layers
+ */
+export const fromAccount = (account: LocalAccount): Layer.Layer<Signer> =>
+  Layer.succeed(Signer, makeFromAccount(account))
+
+/**
+ * The signer of a viem `WalletClient`.
+ *
+ * @category layers
+ */
+export const fromWalletClient = (
+  walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>
+): Layer.Layer<Signer, SignerError> => Layer.effect(Signer, makeFromWalletClient(walletClient))
+
+/**
+ * The signer of an EIP-1193 provider.
+ *
+ * @category layers
+ */
+export const fromEip1193 = (provider: EIP1193Provider): Layer.Layer<Signer, SignerError> =>
+  Layer.effect(Signer, makeFromEip1193(provider))
