@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config"
 
-// One `vitest run` covers the library and the local network; Storybook's browser
-// project is added by storybook/vitest.config.ts.
+// One `vitest run` covers the library, the local network and the scripts (project
+// `unit`, in Node) and the Storybook stories (project `storybook`, in Chromium).
 export default defineConfig({
   test: {
     projects: [
@@ -9,11 +9,11 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["core/test/**/*.test.ts", "mocks/test/**/*.test.ts", "scripts/test/**/*.test.ts"],
-          setupFiles: [],
           testTimeout: 60_000,
-          hookTimeout: 60_000
+          hookTimeout: 120_000
         }
-      }
+      },
+      "storybook/vitest.config.ts"
     ]
   }
 })

@@ -1,0 +1,34 @@
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { storybookTest } from "@storybook/addon-vitest/vitest-plugin"
+import { playwright } from "@vitest/browser-playwright"
+import { defineProject } from "vitest/config"
+
+const dirname = path.dirname(fileURLToPath(import.meta.url))
+
+// Stories' play functions run as tests in Debian's Chromium: browser downloads are impossible here.
+export default defineProject({
+  plugins: [storybookTest({ configDir: path.join(dirname, ".storybook") })],
+  test: {
+    name: "storybook",
+    browser: {
+      enabled: true,
+      headless: true,
+      provider: playwright({
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic"
+          ]
+        }
+      }),
+      instances: [{ browser: "chromium" }]
+    }
+  }
+})
