@@ -1,0 +1,87 @@
+/**
+ * Helpers shared by the key-node tests: fixed wallets, a sign-in against the nodes, a raw HTTP
+ * caller for the wire-level tests, and `settle`, which runs a promise under fake `setTimeout`
+ * so kavach's 1 s pauses between nodes cost no real time.
+ */
+import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
+import { vi } from "vitest"
+
+/** Fixed test accounts (never used anywhere real). */
+export const wallets = {
+  alice: privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"),
+  bob: privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a"),
+  carol: privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6"),
+  dave: privateKeyToAccount("0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a")
+} as const
+
+export const host = "https://encryption.lighthouse.storage"
+
+/** CIDs that pass the provider's pattern and decode. */
+export const cids = {
+  a: "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQA",
+  b: "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH",
+  c: "QmPzhJDbMgoxXH7JoRc1roXqkLGtngLiGVhegiDEmmTnbM",
+  d: "QmVkHgHnYVUfvTXsaJisHRgc89zsrgVL6ATh9mSiegRYrX",
+  e: "QmeYAMQLG7n4y2XNVwTexkzxNSzP4FQZyXdYM2U6cJhx8S",
+  unknown: "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQZ"
+} as const
+
+export interface Answer {
+  readonly status: number
+  readonly body: any
+}
+
+/** One JSON call to the encryption host, as kavach makes it (header always present). */
+export const call = async (method: string, path: string, body?: unknown, token?: string): Promise<Answer> => {
+  const response = await fetch(`${host}${path}`, {
+    method,
+    headers: { "Content-type": "application/json", Authorization: token ? `Bearer ${token}` : "" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const text = await response.text()
+  let parsed: unknown = text
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    // Non-JSON answers stay text.
+  }
+  return { status: response.status, body: parsed }
+}
+
+/** Gets a fresh auth message for the account and signs it (EIP-191). */
+export const signIn = async (account: PrivateKeyAccount): Promise<string> => {
+  const answer = await call("GET", `/api/message/${account.address}`)
+  if (answer.status !== 200) throw new Error(`auth message: ${answer.status} ${JSON.stringify(answer.body)}`)
+  return account.signMessage({ message: answer.body[0].message as string })
+}
+
+/** A JWT for the account, through a fresh signature. */
+export const jwtFor = async (account: PrivateKeyAccount): Promise<{ token: string; refreshToken: string }> => {
+  const signature = await signIn(account)
+  const answer = await call("POST", "/api/message/get-jwt", { address: account.address, signature, chain: "ALL" })
+  if (answer.status !== 200) throw new Error(`get-jwt: ${answer.status} ${JSON.stringify(answer.body)}`)
+  return answer.body
+}
+
+/** A shard that looks like kavach's: 64 hex characters each. */
+export const shard = (n: number) => ({
+  key: n.toString(16).padStart(64, "0"),
+  index: (n + 100).toString(16).padStart(64, "0")
+})
+
+/**
+ * Awaits `promise` while advancing faked `setTimeout` a second at a time, yielding to the event
+ * loop between steps so real I/O (WebCrypto, the msw interceptor) can progress.
+ * Call `vi.useFakeTimers({ toFake: ["setTimeout"] })` first.
+ */
+export const settle = async <A>(promise: Promise<A>): Promise<A> => {
+  let done = false
+  const tracked = promise.finally(() => {
+    done = true
+  })
+  while (!done) {
+    await vi.advanceTimersByTimeAsync(1000)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  return tracked
+}
