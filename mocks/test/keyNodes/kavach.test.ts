@@ -132,7 +132,8 @@ describe("kavach against the mock key nodes", () => {
     const hijack = await settle(kavach.saveShards(bob.address, cids.a, await signed(bob), other))
     expect(hijack.isSuccess).toBe(false)
     expect(hijack.error).toEqual({ message: { message: { message: "Access Denied" } }, statusCode: 403 })
-    keyNodes.nodes.forEach((node, i) => expect(node.files.get(cids.a)?.shard).toEqual(original.keyShards[i]))
+    for (const [i, node] of keyNodes.nodes.entries())
+      expect(node.files.get(cids.a)?.shard).toEqual(original.keyShards[i])
   })
 
   it("a raw signature is spent per node: the same one cannot be replayed", async () => {
@@ -203,7 +204,7 @@ describe("kavach against the mock key nodes", () => {
       )
     )
     expect(created).toEqual({ isSuccess: true, error: null })
-    keyNodes.nodes.forEach((node, i) => expect(node.files.get(cids.c)?.shard).toEqual(keyShards[i]))
+    for (const [i, node] of keyNodes.nodes.entries()) expect(node.files.get(cids.c)?.shard).toEqual(keyShards[i])
 
     const { data } = await kavach.getAccessCondition(cids.c)
     expect(data).toEqual({
