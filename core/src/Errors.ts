@@ -426,3 +426,40 @@ export class KeyNodesUnavailable extends Schema.TaggedError<KeyNodesUnavailable>
     return `Only ${this.received} of ${this.needed} key shards could be retrieved (${why})`
   }
 }
+
+// =============================================================================
+// Payment inputs and contract reverts
+// =============================================================================
+
+/** A price, quote or payment in a token the network does not list (or no token of that name at all). */
+export class UnsupportedToken extends Schema.TaggedError<UnsupportedToken>()("UnsupportedToken", {
+  network: Schema.String,
+  token: Schema.String
+}) {
+  override get message() {
+    return `Unsupported Token: ${this.token} on ${this.network}`
+  }
+}
+
+/** A size or amount a payment cannot be made of: negative, fractional, or an amount of zero. */
+export class InvalidPaymentInput extends Schema.TaggedError<InvalidPaymentInput>()("InvalidPaymentInput", {
+  detail: Schema.String
+}) {
+  override get message() {
+    return `Invalid payment input: ${this.detail}`
+  }
+}
+
+/**
+ * A contract reverted with a custom error outside `ContractErrorName`: one of the payment contract's
+ * additive errors (`INVALID_AMOUNT`, `FUNCTION_NOT_FOUND`, `RENOUNCE_DISABLED`, the reentrancy guard's)
+ * or a token's own (OpenZeppelin's `ERC20InsufficientBalance`…).
+ */
+export class OtherContractError extends Schema.TaggedError<OtherContractError>()("OtherContractError", {
+  errorName: Schema.String,
+  args: Schema.Array(Schema.Unknown)
+}) {
+  override get message() {
+    return this.errorName
+  }
+}
