@@ -1,0 +1,191 @@
+/**
+ * The whole local network in one value: msw handlers for the API host, the upload node, the
+ * gateway and the 5 key nodes of the encryption host, over one shared in-memory state, plus the
+ * helpers tests use to arrange that state.
+ *
+ * ```ts
+ * const network = createMockNetwork()                  // the provider's production hosts
+ * const server = setupServer(...network.handlers)      // or startMockNetwork() from ./node.ts
+ * const { apiKey } = network.seedAccount(address, { dataLimit: 10 * 1024 * 1024 })
+ * await network.simulateDeal(cid)                      // deal_status non-empty, get_proof 200
+ * network.faults.down({ host: "gateway" })
+ * network.reset()
+ * ```
+ *
+ * Hosts default to the provider's production hosts, so unmodified clients (the provider's own SDK
+ * included) talk to the mock once msw intercepts. The four hosts must differ: each ends with a
+ * 404 for paths it does not know.
+ */
+import type { HttpHandler } from "msw"
+import { DefaultHosts } from "../../core/src/Config.ts"
+import { type Account, Accounts, type QuotaUpdate } from "./api/Accounts.ts"
+import { apiHandlers } from "./api/ApiHost.ts"
+import { type Deal, type DealOptions, Deals } from "./api/Deals.ts"
+import { Files } from "./api/Files.ts"
+import { IpnsKeys } from "./api/Ipns.ts"
+import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.ts"
+import { DefaultPrices, Tickers } from "./api/Tickers.ts"
+import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
+import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
+import { ContentStore, parseCid } from "./upload/ContentStore.ts"
+import { gatewayHandlers } from "./upload/Gateway.ts"
+import { uploadNodeHandlers } from "./upload/UploadNode.ts"
+
+/** Base URLs of the four hosts, without trailing slashes. */
+export type MockHosts = Readonly<Record<HostName, string>>
+
+export interface MockNetworkOptions {
+  /** Hosts to answer for. Default: the provider's production hosts (`DefaultHosts`). */
+  readonly hosts?: Partial<MockHosts>
+  /** Milliseconds since the epoch, for every timestamp, JWT and deal epoch. Default `Date.now`. */
+  readonly clock?: () => number
+  /** Records per `files_uploaded` page. Default 2000, as the provider documents. */
+  readonly pageSize?: number
+  /** Data limit of an account created without one, in bytes. Default 1 GiB. */
+  readonly defaultDataLimit?: number
+  /** Starting ticker prices (USD), replacing the defaults. */
+  readonly tickers?: Readonly<Record<string, number>>
+  /** Where storage payments are read from (`syncPayments`). */
+  readonly payments?: PaymentsOptions
+  /** Chain(s) EVM access conditions of the key nodes are evaluated against. */
+  readonly chain?: EvmChainSource
+  /** Key-node token lifetimes. */
+  readonly keyNodes?: { readonly jwtTtlSeconds?: number; readonly refreshTtlSeconds?: number }
+  /** Share a fault registry with other code; a new one by default. */
+  readonly faults?: Faults
+}
+
+export interface MockNetworkState {
+  readonly accounts: Accounts
+  /** The uploads list. */
+  readonly files: Files
+  /** Every block the upload node stored. */
+  readonly content: ContentStore
+  readonly deals: Deals
+  readonly ipns: IpnsKeys
+  readonly tickers: Tickers
+  /** Present when `payments` was configured. */
+  readonly payments: Payments | undefined
+  readonly keyNodes: KeyNodes
+}
+
+export interface SeedAccountOptions {
+  /** Use this API key instead of a generated one. */
+  readonly apiKey?: string
+  readonly dataLimit?: number
+  readonly dataUsed?: number
+}
+
+export interface MockNetwork {
+  readonly hosts: MockHosts
+  /** Every handler of every host; hand them to `setupServer` / `setupWorker`. */
+  readonly handlers: ReadonlyArray<HttpHandler>
+  readonly state: MockNetworkState
+  readonly faults: Faults
+  /** Creates (or tops up) the account of `address` and gives it an API key. */
+  readonly seedAccount: (
+    address: string,
+    options?: SeedAccountOptions
+  ) => { readonly address: string; readonly apiKey: string }
+  readonly setQuota: (address: string, update: QuotaUpdate) => Account
+  /**
+   * Makes deals for stored content (`copies` defaults to the upload's `num_copies` deal parameter,
+   * else 1). Afterwards `deal_status` lists them and `get_proof` answers 200.
+   */
+  readonly simulateDeal: (cid: string, options?: DealOptions) => Promise<ReadonlyArray<Deal>>
+  readonly setTickerPrice: (symbol: string, priceUsd: number) => void
+  /** Credits accounts from new `ReceivedPayment` events. Throws when `payments` was not configured. */
+  readonly syncPayments: () => Promise<SyncResult>
+  /** Back to an empty network: state, key nodes, ticker prices and faults. */
+  readonly reset: () => void
+}
+
+const trimHost = (host: string) => host.replace(/\/+$/, "")
+
+export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork => {
+  const hosts: MockHosts = {
+    api: trimHost(options.hosts?.api ?? DefaultHosts.api),
+    node: trimHost(options.hosts?.node ?? DefaultHosts.node),
+    gateway: trimHost(options.hosts?.gateway ?? DefaultHosts.gateway),
+    encryption: trimHost(options.hosts?.encryption ?? DefaultHosts.encryption)
+  }
+  if (new Set(Object.values(hosts)).size !== 4) {
+    throw new Error(`the four hosts must differ: ${JSON.stringify(hosts)}`)
+  }
+  const pageSize = options.pageSize ?? 2000
+  if (!(Number.isInteger(pageSize) && pageSize >= 1)) throw new RangeError(`pageSize must be >= 1, got ${pageSize}`)
+
+  const clock = options.clock ?? Date.now
+  const faults = options.faults ?? makeFaults()
+  const accounts = new Accounts(
+    options.defaultDataLimit === undefined ? { clock } : { clock, defaultDataLimit: options.defaultDataLimit }
+  )
+  const files = new Files(clock)
+  const content = new ContentStore()
+  const deals = new Deals(content, clock)
+  const ipns = new IpnsKeys(clock)
+  const initialPrices = options.tickers ?? DefaultPrices
+  const tickers = new Tickers(initialPrices)
+  const payments = options.payments === undefined ? undefined : new Payments(options.payments, accounts, tickers)
+  const keyNodes = makeKeyNodes({
+    host: hosts.encryption,
+    now: clock,
+    faults,
+    ...(options.chain === undefined ? {} : { chain: options.chain }),
+    ...(options.keyNodes?.jwtTtlSeconds === undefined ? {} : { jwtTtlSeconds: options.keyNodes.jwtTtlSeconds }),
+    ...(options.keyNodes?.refreshTtlSeconds === undefined
+      ? {}
+      : { refreshTtlSeconds: options.keyNodes.refreshTtlSeconds })
+  })
+
+  const handlers: ReadonlyArray<HttpHandler> = [
+    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize }),
+    ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
+    ...gatewayHandlers({ host: hosts.gateway, content, ipns, faults }),
+    ...keyNodes.handlers
+  ]
+
+  return {
+    hosts,
+    handlers,
+    state: { accounts, files, content, deals, ipns, tickers, payments, keyNodes },
+    faults,
+    seedAccount: (address, seed = {}) => {
+      const account = accounts.ensure(address)
+      const update: QuotaUpdate = {
+        ...(seed.dataLimit === undefined ? {} : { dataLimit: seed.dataLimit }),
+        ...(seed.dataUsed === undefined ? {} : { dataUsed: seed.dataUsed })
+      }
+      accounts.setQuota(account.address, update)
+      return { address: account.address, apiKey: accounts.addApiKey(account.address, seed.apiKey) }
+    },
+    setQuota: (address, update) => accounts.setQuota(address, update),
+    simulateDeal: async (cid, dealOptions = {}) => {
+      const parsed = parseCid(cid)
+      if (parsed === undefined) throw new Error(`Invalid CID: ${cid}`)
+      const uploaded = files.byCid(cid)
+      const requested = (uploaded?.dealParameters as { num_copies?: unknown } | null | undefined)?.num_copies
+      const copies =
+        dealOptions.copies ?? (typeof requested === "number" && Number.isInteger(requested) ? requested : undefined)
+      const made = await deals.simulate(parsed, cid, copies === undefined ? dealOptions : { ...dealOptions, copies })
+      files.touch(cid, "active")
+      return made
+    },
+    setTickerPrice: (symbol, price) => tickers.set(symbol, price),
+    syncPayments: () => {
+      if (payments === undefined) return Promise.reject(new Error("payments were not configured"))
+      return payments.sync()
+    },
+    reset: () => {
+      accounts.clear()
+      files.clear()
+      content.clear()
+      deals.clear()
+      ipns.clear()
+      tickers.reset(initialPrices)
+      payments?.reset()
+      keyNodes.reset()
+      faults.clear()
+    }
+  }
+}

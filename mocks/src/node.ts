@@ -1,0 +1,41 @@
+/**
+ * The mock network inside a Node process: msw's `setupServer` over the network's handlers, so
+ * `fetch`, `http`/`https` (the provider SDK's streaming upload) and every client built on them
+ * reach the mock hosts.
+ *
+ * ```ts
+ * const { network, close } = startMockNetwork({ onUnhandledFrame: "error" })
+ * // … run clients against the production host names …
+ * close()
+ * ```
+ *
+ * Start it before the first Effect request: `FetchHttpClient` captures `globalThis.fetch` on first
+ * use.
+ */
+import type { UnhandledFrameHandle } from "msw"
+import { type SetupServer, setupServer } from "msw/node"
+import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "./MockNetwork.ts"
+
+export interface StartMockNetworkOptions extends MockNetworkOptions {
+  /** Serve this network instead of creating one from the other options. */
+  readonly network?: MockNetwork
+  /**
+   * What happens to requests no handler answers (other hosts, a local chain's RPC). Default
+   * `"bypass"`: they go to the real network.
+   */
+  readonly onUnhandledFrame?: UnhandledFrameHandle
+}
+
+export interface RunningMockNetwork {
+  readonly network: MockNetwork
+  readonly server: SetupServer
+  /** Stops intercepting. */
+  readonly close: () => void
+}
+
+export const startMockNetwork = (options: StartMockNetworkOptions = {}): RunningMockNetwork => {
+  const network = options.network ?? createMockNetwork(options)
+  const server = setupServer(...network.handlers)
+  server.listen({ onUnhandledFrame: options.onUnhandledFrame ?? "bypass" })
+  return { network, server, close: () => server.close() }
+}

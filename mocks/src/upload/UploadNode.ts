@@ -1,0 +1,384 @@
+/**
+ * The upload node (`https://upload.lighthouse.storage` by default): kubo's `add` and `dag/import`
+ * RPC routes as the provider exposes them.
+ *
+ * `POST /api/v0/add?wrap-with-directory=&cid-version=&raw-leaves=` reads the multipart body as a
+ * stream: every part (any field name; the provider's clients use `file`) is a file whose filename
+ * is its path, `/` making directories; a part of type `application/x-directory` is an (empty)
+ * directory. Bytes go from the request straight into the UnixFS importer, with kubo's settings,
+ * so CIDs equal `ipfs add`'s. The answer:
+ *
+ * - one top-level entry (a file, or a folder whose files share a root directory): that entry as
+ *   one JSON object `{ Name, Hash, Size }` (`Size` a string) — what the provider's SDK parses;
+ * - `wrap-with-directory=true`: the wrapping directory alone, `Name: ""`, one JSON object;
+ * - several top-level entries without wrapping: one JSON object per entry, newline-delimited
+ *   (`application/x-ndjson`), as kubo streams them;
+ * - `Encryption: true`: every part is stored as its own file (no directories, as the provider
+ *   does for encrypted uploads) and the answer is a JSON array with one entry per part.
+ *
+ * Headers: `Authorization: Bearer <API key>` (or the one-time `address$signature` token), else 401
+ * `{"error":"Authentication failed"}`; `Encryption`, `Mime-Type`, `X-Deal-Parameter` (JSON or
+ * `null`) and `X-Storage-Type` are recorded with the upload.
+ *
+ * Quota: content bytes count against the account's data limit while they stream in; an upload that
+ * would pass the limit is refused with 402 `{"error":"Storage quota exceeded: …"}` and leaves
+ * nothing stored. Every answered entry becomes a record of the uploads list.
+ *
+ * `POST /api/v0/dag/import` takes CAR files (multipart part `file`): blocks are checked against
+ * their CIDs and stored; the answer per root is kubo's `{ Root: { Cid: { "/": … }, PinErrorMsg } }`
+ * together with the `{ Name, Hash, Size }` the provider's SDK declares (`Size` = CAR bytes).
+ */
+import { CarBlockIterator } from "@ipld/car"
+import type { ImportCandidate } from "ipfs-unixfs-importer"
+import { type HttpHandler, http } from "msw"
+import type { Faults } from "../faults/index.ts"
+import type { Account, Accounts } from "../api/Accounts.ts"
+import type { Files } from "../api/Files.ts"
+import { authenticationFailed, bearerToken, errorResponse, json, queryOf } from "../api/respond.ts"
+import { type ContentStore, type StagingStore, verifyBlock } from "./ContentStore.ts"
+import { mimeTypeOf } from "./mime.ts"
+import { boundaryOf, MultipartError, type Part, readMultipart } from "./Multipart.ts"
+import { type AddedEntry, addAll, type AddSettings } from "./Unixfs.ts"
+
+export interface UploadNodeContext {
+  readonly host: string
+  readonly accounts: Accounts
+  readonly files: Files
+  readonly content: ContentStore
+  readonly faults: Faults
+}
+
+/** Why an upload was refused; mapped to a status by the route. */
+class Refusal extends Error {
+  readonly status: number
+  constructor(status: number, message: string) {
+    super(message)
+    this.status = status
+  }
+}
+
+/** One `add` answer entry. */
+export interface AddEntry {
+  readonly Name: string
+  readonly Hash: string
+  readonly Size: string
+}
+
+interface UploadMeta {
+  readonly account: Account
+  readonly encryption: boolean
+  readonly mimeType: string | null
+  readonly dealParameters: unknown
+  readonly storageType: string
+}
+
+// Counts content bytes against what the account has left, failing the upload as soon as it passes.
+const quotaMeter = (account: Account) => {
+  const remaining = Math.max(0, account.dataLimit - account.dataUsed)
+  let total = 0
+  return {
+    get total() {
+      return total
+    },
+    async *count(body: AsyncIterable<Uint8Array>, onBytes: (n: number) => void): AsyncGenerator<Uint8Array> {
+      for await (const chunk of body) {
+        total += chunk.byteLength
+        if (total > remaining) {
+          throw new Refusal(
+            402,
+            `Storage quota exceeded: ${account.dataUsed} of ${account.dataLimit} bytes used, this upload needs more than the ${remaining} left`
+          )
+        }
+        onBytes(chunk.byteLength)
+        yield chunk
+      }
+    }
+  }
+}
+
+const headerMeta = (request: Request, account: Account): UploadMeta => {
+  const rawDeal = request.headers.get("x-deal-parameter")
+  let dealParameters: unknown = null
+  if (rawDeal !== null && rawDeal.trim() !== "" && rawDeal.trim() !== "null") {
+    try {
+      dealParameters = JSON.parse(rawDeal)
+    } catch {
+      throw new Refusal(400, "X-Deal-Parameter must be JSON or null")
+    }
+  }
+  const mime = request.headers.get("mime-type")
+  return {
+    account,
+    encryption: (request.headers.get("encryption") ?? "").toLowerCase() === "true",
+    mimeType: mime === null || mime === "" || mime === "null" ? null : mime,
+    dealParameters,
+    storageType: request.headers.get("x-storage-type") ?? "ipfs"
+  }
+}
+
+const addSettings = (request: Request): AddSettings => {
+  const query = queryOf(request)
+  const version = query.get("cid-version") ?? "0"
+  if (version !== "0" && version !== "1") throw new Refusal(400, `cid-version must be 0 or 1, got ${version}`)
+  const rawLeaves = query.get("raw-leaves")
+  const flag = (value: string | null, name: string) => {
+    if (value === null || value === "") return undefined
+    if (value === "true" || value === "false") return value === "true"
+    throw new Refusal(400, `${name} must be true or false, got ${value}`)
+  }
+  const raw = flag(rawLeaves, "raw-leaves")
+  return {
+    cidVersion: version === "1" ? 1 : 0,
+    ...(raw === undefined ? {} : { rawLeaves: raw }),
+    wrapWithDirectory: flag(query.get("wrap-with-directory"), "wrap-with-directory") ?? false
+  }
+}
+
+// Part path as the importer sees it: no leading slashes, no "." segments.
+const partPath = (part: Part) =>
+  (part.filename ?? "")
+    .split("/")
+    .filter((segment) => segment !== "" && segment !== ".")
+    .join("/")
+
+const isDirectoryPart = (part: Part) => (part.contentType ?? "").toLowerCase().startsWith("application/x-directory")
+
+const multipartBody = (request: Request) => {
+  const boundary = boundaryOf(request.headers.get("content-type"))
+  if (boundary === undefined) throw new Refusal(400, "the request must be multipart/form-data with a boundary")
+  if (request.body === null) throw new Refusal(400, "File argument 'data' is required")
+  return readMultipart(request.body, boundary)
+}
+
+const entryOf = (added: AddedEntry, name: string): AddEntry => ({
+  Name: name,
+  Hash: added.cid.toString(),
+  Size: added.size.toString()
+})
+
+const record = (
+  context: UploadNodeContext,
+  meta: UploadMeta,
+  entry: AddEntry,
+  bytes: number,
+  mimeType: string | null
+) =>
+  context.files.add({
+    publicKey: meta.account.address,
+    fileName: entry.Name,
+    mimeType,
+    fileSizeInBytes: String(bytes),
+    cid: entry.Hash,
+    encryption: meta.encryption,
+    storageType: meta.storageType,
+    dealParameters: meta.dealParameters
+  })
+
+/** Plain add: one import of every part, directories from the paths. */
+const addPlain = async (
+  context: UploadNodeContext,
+  request: Request,
+  meta: UploadMeta,
+  staging: StagingStore
+): Promise<Response> => {
+  const settings = addSettings(request)
+  const meter = quotaMeter(meta.account)
+  // Per top-level name: content bytes, and the part type when it was a single file.
+  const tops = new Map<string, { bytes: number; partType: string | undefined; single: boolean }>()
+  let parts = 0
+  async function* candidates(): AsyncGenerator<ImportCandidate> {
+    for await (const part of multipartBody(request)) {
+      parts += 1
+      const path = partPath(part)
+      const top = path.split("/")[0]!
+      const single = !path.includes("/")
+      const slot = tops.get(top) ?? { bytes: 0, partType: single ? part.contentType : undefined, single }
+      tops.set(top, slot)
+      if (isDirectoryPart(part)) {
+        yield { path }
+        continue
+      }
+      yield {
+        path,
+        content: meter.count(part.body, (n) => {
+          slot.bytes += n
+        })
+      }
+    }
+  }
+  const added: Array<AddedEntry> = []
+  for await (const entry of addAll(candidates(), staging, settings)) added.push(entry)
+  if (parts === 0) throw new Refusal(400, "File argument 'data' is required")
+
+  let answers: Array<{ entry: AddEntry; bytes: number; mimeType: string | null }>
+  if (settings.wrapWithDirectory) {
+    const root = added.at(-1)!
+    answers = [{ entry: entryOf(root, ""), bytes: meter.total, mimeType: null }]
+  } else {
+    answers = added
+      .filter((entry) => !entry.path.includes("/"))
+      .map((entry) => {
+        const top = tops.get(entry.path)
+        const isFile = top?.single === true
+        const partType = top?.partType?.toLowerCase()
+        const guessed =
+          partType !== undefined &&
+          partType !== "application/octet-stream" &&
+          !partType.startsWith("application/x-directory")
+            ? partType
+            : mimeTypeOf(entry.path)
+        return {
+          // A part without a filename has no name; kubo then names the entry by its CID.
+          entry: entryOf(entry, entry.path === "" ? entry.cid.toString() : entry.path),
+          bytes: top?.bytes ?? 0,
+          mimeType: isFile ? (meta.mimeType ?? guessed) : null
+        }
+      })
+  }
+  const total = meter.total
+  staging.commit()
+  meta.account.dataUsed += total
+  for (const answer of answers) record(context, meta, answer.entry, answer.bytes, answer.mimeType)
+  if (answers.length === 1) return json(answers[0]!.entry)
+  return new Response(answers.map((answer) => `${JSON.stringify(answer.entry)}\n`).join(""), {
+    status: 200,
+    headers: { "content-type": "application/x-ndjson", "x-chunked-output": "1" }
+  })
+}
+
+/** Encrypted add: each part on its own, answered as a JSON array. */
+const addEncrypted = async (
+  context: UploadNodeContext,
+  request: Request,
+  meta: UploadMeta,
+  staging: StagingStore
+): Promise<Response> => {
+  const settings = { ...addSettings(request), wrapWithDirectory: false }
+  const meter = quotaMeter(meta.account)
+  const answers: Array<{ entry: AddEntry; bytes: number; mimeType: string | null }> = []
+  for await (const part of multipartBody(request)) {
+    if (isDirectoryPart(part)) continue
+    // The provider flattens encrypted folders into file names; a "/" left in a name is kept as "-".
+    const name = partPath(part).replaceAll("/", "-")
+    let bytes = 0
+    const content = meter.count(part.body, (n) => {
+      bytes += n
+    })
+    let last: AddedEntry | undefined
+    for await (const entry of addAll([{ path: name, content }], staging, settings)) last = entry
+    if (last === undefined) throw new Refusal(400, "File argument 'data' is required")
+    answers.push({
+      entry: entryOf(last, name === "" ? last.cid.toString() : name),
+      bytes,
+      mimeType: meta.mimeType ?? mimeTypeOf(name)
+    })
+  }
+  if (answers.length === 0) throw new Refusal(400, "File argument 'data' is required")
+  staging.commit()
+  meta.account.dataUsed += meter.total
+  for (const answer of answers) record(context, meta, answer.entry, answer.bytes, answer.mimeType)
+  return json(answers.map((answer) => answer.entry))
+}
+
+/** `dag/import`: every CAR part's blocks, checked and stored; one answer per root. */
+const dagImport = async (
+  context: UploadNodeContext,
+  request: Request,
+  meta: UploadMeta,
+  staging: StagingStore
+): Promise<Response> => {
+  const meter = quotaMeter(meta.account)
+  const answers: Array<{ entry: Record<string, unknown> & AddEntry; bytes: number }> = []
+  for await (const part of multipartBody(request)) {
+    if (isDirectoryPart(part)) continue
+    let carBytes = 0
+    let blockBytes = 0
+    const body = (async function* () {
+      for await (const chunk of part.body) {
+        carBytes += chunk.byteLength
+        yield chunk
+      }
+    })()
+    let blocks: CarBlockIterator
+    try {
+      blocks = await CarBlockIterator.fromIterable(body)
+    } catch (error) {
+      throw new Refusal(400, `not a CAR file: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    // Block bytes are what the account is charged for; they are checked before being kept.
+    for await (const block of meter.count(
+      (async function* () {
+        for await (const { cid, bytes } of blocks) {
+          if (!(await verifyBlock(cid, bytes))) throw new Refusal(400, `block ${cid} does not match its CID`)
+          await staging.put(cid, bytes)
+          yield bytes
+        }
+      })(),
+      (n) => {
+        blockBytes += n
+      }
+    )) {
+      void block
+    }
+    const roots = await blocks.getRoots()
+    if (roots.length === 0) throw new Refusal(400, "the CAR has no root")
+    const name = partPath(part)
+    for (const root of roots) {
+      if (!staging.has(root)) throw new Refusal(400, `the CAR does not contain its root block ${root}`)
+      answers.push({
+        entry: {
+          Root: { Cid: { "/": root.toString() }, PinErrorMsg: "" },
+          Name: name,
+          Hash: root.toString(),
+          Size: String(carBytes)
+        },
+        bytes: blockBytes
+      })
+    }
+  }
+  if (answers.length === 0) throw new Refusal(400, "File argument 'data' is required")
+  staging.commit()
+  meta.account.dataUsed += meter.total
+  for (const answer of answers) record(context, meta, answer.entry, answer.bytes, "application/vnd.ipld.car")
+  if (answers.length === 1) return json(answers[0]!.entry)
+  return new Response(answers.map((answer) => `${JSON.stringify(answer.entry)}\n`).join(""), {
+    status: 200,
+    headers: { "content-type": "application/x-ndjson" }
+  })
+}
+
+const guarded =
+  (
+    context: UploadNodeContext,
+    run: (context: UploadNodeContext, request: Request, meta: UploadMeta, staging: StagingStore) => Promise<Response>
+  ) =>
+  async ({ request }: { readonly request: Request }): Promise<Response> => {
+    const account = await context.accounts.authenticate(bearerToken(request), { oneTime: true })
+    if (account === undefined) return authenticationFailed()
+    const staging = context.content.staging()
+    try {
+      return await run(context, request, headerMeta(request, account), staging)
+    } catch (error) {
+      if (error instanceof Refusal) return errorResponse(error.status, error.message)
+      if (error instanceof MultipartError) return errorResponse(400, error.message)
+      throw error
+    }
+  }
+
+export const uploadNodeHandlers = (context: UploadNodeContext): Array<HttpHandler> => {
+  const host = context.host
+  return [
+    http.post(
+      `${host}/api/v0/add`,
+      context.faults.wrap(
+        "node",
+        guarded(context, (c, r, m, s) => (m.encryption ? addEncrypted(c, r, m, s) : addPlain(c, r, m, s)))
+      )
+    ),
+    http.post(`${host}/api/v0/dag/import`, context.faults.wrap("node", guarded(context, dagImport))),
+    http.all(
+      `${host}/*`,
+      context.faults.wrap("node", () => errorResponse(404, "Not Found"))
+    )
+  ]
+}
