@@ -1,0 +1,194 @@
+/**
+ * The mock network as a real HTTP server on the loopback interface, for clients in any language
+ * (curl, Python, a browser pointed at it) and for tests over a real socket.
+ *
+ * One port per host (api, node, gateway, encryption). Every request is turned into a Fetch
+ * `Request` on the host URL the network answers for (the production hosts by default), run through
+ * the very msw handlers used in-process (`getResponse`), and the `Response` is streamed back: the
+ * request body streams in and the response body streams out. A `down` fault (a network-error
+ * response) destroys the connection. CORS is open so browser pages on other origins can call it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Readable } from "node:stream"
+import { getResponse } from "msw"
+import type { HostName } from "../faults/index.ts"
+import { HostNames } from "../faults/index.ts"
+import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "../MockNetwork.ts"
+
+export interface ServeOptions extends MockNetworkOptions {
+  /** Serve this network instead of creating one from the other options. */
+  readonly network?: MockNetwork
+  /** Interface to bind. Default `127.0.0.1`. */
+  readonly bind?: string
+  /** Port per host; 0 (the default) picks a free one. */
+  readonly ports?: Partial<Readonly<Record<HostName, number>>>
+}
+
+export interface ServedMockNetwork {
+  readonly network: MockNetwork
+  /** `http://127.0.0.1:<port>` per host. */
+  readonly urls: Readonly<Record<HostName, string>>
+  readonly close: () => Promise<void>
+}
+
+// Connection-level headers belong to this hop, not to the Fetch request or response.
+const hopByHop = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "expect",
+  "host",
+  "te",
+  "trailer",
+  "proxy-authorization",
+  "proxy-connection",
+  "content-length"
+])
+
+const corsHeaders = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, HEAD, POST, PUT, DELETE, OPTIONS",
+  "access-control-allow-headers":
+    "Authorization, Content-Type, Encryption, Mime-Type, X-Deal-Parameter, X-Storage-Type, Accept, Range",
+  "access-control-expose-headers": "Content-Length, Content-Type, Etag, X-Ipfs-Path, X-Chunked-Output",
+  "access-control-max-age": "600"
+}
+
+/** The Fetch `Request` for an incoming request, addressed to `base` (the host the handlers know). */
+export const toFetchRequest = (incoming: IncomingMessage, base: string, signal: AbortSignal): Request => {
+  const headers = new Headers()
+  for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) {
+    const name = incoming.rawHeaders[i]!
+    if (!hopByHop.has(name.toLowerCase())) headers.append(name, incoming.rawHeaders[i + 1]!)
+  }
+  const method = (incoming.method ?? "GET").toUpperCase()
+  const hasBody = method !== "GET" && method !== "HEAD"
+  return new Request(`${base}${incoming.url ?? "/"}`, {
+    method,
+    headers,
+    signal,
+    ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" } : {})
+  } as RequestInit)
+}
+
+/** Writes a Fetch `Response` to the socket, body streamed with back-pressure. */
+export const writeFetchResponse = async (
+  response: Response,
+  outgoing: ServerResponse,
+  options: { readonly head: boolean }
+): Promise<void> => {
+  if (response.type === "error") {
+    outgoing.socket?.destroy()
+    outgoing.destroy()
+    return
+  }
+  const headers: Record<string, string | Array<string>> = { ...corsHeaders }
+  response.headers.forEach((value, name) => {
+    if (name === "set-cookie") return
+    if (!hopByHop.has(name) || name === "content-length") headers[name] = value
+  })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) headers["set-cookie"] = cookies
+  outgoing.writeHead(response.status, response.statusText, headers)
+  if (options.head || response.body === null) {
+    await response.body?.cancel()
+    outgoing.end()
+    return
+  }
+  const reader = response.body.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      if (!outgoing.write(value)) {
+        await new Promise<void>((resolve) => {
+          const finish = () => {
+            outgoing.off("drain", finish)
+            outgoing.off("close", finish)
+            resolve()
+          }
+          outgoing.on("drain", finish)
+          outgoing.on("close", finish)
+        })
+        if (outgoing.destroyed) break
+      }
+    }
+    outgoing.end()
+  } catch {
+    // The body failed half way: cut the connection so the client sees a broken transfer.
+    outgoing.destroy()
+  } finally {
+    reader.releaseLock()
+  }
+}
+
+const listen = (server: Server, port: number, bind: string) =>
+  new Promise<number>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, bind, () => {
+      server.off("error", reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+
+/** Starts one HTTP server per host; resolves once all listen. */
+export const serveMockNetwork = async (options: ServeOptions = {}): Promise<ServedMockNetwork> => {
+  const network = options.network ?? createMockNetwork(options)
+  const bind = options.bind ?? "127.0.0.1"
+  const handlers = [...network.handlers]
+  const servers: Array<Server> = []
+
+  const handle = (host: HostName) => async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    if (incoming.method === "OPTIONS") {
+      outgoing.writeHead(204, corsHeaders).end()
+      return
+    }
+    const abort = new AbortController()
+    outgoing.on("close", () => {
+      if (!outgoing.writableFinished) abort.abort()
+    })
+    try {
+      const request = toFetchRequest(incoming, network.hosts[host], abort.signal)
+      const response = (await getResponse(handlers, request)) ?? Response.json({ error: "Not Found" }, { status: 404 })
+      await writeFetchResponse(response, outgoing, { head: incoming.method === "HEAD" })
+    } catch (error) {
+      if (outgoing.headersSent) {
+        outgoing.destroy()
+        return
+      }
+      outgoing.writeHead(500, { "content-type": "application/json", ...corsHeaders })
+      outgoing.end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }))
+    }
+  }
+
+  const urls = {} as Record<HostName, string>
+  try {
+    for (const host of HostNames) {
+      const server = createServer(handle(host))
+      servers.push(server)
+      const port = await listen(server, options.ports?.[host] ?? 0, bind)
+      urls[host] = `http://${bind.includes(":") ? `[${bind}]` : bind}:${port}`
+    }
+  } catch (error) {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
+    throw error
+  }
+
+  return {
+    network,
+    urls,
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve, reject) => {
+              server.close((error) => (error ? reject(error) : resolve()))
+              server.closeAllConnections()
+            })
+        )
+      )
+    }
+  }
+}
