@@ -84,7 +84,14 @@ export const settle = async <A>(promise: Promise<A>): Promise<A> => {
   tracked.catch(() => undefined)
   while (!done) {
     await vi.advanceTimersByTimeAsync(1000)
-    await new Promise((resolve) => setImmediate(resolve))
+    // A little real time per fake second (setInterval is not faked): a node doing real work (a
+    // chain call) must not see seconds fly by, or undici's socket timers fire and the client retries.
+    await new Promise<void>((resolve) => {
+      const id = setInterval(() => {
+        clearInterval(id)
+        resolve()
+      }, 5)
+    })
   }
   return tracked
 }
