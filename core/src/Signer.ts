@@ -84,25 +84,42 @@ export const makeFromPrivateKey = Effect.fn("Signer.fromPrivateKey")(function* (
   return makeFromAccount(privateKeyToAccount(Redacted.value(privateKey)))
 })
 
+/** EIP-1193 "user rejected the request": never retried another way. */
+const userRejected = (cause: unknown) =>
+  typeof cause === "object" && cause !== null && "code" in cause && cause.code === 4001
+
+/**
+ * The wallet's first address: `eth_requestAccounts` (a browser wallet asks the user to connect);
+ * providers without it (Hardhat, anvil, plain JSON-RPC nodes) fall back to `eth_accounts`.
+ */
+const connect = (walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>) =>
+  Effect.tryPromise({
+    try: async () => {
+      const addresses = await walletClient.requestAddresses().catch(async (cause: unknown) => {
+        if (userRejected(cause)) throw cause
+        const fallback = await walletClient.getAddresses().catch(() => {
+          throw cause
+        })
+        return fallback
+      })
+      const [first] = addresses
+      if (first === undefined) throw new Error("the wallet returned no address")
+      return first
+    },
+    catch: (cause) => new SignerError({ operation: "requestAddresses", cause })
+  })
+
 /**
  * A signer over a viem `WalletClient`. Uses the client's account when it has one, else the first
- * address of `eth_requestAccounts` (which prompts a browser wallet to connect).
+ * address of `eth_requestAccounts` (which prompts a browser wallet to connect), or of
+ * `eth_accounts` where the provider has no `eth_requestAccounts`.
  *
  * @category constructors
  */
 export const makeFromWalletClient = Effect.fn("Signer.fromWalletClient")(function* (
   walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>
 ): Effect.fn.Return<Service, SignerError> {
-  const account: Account | Address =
-    walletClient.account ??
-    (yield* Effect.tryPromise({
-      try: async () => {
-        const [first] = await walletClient.requestAddresses()
-        if (first === undefined) throw new Error("the wallet returned no address")
-        return first
-      },
-      catch: (cause) => new SignerError({ operation: "requestAddresses", cause })
-    }))
+  const account: Account | Address = walletClient.account ?? (yield* connect(walletClient))
   const address = lower(typeof account === "string" ? account : account.address)
   return {
     address,

@@ -15,13 +15,25 @@ const alice = privateKeyToAccount(privateKey)
 const message = "Please sign this message to prove you are owner of this account: 5b1c0a4e"
 
 /** A minimal EIP-1193 wallet backed by alice's key; records the RPC methods it was asked. */
-const fakeWallet = (options: { readonly accounts?: ReadonlyArray<string>; readonly rejectSigning?: boolean } = {}) => {
+const fakeWallet = (
+  options: {
+    readonly accounts?: ReadonlyArray<string>
+    readonly rejectSigning?: boolean
+    /** Like Hardhat or anvil: only `eth_accounts`. */
+    readonly noRequestAccounts?: boolean
+    readonly rejectConnect?: boolean
+  } = {}
+) => {
   const calls: Array<{ method: string; params: unknown }> = []
   const provider = {
     request: async ({ method, params }: { method: string; params?: unknown }) => {
       calls.push({ method, params })
       switch (method) {
         case "eth_requestAccounts":
+          if (options.rejectConnect) throw Object.assign(new Error("User rejected the request."), { code: 4001 })
+          if (options.noRequestAccounts)
+            throw Object.assign(new Error("Method eth_requestAccounts is not supported"), { code: -32004 })
+          return options.accounts ?? [alice.address]
         case "eth_accounts":
           return options.accounts ?? [alice.address]
         case "personal_sign": {
@@ -114,6 +126,26 @@ describe("Signer", () => {
         const refused = (yield* Effect.flip(signer.signMessage(message))) as SignerError
         assert.strictEqual(refused.message, "Signer failed to signMessage")
         assert.include(String((refused.cause as Error).message), "User rejected the request.")
+      })
+  )
+
+  it.effect(
+    "fromEip1193: a provider without eth_requestAccounts falls back to eth_accounts; a user refusal does not",
+    () =>
+      Effect.gen(function* () {
+        const node = fakeWallet({ noRequestAccounts: true })
+        yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.fromEip1193(node.provider))))
+        assert.deepStrictEqual(
+          node.calls.map((c) => c.method),
+          ["eth_requestAccounts", "eth_accounts", "personal_sign"]
+        )
+        const refusing = fakeWallet({ rejectConnect: true })
+        const error = yield* Effect.flip(Signer.Signer.pipe(Effect.provide(Signer.fromEip1193(refusing.provider))))
+        assert.strictEqual(error.message, "Signer failed to requestAddresses")
+        assert.deepStrictEqual(
+          refusing.calls.map((c) => c.method),
+          ["eth_requestAccounts"]
+        )
       })
   )
 
