@@ -11,7 +11,7 @@ import type { Auth } from "./Auth.ts"
 import { normalizeAddress } from "./Auth.ts"
 import type { ConditionEnvironment } from "./Conditions.ts"
 import { type NodeId, type NodeState, parseNodeId } from "./NodeState.ts"
-import { badRequest, invalidAddress, invalidSignature, jwtExpired, notFound } from "./Replies.ts"
+import { badRequest, internalError, invalidAddress, invalidSignature, jwtExpired, notFound } from "./Replies.ts"
 
 export interface KeyNodeContext {
   /** Base URL, no trailing slash. */
@@ -38,10 +38,20 @@ export const withFaults = (
   node: NodeId | undefined,
   request: Request,
   answer: () => Response | Promise<Response>
-): Promise<Response> =>
-  context.faults === undefined
-    ? Promise.resolve(answer())
-    : context.faults.handle({ host: "encryption", node, request }, answer)
+): Promise<Response> => {
+  // A bug in a route must still answer like a server (JSON 500), not as an msw exception page.
+  const guarded = async () => {
+    try {
+      return await answer()
+    } catch (error) {
+      console.error(`key node ${node ?? "host"}: ${request.method} ${request.url} failed`, error)
+      return internalError()
+    }
+  }
+  return context.faults === undefined
+    ? guarded()
+    : context.faults.handle({ host: "encryption", node, request }, guarded)
+}
 
 /** The request's JSON body when it is an object; `undefined` otherwise. */
 export const readJsonObject = async (request: Request): Promise<Record<string, unknown> | undefined> => {

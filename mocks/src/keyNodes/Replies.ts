@@ -49,3 +49,6 @@ export const badRequest = (message: string): Response => reply({ message }, 400)
 
 /** An unknown path or node id (404). */
 export const notFound = (): Response => reply({ message: "Not Found" }, 404)
+
+/** A failure inside the mock itself (500); logged, never expected. */
+export const internalError = (): Response => reply({ message: "Internal Server Error" }, 500)
