@@ -1,18 +1,21 @@
 /**
- * EVM conditions evaluated for real on an in-process Hardhat chain: native balance, block number,
- * ERC20, ERC721 (`ownerOf`, `balanceOf`), ERC1155 `balanceOf(account, id)` and Custom calls with
- * several inputs and an array output — plus the whole provider flow (kavach `accessControl` with 5
- * shards, then `recoverShards` by a token holder). The fixture contracts (OpenZeppelin tokens and a
- * small custom contract) are compiled here with solc-js, so the test needs nothing prebuilt.
+ * EVM conditions evaluated for real on the project's in-process chain (`scripts/lib/chain.ts`,
+ * Hardhat's EDR): native balance, block number, ERC20 (the project's test stablecoin from
+ * `contracts/abi`), ERC721 (`ownerOf`, `balanceOf`), ERC1155 `balanceOf(account, id)` and Custom
+ * calls with several inputs and an array output — plus the whole provider flow (kavach
+ * `accessControl` with 5 shards, then `recoverShards` by a token holder). The ERC721, ERC1155 and
+ * custom fixtures (OpenZeppelin-based) are compiled here with solc-js, so nothing prebuilt is needed.
  */
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import kavach from "@lighthouse-web3/kavach"
 import { setupServer } from "msw/node"
 import solc from "solc"
-import type { Abi, Hex, PublicClient, WalletClient } from "viem"
+import type { Abi, Account, Chain, Hex, PublicClient, Transport, WalletClient } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { mockStablecoinAbi, mockStablecoinBytecode } from "../../../contracts/abi/index.ts"
+import { type LocalChain, startLocalChain } from "../../../scripts/lib/chain.ts"
 import { makeKeyNodes } from "../../src/keyNodes/index.ts"
 import { call, cids, jwtFor, settle, shard, signIn, wallets } from "./support.ts"
 
@@ -53,9 +56,9 @@ const compileFixtures = (): Record<string, Artifact> => {
 const { alice, bob, carol } = wallets
 const stranger = privateKeyToAccount(generatePrivateKey())
 
+let chain: LocalChain
 let publicClient: PublicClient
-let deployer: WalletClient
-let closeChain: () => Promise<void>
+let deployer: WalletClient<Transport, Chain, Account>
 const addresses: Record<string, `0x${string}`> = {}
 let artifacts: Record<string, Artifact>
 
@@ -68,28 +71,27 @@ const write = async (name: string, functionName: string, args: ReadonlyArray<unk
     address: addresses[name] as `0x${string}`,
     abi: artifacts[name]?.abi as Abi,
     functionName,
-    args,
-    account: deployer.account ?? null,
-    chain: deployer.chain ?? null
+    args
   })
   await publicClient.waitForTransactionReceipt({ hash })
 }
 
 beforeAll(async () => {
-  artifacts = compileFixtures()
-  const { default: hre } = await import("hardhat")
-  const connection = await hre.network.connect()
-  closeChain = () => connection.close()
-  publicClient = (await connection.viem.getPublicClient()) as unknown as PublicClient
-  const [first] = await connection.viem.getWalletClients()
-  deployer = first as unknown as WalletClient
+  artifacts = {
+    ...compileFixtures(),
+    // ERC20: the project's own test stablecoin (18 decimals here).
+    TestToken: { abi: mockStablecoinAbi as Abi, bytecode: mockStablecoinBytecode }
+  }
+  chain = await startLocalChain()
+  publicClient = chain.publicClient as PublicClient
+  deployer = chain.walletClients[0] as WalletClient<Transport, Chain, Account>
+  const constructorArgs: Record<string, ReadonlyArray<unknown>> = { TestToken: ["Test Dai", "TDAI", 18] }
   for (const name of ["TestToken", "TestNft", "TestMulti", "Membership"]) {
     const artifact = artifacts[name] as Artifact
     const hash = await deployer.deployContract({
       abi: artifact.abi,
       bytecode: artifact.bytecode,
-      account: deployer.account ?? null,
-      chain: deployer.chain ?? null
+      args: constructorArgs[name] ?? []
     })
     const receipt = await publicClient.waitForTransactionReceipt({ hash })
     addresses[name] = receipt.contractAddress as `0x${string}`
@@ -100,7 +102,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server.close()
-  await closeChain?.()
+  await chain?.stop()
 })
 
 beforeEach(() => {
