@@ -114,7 +114,8 @@ export class Payments {
   }
 
   async sync(): Promise<SyncResult> {
-    const head = await this.#options.publicClient.getBlockNumber()
+    // viem caches the block number for a few seconds by default; a sync must see the real head.
+    const head = await this.#options.publicClient.getBlockNumber({ cacheTime: 0 })
     if (head < this.#nextBlock) return { fromBlock: undefined, toBlock: head, credited: [], ignored: [] }
     const fromBlock = this.#nextBlock
     const logs = await this.#options.publicClient.getContractEvents({
