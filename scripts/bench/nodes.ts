@@ -1,0 +1,330 @@
+/**
+ * Key-node benchmarks: the wall time of the 5-node calls against the in-process mock network
+ * (msw), as a ratio to one single-node call measured in the same run, and against the provider's
+ * own client (`@lighthouse-web3/kavach`) doing the same work on the same mock.
+ *
+ * - saving a file key's 5 shards with the default policy (sequential, 1000 ms pause: faithful to
+ *   the spec, so about 4 s by design), with the concurrent policy (target ≤ 1.5× one call), and
+ *   with kavach's `saveShards`;
+ * - recovering the key from 3 nodes (`fetchKey`) with both policies (concurrent target ≤ 1.5×).
+ *
+ * The concurrent figures are taken twice: with the mock answering at once, where every request
+ * is CPU work on the one thread the client and msw share (so 5 requests cannot cost what 1 does;
+ * 5 bare `fetch`es at once are measured as that floor), and with a modelled network latency per
+ * request (the mock's `slow` fault), which is what the concurrent policy exists to overlap.
+ *
+ * Real time, not the TestClock: this measures what a user waits for.
+ *
+ * `npx tsx scripts/bench/nodes.ts` prints the rows and rewrites the `## Key nodes` section of
+ * BENCHMARKS.md; `run()` returns the rows.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { cpus } from "node:os"
+import { fileURLToPath } from "node:url"
+import * as kavach from "@lighthouse-web3/kavach"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { privateKeyToAccount } from "viem/accounts"
+import { startMockNetwork } from "../../mocks/src/node.ts"
+import * as Auth from "../../core/src/Auth.ts"
+import * as Config from "../../core/src/Config.ts"
+import { DefaultHosts } from "../../core/src/Config.ts"
+import * as KeyShards from "../../core/src/KeyShards.ts"
+import * as Nodes from "../../core/src/Nodes.ts"
+import * as Signer from "../../core/src/Signer.ts"
+
+/** One measured figure, with the reference it is compared to. */
+export interface BenchRow {
+  readonly benchmark: string
+  /** Median wall time, milliseconds. */
+  readonly value: number
+  readonly unit: "ms"
+  readonly runs: number
+  readonly baseline?: { readonly name: string; readonly value: number } | undefined
+  /** value / baseline. */
+  readonly ratio?: number | undefined
+  readonly target: string
+  readonly pass: boolean
+}
+
+/** Options of {@link run}: fewer runs for a quick look. */
+export interface RunOptions {
+  /** Runs of each fast measurement (single call, concurrent policy). @default 40 */
+  readonly fastRuns?: number
+  /** Runs of each measurement that sleeps (sequential policy, kavach). @default 3 */
+  readonly slowRuns?: number
+  /** Modelled network latency of each key-node request in the second set of figures. @default 50 */
+  readonly latencyMs?: number
+}
+
+const privateKey = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+const cid = "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQA"
+
+const median = (xs: ReadonlyArray<number>) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** Median wall time of `runs` sequential runs of `task`, after `warmup` untimed ones. */
+const time = async (runs: number, task: () => Promise<unknown>, warmup = 2): Promise<number> => {
+  for (let i = 0; i < warmup; i++) await task()
+  const times: Array<number> = []
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now()
+    await task()
+    times.push(performance.now() - start)
+  }
+  return median(times)
+}
+
+const runtimeFor = (mode: "sequential" | "concurrent") =>
+  ManagedRuntime.make(
+    Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(
+      Layer.provideMerge(Nodes.layer),
+      Layer.provideMerge(Config.layer({ nodes: { mode } })),
+      Layer.provideMerge(FetchHttpClient.layer),
+      // Late-bound: msw patches `globalThis.fetch` when it starts.
+      Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
+    )
+  )
+
+/** Runs every key-node benchmark against a fresh in-process mock network and returns its rows. */
+export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<BenchRow>> => {
+  const fastRuns = options.fastRuns ?? 40
+  const slowRuns = options.slowRuns ?? 3
+  const latency = options.latencyMs ?? 50
+  const mock = startMockNetwork({ onUnhandledFrame: "error" })
+  const sequential = runtimeFor("sequential")
+  const concurrent = runtimeFor("concurrent")
+  try {
+    const signer = await Effect.runPromise(Signer.makeFromPrivateKey(Redacted.make(privateKey)))
+    const token = await concurrent.runPromise(Effect.flatMap(Auth.Auth, (auth) => auth.token(signer)))
+    const { keyShards } = await Effect.runPromise(KeyShards.generate())
+    const save = (runtime: typeof concurrent) => () =>
+      runtime.runPromise(
+        Effect.flatMap(KeyShards.KeyShards, (s) => s.save({ cid, address: signer.address, token, keyShards }))
+      )
+    const fetchKey = (runtime: typeof concurrent) => () =>
+      runtime.runPromise(
+        Effect.flatMap(KeyShards.KeyShards, (s) => s.fetchKey({ cid, address: signer.address, token }))
+      )
+    // The reference: one call to one node through the same stack (KeyNodes.call, same body).
+    const single = () =>
+      concurrent.runPromise(
+        Effect.flatMap(Nodes.KeyNodes, (nodes) =>
+          nodes.call(1, {
+            method: "POST",
+            path: "/api/setSharedKey/1",
+            body: { address: signer.address, cid, payload: keyShards[0] },
+            token
+          })
+        )
+      )
+    await save(concurrent)()
+
+    // The floor the mock itself sets: the same 5 requests as bare `fetch`es, all at once.
+    const jwt = Redacted.value(token)
+    const bare = () =>
+      Promise.all(
+        [1, 2, 3, 4, 5].map((n) =>
+          fetch(`${DefaultHosts.encryption}/api/setSharedKey/${n}`, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${jwt}` },
+            body: JSON.stringify({ address: signer.address, cid, payload: keyShards[n - 1] })
+          }).then((r) => r.json())
+        )
+      )
+
+    const singleMs = await time(fastRuns, single, 5)
+    const bareMs = await time(fastRuns, bare)
+    const concurrentSave = await time(fastRuns, save(concurrent))
+    const concurrentFetch = await time(fastRuns, fetchKey(concurrent))
+
+    // The same with a modelled network: every key-node request answered `latency` ms later.
+    const fault = mock.network.faults.slow({ host: "encryption" }, latency)
+    const singleSlow = await time(fastRuns, single)
+    const concurrentSaveSlow = await time(fastRuns, save(concurrent))
+    const concurrentFetchSlow = await time(fastRuns, fetchKey(concurrent))
+    mock.network.faults.remove(fault)
+
+    const sequentialSave = await time(slowRuns, save(sequential), 0)
+    const sequentialFetch = await time(slowRuns, fetchKey(sequential), 0)
+
+    // The provider's client on the same mock: a raw signature is single-use per node, so it gets the JWT too.
+    const address = privateKeyToAccount(privateKey).address
+    const kavachShards = keyShards.map((s) => ({ ...s }))
+    const kavachSave = await time(
+      slowRuns,
+      async () => {
+        const result = await kavach.saveShards(address, cid, jwt, kavachShards)
+        if (!result.isSuccess) throw new Error(`kavach saveShards failed: ${JSON.stringify(result.error)}`)
+      },
+      0
+    )
+    const kavachFetch = await time(
+      slowRuns,
+      async () => {
+        const { shards, error } = await kavach.recoverShards(address, cid, jwt, 3)
+        if (error !== null) throw new Error(`kavach recoverShards failed: ${JSON.stringify(error)}`)
+        await kavach.recoverKey(shards)
+      },
+      0
+    )
+
+    const ratioRow = (
+      benchmark: string,
+      value: number,
+      runs: number,
+      reference: number,
+      target: string,
+      pass: (ratio: number) => boolean
+    ): BenchRow => ({
+      benchmark,
+      value,
+      unit: "ms",
+      runs,
+      baseline: { name: "one single-node call", value: reference },
+      ratio: value / reference,
+      target,
+      pass: pass(value / reference)
+    })
+    const atMost = (limit: number) => (ratio: number) => ratio <= limit
+    const info = () => true
+    return [
+      ratioRow(
+        "one call to one node (POST /api/setSharedKey/1), the reference",
+        singleMs,
+        fastRuns,
+        singleMs,
+        "–",
+        info
+      ),
+      ratioRow("5 bare `fetch`es at once, no client (the mock's own floor)", bareMs, fastRuns, singleMs, "–", info),
+      ratioRow("save 5 shards, concurrent policy", concurrentSave, fastRuns, singleMs, "≤ 1.5× one call", atMost(1.5)),
+      ratioRow(
+        "fetchKey (3 nodes + recover), concurrent policy",
+        concurrentFetch,
+        fastRuns,
+        singleMs,
+        "≤ 1.5× one call",
+        atMost(1.5)
+      ),
+      ratioRow(
+        `with ${latency} ms node latency: one call to one node, the reference`,
+        singleSlow,
+        fastRuns,
+        singleSlow,
+        "–",
+        info
+      ),
+      ratioRow(
+        `with ${latency} ms node latency: save 5 shards, concurrent policy`,
+        concurrentSaveSlow,
+        fastRuns,
+        singleSlow,
+        "≤ 1.5× one call",
+        atMost(1.5)
+      ),
+      ratioRow(
+        `with ${latency} ms node latency: fetchKey, concurrent policy`,
+        concurrentFetchSlow,
+        fastRuns,
+        singleSlow,
+        "≤ 1.5× one call",
+        atMost(1.5)
+      ),
+      ratioRow(
+        "save 5 shards, default policy (sequential, 1000 ms pause)",
+        sequentialSave,
+        slowRuns,
+        singleMs,
+        "4 pauses + 5 calls (spec)",
+        () => sequentialSave >= 4000 && sequentialSave < 4000 + 10 * singleMs + 200
+      ),
+      ratioRow(
+        "save 5 shards, kavach 0.2.1 `saveShards` (sleeps 1 s after every node)",
+        kavachSave,
+        slowRuns,
+        singleMs,
+        "baseline",
+        info
+      ),
+      ratioRow(
+        "fetchKey (3 nodes + recover), default policy (sequential, 1000 ms pause)",
+        sequentialFetch,
+        slowRuns,
+        singleMs,
+        "2 pauses + 3 calls (spec)",
+        () => sequentialFetch >= 2000 && sequentialFetch < 2000 + 6 * singleMs + 200
+      ),
+      ratioRow(
+        "`recoverShards` (3 nodes) + `recoverKey`, kavach 0.2.1 (sleeps 1 s after every node)",
+        kavachFetch,
+        slowRuns,
+        singleMs,
+        "baseline",
+        info
+      )
+    ]
+  } finally {
+    await sequential.dispose()
+    await concurrent.dispose()
+    mock.close()
+  }
+}
+
+// =============================================================================
+// Report
+// =============================================================================
+
+const figure = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
+
+/** The rows as the `## Key nodes` section of BENCHMARKS.md. */
+export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
+  [
+    "## Key nodes",
+    "",
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/nodes.ts\` on Node ${process.version}, ` +
+      `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads), against the in-process mock network (msw). ` +
+      "Median wall time; ratios are to one single-node call in the same run.",
+    "",
+    "With the mock answering at once, each request is CPU work (msw interception, JWT check, handler) on the " +
+      "one thread the client shares with the mock, so 5 requests cannot take the time of 1: the row of 5 bare " +
+      "`fetch`es at once is that floor, and the concurrent policy adds little to it. With a modelled latency per " +
+      "request (the mock's `slow` fault), the concurrent policy overlaps the 5 waits as it would against remote nodes.",
+    "",
+    "| benchmark | median | runs | ratio to one call | target | met |",
+    "|---|---|---|---|---|---|",
+    ...rows.map(
+      (r) =>
+        `| ${r.benchmark} | ${figure(r.value)} ms | ${r.runs} | ${r.ratio === undefined ? "–" : `${figure(r.ratio)}×`} | ` +
+        `${r.target} | ${r.pass ? "yes" : "**no**"} |`
+    ),
+    ""
+  ].join("\n")
+
+/** Replaces (or appends) the `## Key nodes` section, leaving every other section as it was. */
+const writeSection = (path: string, section: string) => {
+  const text = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n"
+  const lines = text.split("\n")
+  const start = lines.findIndex((l) => l.trim() === "## Key nodes")
+  if (start < 0) {
+    writeFileSync(path, `${text.trimEnd()}\n\n${section}`)
+    return
+  }
+  const next = lines.findIndex((l, i) => i > start && l.startsWith("## "))
+  const after = next < 0 ? [] : ["", ...lines.slice(next)]
+  writeFileSync(path, `${[...lines.slice(0, start), ...section.trimEnd().split("\n"), ...after].join("\n")}\n`)
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rows = await run()
+  for (const r of rows) {
+    const ratio = r.ratio === undefined ? "" : `  ratio ${figure(r.ratio)}×`
+    console.log(
+      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ms (${r.runs} runs)${ratio}  [${r.target}]`
+    )
+  }
+  writeSection(fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url)), markdownSection(rows))
+}
