@@ -11,7 +11,7 @@
  * - `status`: the handler is not run and an error status is answered (500s, 404, 429, …) with a
  *   JSON body (`{ "error": … }` unless one is given);
  * - `inconsistent`: the handler runs (state changes happen) but its JSON answer is altered, so
- *   the answers of the 5 key nodes stop being identical.
+ *   the answers of the 5 key nodes stop being identical (file bytes get one byte flipped).
  *
  * Faults are permanent until cleared, or last `times` requests. The most recently armed matching
  * fault wins; `slow` composes with the others (a slow node can also be down).
@@ -170,19 +170,25 @@ const defaultMutation = (() => {
   }
 })()
 
+let corruptions = 0
+
 const alter = async (
   response: Response,
   request: Request,
   mutate: (body: unknown, request: Request) => unknown
 ): Promise<Response> => {
   const type = response.headers.get("content-type") ?? ""
+  // The altered body has another length; the original one would leave clients waiting.
+  const headers = new Headers(response.headers)
+  headers.delete("content-length")
   if (!type.includes("json")) {
-    // Non-JSON answers (file bytes) are truncated by one byte: a silently corrupted download.
+    // Non-JSON answers (file bytes) get one byte flipped, a different one each time: a silently
+    // corrupted download.
     const bytes = new Uint8Array(await response.arrayBuffer())
-    return new Response(bytes.subarray(0, Math.max(0, bytes.length - 1)), {
-      status: response.status,
-      headers: response.headers
-    })
+    corruptions += 1
+    const corrupted = bytes.length === 0 ? Uint8Array.of(corruptions & 0xff) : bytes.slice()
+    if (bytes.length > 0) corrupted[corruptions % bytes.length]! ^= 0xff
+    return new Response(corrupted, { status: response.status, headers })
   }
   const text = await response.text()
   let body: unknown
@@ -191,8 +197,6 @@ const alter = async (
   } catch {
     body = text
   }
-  const headers = new Headers(response.headers)
-  headers.delete("content-length")
   return new Response(JSON.stringify(mutate(body, request)), { status: response.status, headers })
 }
 

@@ -83,8 +83,18 @@ describe("makeFaults", () => {
     const json = await faults.handle({ host: "api", request: request("/x") }, ok)
     expect(await json.json()).toEqual({ swapped: true })
     faults.inconsistent({ host: "gateway" })
-    const bytes = await faults.handle({ host: "gateway", request: request("/ipfs/x") }, () => new Response("abcdef"))
-    expect(await bytes.text()).toBe("abcde")
+    const corrupt = async () =>
+      new Uint8Array(
+        await (
+          await faults.handle({ host: "gateway", request: request("/ipfs/x") }, () => new Response("abcdef"))
+        ).arrayBuffer()
+      )
+    const first = await corrupt()
+    const second = await corrupt()
+    const original = new TextEncoder().encode("abcdef")
+    expect(first).toHaveLength(6)
+    expect(first.filter((byte, i) => byte !== original[i])).toHaveLength(1)
+    expect(second).not.toEqual(first)
   })
 
   it("times disarms a fault after that many requests, newest fault wins", async () => {
