@@ -31,6 +31,8 @@ import {
   type Abi,
   type Account,
   type Address,
+  type Chain as ViemChain,
+  ChainMismatchError,
   erc20Abi,
   formatUnits,
   type Hex,
@@ -76,7 +78,11 @@ export type PaymentToken = "native" | TokenSymbol
 
 /** Which network and token; names are case-insensitive, as the provider's were. */
 export interface Target {
-  /** A network of the table. @default the configuration's `defaultNetwork` ("polygon") */
+  /**
+   * A network of the table. Omitted: the configuration's `defaultNetwork` ("polygon"). Given but
+   * empty (or `null` from untyped code): `Token not provided!!!`, the provider's wording for a
+   * missing network.
+   */
   readonly network?: string | undefined
   /** `native`, `usdc`, `usdt` or `dai`. @default "native" */
   readonly token?: string | undefined
@@ -265,7 +271,7 @@ export const make = Effect.gen(function* () {
     Effect.flatMap(resolveNetwork(target.network), (network): Effect.Effect<Resolved, UnsupportedToken> => {
       const token = (target.token ?? "native").trim().toLowerCase()
       if (!(paymentTokens as ReadonlyArray<string>).includes(token))
-        return Effect.fail(new UnsupportedToken({ network: network.name, token: target.token ?? "" }))
+        return Effect.fail(new UnsupportedToken({ network: network.name, token }))
       if (token === "native")
         return Effect.succeed({
           network,
@@ -334,24 +340,29 @@ export const make = Effect.gen(function* () {
     return yield* priceOf(resolved, size)
   })
 
-  const quoteOf = (target: Target, metaData: ReadonlyArray<Quote.FileMetadata>) =>
-    Effect.gen(function* () {
-      const resolved = yield* resolve(target)
-      const total = metaData.reduce((sum, file) => sum + BigInt(file.fileSize), 0n)
-      const priced = yield* priceOf(resolved, total)
-      return { metaData, totalSize: Number(total), price: priced }
-    })
+  const quoteOf = (resolved: Resolved, metaData: ReadonlyArray<Quote.FileMetadata>) =>
+    Effect.map(
+      priceOf(
+        resolved,
+        metaData.reduce((sum, file) => sum + BigInt(file.fileSize), 0n)
+      ),
+      (price) => ({
+        metaData,
+        totalSize: Number(price.size),
+        price
+      })
+    )
 
+  // The target is resolved first: a missing network is reported before anything else, as the provider did.
   const quote = Effect.fn("Payment.quote")(function* (input: QuoteInput) {
-    // The target first: a missing network is reported before anything else, as the provider did.
-    yield* resolve(input)
-    return yield* quoteOf(input, yield* Quote.fromSizes(input.files))
+    const resolved = yield* resolve(input)
+    return yield* quoteOf(resolved, yield* Quote.fromSizes(input.files))
   })
 
   const quotePaths = Effect.fn("Payment.quotePaths")(function* (input: QuotePathsInput) {
-    yield* resolve(input)
+    const resolved = yield* resolve(input)
     const paths = typeof input.paths === "string" ? [input.paths] : input.paths
-    return yield* quoteOf(input, yield* Quote.fromPaths(paths))
+    return yield* quoteOf(resolved, yield* Quote.fromPaths(paths))
   })
 
   // ---------------------------------------------------------------------------
@@ -388,6 +399,13 @@ export const make = Effect.gen(function* () {
             Effect.fail(new ChainError({ shortMessage: `Transaction ${hash} reverted`, cause: receipt }))
     )
 
+  const sameChain = (chain: ViemChain, current: () => Promise<number>) =>
+    Effect.flatMap(chainCall(current), (currentChainId) =>
+      currentChainId === chain.id
+        ? Effect.void
+        : Effect.fail(fromViem(new ChainMismatchError({ chain, currentChainId })) as ChainError)
+    )
+
   const receivedPayment = (network: Chain.NamedNetwork, receipt: TransactionReceipt): ReceivedPayment | undefined => {
     const events = parseEventLogs({ abi: paymentAbi, logs: receipt.logs, eventName: "ReceivedPayment" })
     const event = events.find((log) => isAddressEqual(log.address, network.paymentContract as Address))
@@ -410,6 +428,10 @@ export const make = Effect.gen(function* () {
     const { wallet, account } = yield* walletOf(network, input)
     const client = clientOf(network)
     const chain = Chain.toChain(network)
+    // Refuse to sign for a node (or a wallet) on another chain than the network's: the provider never
+    // checked, and a transaction signed for one chain id is at best rejected by a node on another.
+    yield* sameChain(chain, () => client.getChainId())
+    if (input.walletClient !== undefined) yield* sameChain(chain, () => wallet.getChainId())
     // Legacy pricing from the node's fee data, as the provider sent it (ethers' `feeData.gasPrice`).
     const gasPrice = yield* chainCall(() => client.getGasPrice())
 
