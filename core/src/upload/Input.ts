@@ -1,0 +1,174 @@
+/**
+ * One typed input model for uploads in every environment (reference/sdk-behaviour.md §10.2,
+ * §11): the provider's `upload(pathOrFiles)` took a path in Node and a `FileList` in browsers
+ * under one `any`, so a path given in a browser was spread into characters. Here each kind of
+ * input is named by its constructor and the upload methods take exactly these.
+ *
+ * - {@link path}: a file on disk (Node); {@link directory}: a folder on disk, walked recursively.
+ * - {@link blob}: a `File` or `Blob` (browser or Node); a `File` from a folder picker keeps its
+ *   `webkitRelativePath`, so {@link files} of a picked folder upload as that folder.
+ * - {@link bytes}, {@link text}: in-memory content with a name.
+ * - {@link stream}: a `ReadableStream` or an Effect `Stream` with a name (and its size, when
+ *   known, for progress).
+ *
+ * A `File`/`Blob` may also be passed as is wherever a {@link FileInput} is expected.
+ *
+ * @since 0.1.0
+ */
+import type { Stream } from "effect"
+
+// =============================================================================
+// Models
+// =============================================================================
+
+/** A file on disk (Node). Read lazily, when its turn in the upload comes. */
+export interface PathSource {
+  readonly _tag: "Path"
+  readonly path: string
+  /** Name sent for the file. @default the path's last segment */
+  readonly name?: string | undefined
+}
+
+/** A `File` or `Blob`. */
+export interface BlobSource {
+  readonly _tag: "Blob"
+  readonly blob: Blob
+  /** Name sent for the file. @default `webkitRelativePath`, else `File.name`, else `"blob"` */
+  readonly name?: string | undefined
+}
+
+/** Bytes in memory. */
+export interface BytesSource {
+  readonly _tag: "Bytes"
+  readonly bytes: Uint8Array
+  readonly name: string
+}
+
+/** Text, sent as its UTF-8 bytes. */
+export interface TextSource {
+  readonly _tag: "Text"
+  readonly text: string
+  readonly name: string
+}
+
+/** A byte stream with a name. A `ReadableStream` can be read once only. */
+export interface StreamSource {
+  readonly _tag: "Stream"
+  readonly stream: ReadableStream<Uint8Array> | Stream.Stream<Uint8Array, unknown>
+  readonly name: string
+  /** Its length in bytes, when known: gives progress a total. */
+  readonly size?: number | undefined
+}
+
+/** One file to upload. */
+export type FileSource = PathSource | BlobSource | BytesSource | TextSource | StreamSource
+
+/** One file to upload: a source, or a `File`/`Blob` as is. */
+export type FileInput = FileSource | Blob
+
+/** A folder on disk (Node), walked recursively; its files are read one at a time. */
+export interface DirectorySource {
+  readonly _tag: "Directory"
+  readonly path: string
+}
+
+/**
+ * A folder given as its files. Each file's name is its path inside the folder's parent, so all
+ * of them start with the folder's name (`photos/a.jpg`, `photos/2024/b.jpg`), as the node builds
+ * the folder from those paths. Browser files picked with `webkitdirectory` have such names in
+ * their `webkitRelativePath` already.
+ */
+export interface FilesSource {
+  readonly _tag: "Files"
+  readonly files: ReadonlyArray<FileInput>
+}
+
+/** A folder to upload. */
+export type FolderInput = DirectorySource | FilesSource
+
+// =============================================================================
+// Constructors
+// =============================================================================
+
+/** A file on disk (Node). */
+export const path = (path: string, options?: { readonly name?: string | undefined }): PathSource => ({
+  _tag: "Path",
+  path,
+  name: options?.name
+})
+
+/** A `File` or `Blob`, optionally under another name. */
+export const blob = (blob: Blob, options?: { readonly name?: string | undefined }): BlobSource => ({
+  _tag: "Blob",
+  blob,
+  name: options?.name
+})
+
+/** Bytes in memory, under `name`. */
+export const bytes = (bytes: Uint8Array, name: string): BytesSource => ({ _tag: "Bytes", bytes, name })
+
+/** Text (sent as UTF-8), under `name`. */
+export const text = (text: string, name: string): TextSource => ({ _tag: "Text", text, name })
+
+/** A `ReadableStream` or Effect `Stream` of bytes, under `name`. */
+export const stream = (
+  stream: ReadableStream<Uint8Array> | Stream.Stream<Uint8Array, unknown>,
+  options: { readonly name: string; readonly size?: number | undefined }
+): StreamSource => ({ _tag: "Stream", stream, name: options.name, size: options.size })
+
+/** A folder on disk (Node). */
+export const directory = (path: string): DirectorySource => ({ _tag: "Directory", path })
+
+/**
+ * A folder as its files: a browser `FileList` (from `<input webkitdirectory>`), an array of
+ * `File`s, or of any file sources named by their path inside the folder's parent.
+ */
+export const files = (files: Iterable<FileInput> | ArrayLike<FileInput>): FilesSource => ({
+  _tag: "Files",
+  files: Array.from(files as ArrayLike<FileInput>)
+})
+
+// =============================================================================
+// Guards and names
+// =============================================================================
+
+const fileTags: ReadonlySet<string> = new Set(["Path", "Blob", "Bytes", "Text", "Stream"])
+
+/** Whether `input` is one of the file sources (rather than a bare `Blob`). */
+export const isFileSource = (input: unknown): input is FileSource =>
+  typeof input === "object" &&
+  input !== null &&
+  !(typeof Blob !== "undefined" && input instanceof Blob) &&
+  "_tag" in input &&
+  typeof input._tag === "string" &&
+  fileTags.has(input._tag)
+
+/** Normalises a `File`/`Blob` to a source. */
+export const toFileSource = (input: FileInput): FileSource => (isFileSource(input) ? input : blob(input))
+
+/** The last segment of a path, either separator. */
+export const baseName = (p: string): string => {
+  const trimmed = p.replace(/[\\/]+$/, "")
+  const at = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"))
+  return at === -1 ? trimmed : trimmed.slice(at + 1)
+}
+
+/** The name a `File`/`Blob` goes under by default: its folder-relative path, its name, or `blob`. */
+export const blobName = (value: Blob): string => {
+  const file = value as Partial<File>
+  if (typeof file.webkitRelativePath === "string" && file.webkitRelativePath !== "") return file.webkitRelativePath
+  if (typeof file.name === "string" && file.name !== "") return file.name
+  return "blob"
+}
+
+/** The name a source goes under. */
+export const nameOf = (source: FileSource): string => {
+  switch (source._tag) {
+    case "Path":
+      return source.name ?? baseName(source.path)
+    case "Blob":
+      return source.name ?? blobName(source.blob)
+    default:
+      return source.name
+  }
+}
