@@ -30,7 +30,7 @@
  */
 import { CarBlockIterator } from "@ipld/car"
 import type { ImportCandidate } from "ipfs-unixfs-importer"
-import { type HttpHandler, http } from "msw"
+import { type HttpHandler, http, RequestHandler } from "msw"
 import type { Faults } from "../faults/index.ts"
 import type { Account, Accounts } from "../api/Accounts.ts"
 import type { Files } from "../api/Files.ts"
@@ -347,12 +347,23 @@ const dagImport = async (
   })
 }
 
+/**
+ * msw keeps a clone of every request for its logs; the clone is one branch of a tee of the body, so
+ * while the handler reads the other branch, the unread clone would hold the whole upload in memory.
+ * Uploads give that copy up to stay in constant memory.
+ */
+const releaseLoggingClone = (request: Request) => {
+  const clone = RequestHandler.cache.get(request)
+  if (clone?.body != null && !clone.bodyUsed) clone.body.cancel().catch(() => {})
+}
+
 const guarded =
   (
     context: UploadNodeContext,
     run: (context: UploadNodeContext, request: Request, meta: UploadMeta, staging: StagingStore) => Promise<Response>
   ) =>
   async ({ request }: { readonly request: Request }): Promise<Response> => {
+    releaseLoggingClone(request)
     const account = await context.accounts.authenticate(bearerToken(request), { oneTime: true })
     if (account === undefined) return authenticationFailed()
     const staging = context.content.staging()
