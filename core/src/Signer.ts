@@ -19,7 +19,6 @@ import {
   type Chain,
   createWalletClient,
   custom,
-  type EIP1193Provider,
   type Hex,
   type LocalAccount,
   type Transport,
@@ -133,11 +132,17 @@ export const makeFromWalletClient = Effect.fn("Signer.fromWalletClient")(functio
 })
 
 /**
+ * What `fromEip1193` needs of a provider: its `request` method (events are not used), so a
+ * browser wallet, WalletConnect, or a node's provider (Hardhat, anvil) all fit.
+ */
+export type Eip1193Requester = { readonly request: (...args: never) => Promise<unknown> }
+
+/**
  * A signer over an EIP-1193 provider (a browser wallet, WalletConnect, Hardhat's provider…).
  *
  * @category constructors
  */
-export const makeFromEip1193 = (provider: EIP1193Provider): Effect.Effect<Service, SignerError> =>
+export const makeFromEip1193 = (provider: Eip1193Requester): Effect.Effect<Service, SignerError> =>
   makeFromWalletClient(createWalletClient({ transport: custom(provider) }))
 
 // =============================================================================
@@ -174,5 +179,5 @@ export const fromWalletClient = (
  *
  * @category layers
  */
-export const fromEip1193 = (provider: EIP1193Provider): Layer.Layer<Signer, SignerError> =>
+export const fromEip1193 = (provider: Eip1193Requester): Layer.Layer<Signer, SignerError> =>
   Layer.effect(Signer, makeFromEip1193(provider))
