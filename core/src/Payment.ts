@@ -88,6 +88,7 @@ export interface Target {
   readonly token?: string | undefined
 }
 
+/** What `price` takes: a size, and which network and token. */
 export interface PriceInput extends Target {
   /** Bytes to store. Below 1 MB the price of 1 MB is charged. */
   readonly size: number | bigint
@@ -113,11 +114,13 @@ export interface Price {
   readonly ticker?: { readonly symbol: string; readonly usd: number | string } | undefined
 }
 
+/** What `quote` takes: files known by size, and which network and token. */
 export interface QuoteInput extends Target {
   /** Sizes, or files with a size and optionally a name and MIME type. */
   readonly files: ReadonlyArray<number | bigint | Quote.SizedFile>
 }
 
+/** What `quotePaths` takes: paths on disk, and which network and token. */
 export interface QuotePathsInput extends Target {
   /** Files or directories on disk; directories are walked recursively. */
   readonly paths: string | ReadonlyArray<string>
@@ -141,6 +144,7 @@ export interface Payer {
   readonly walletClient?: WalletClient | undefined
 }
 
+/** What `fund` takes: an amount, which network and token, and who pays. */
 export interface FundInput extends Target, Payer {
   /** In the token's smallest unit, e.g. `Price.amount`. */
   readonly amount: number | bigint
@@ -172,6 +176,7 @@ export interface FundResult extends SentTransaction {
   readonly payment: ReceivedPayment | undefined
 }
 
+/** What `balance` takes: an address, and which network and token. */
 export interface BalanceInput extends Target {
   /** Whose balance. */
   readonly address: Address
@@ -197,6 +202,7 @@ export type FundError = TargetError | InvalidPaymentInput | PrivateKeyNotFound |
 // Service
 // =============================================================================
 
+/** The operations of the `Payment` service. */
 export interface Service {
   /** The cost of `size` bytes in the token's smallest unit. */
   readonly price: (input: PriceInput) => Effect.Effect<Price, PriceError>

@@ -2,12 +2,13 @@
  * Paying for storage end to end: the payment contract and the local stablecoins deployed on the
  * in-process chain, the mock network's API (msw) as the ticker and the quota keeper. A user prices
  * an upload, pays it in the 6-decimal stablecoin and then in the native coin, the API reads the
- * `ReceivedPayment` events (`syncPayments`) and the user's data limit, read over the API, rises by
- * at least what was priced.
+ * `ReceivedPayment` events (`syncPayments`), and the user's data limit, read over the API with
+ * `Files.usage`, rises by at least what was priced.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } from "effect/http"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { Effect, Layer } from "effect"
+import { FetchHttpClient } from "effect/http"
 import { setupServer } from "msw/node"
 import { type Address, custom } from "viem"
 import { afterAll, beforeAll } from "vitest"
@@ -15,6 +16,7 @@ import { deployLocal, type LocalDeployment, mockStablecoinAbi } from "../../../c
 import { createMockNetwork, type MockNetwork } from "../../../mocks/src/index.ts"
 import { type LocalChain, startLocalChain } from "../../../scripts/lib/chain.ts"
 import * as Config from "../../src/Config.ts"
+import * as Files from "../../src/Files.ts"
 import { withLocalDeployment } from "../../src/Networks.ts"
 import * as Payment from "../../src/Payment.ts"
 import { ChainTransport } from "../../src/payment/Chain.ts"
@@ -56,7 +58,7 @@ afterAll(async () => {
 const MB = 1_048_576
 
 const layer = () =>
-  Payment.layer.pipe(
+  Layer.mergeAll(Payment.layer, Files.layer).pipe(
     Layer.provide(
       Config.layer({
         defaultNetwork: "localhost",
@@ -68,22 +70,18 @@ const layer = () =>
       })
     ),
     Layer.provide(Layer.succeed(ChainTransport, () => custom(chain.provider, { retryCount: 0 }))),
+    Layer.provide(NodeFileSystem.layer),
     // The ticker and the usage reads go over fetch, to the mock API.
-    Layer.provideMerge(FetchHttpClient.layer),
+    Layer.provide(FetchHttpClient.layer),
     // msw patches `fetch` after this module loaded: look it up on every request.
     Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
   )
 
-const Usage = Schema.Struct({ dataLimit: Schema.Number, dataUsed: Schema.Number })
-
-/** The account's quota as the API reports it (`GET /api/user/user_data_usage`). */
+/** The account's quota as the API reports it, through the library's own `Files.usage`. */
 const usage = (apiKey: string) =>
   Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(
-      HttpClientRequest.get(`${network.hosts.api}/api/user/user_data_usage`).pipe(HttpClientRequest.bearerToken(apiKey))
-    )
-    return yield* HttpClientResponse.schemaBodyJson(Usage)(response)
+    const files = yield* Files.Files
+    return yield* files.usage(apiKey)
   }).pipe(Effect.orDie)
 
 const sync = () => Effect.promise(() => network.syncPayments())

@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
-import { type Address, BaseError, custom, getAddress, type Hex, parseEther, zeroAddress } from "viem"
+import { type Address, BaseError, custom, getAddress, type Hex, keccak256, parseEther, zeroAddress } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll } from "vitest"
 import {
@@ -360,6 +360,44 @@ describe("Payment.fund failures", () => {
       const countAfter = yield* viem(() => chain.publicClient.getTransactionCount({ address: chain.accounts[10]! }))
       assert.strictEqual(countAfter, countBefore)
     }).pipe(Effect.provide(layerWith({ networks: wrong })))
+  })
+
+  it.effect("a transaction mined but reverted: ChainError naming it, not a success", () => {
+    // A node whose gas estimates are too low: the value transfer runs out of gas in `receive()`.
+    // Hardhat mines the failed transaction but also answers the send with an error; a public node
+    // answers with the hash, so this node does too.
+    const stingy = custom(
+      {
+        request: async (args: { readonly method: string; readonly params?: unknown }) => {
+          if (args.method === "eth_estimateGas") return "0x5300"
+          if (args.method !== "eth_sendRawTransaction")
+            return chain.provider.request(args as Parameters<typeof chain.provider.request>[0])
+          const [raw] = args.params as [Hex]
+          return chain.provider
+            .request(args as Parameters<typeof chain.provider.request>[0])
+            .catch(() => keccak256(raw))
+        }
+      },
+      { retryCount: 0 }
+    )
+    return Effect.gen(function* () {
+      const payment = yield* Payment.Payment
+      const error = yield* Effect.flip(payment.fund({ amount: 1000n, privateKey: chain.privateKeys[14]! }))
+      assert.strictEqual(error._tag, "ChainError")
+      assert.match(error.message, /^Transaction 0x[0-9a-f]{64} reverted$/)
+      const hash = error.message.split(" ")[1] as Hex
+      const receipt = yield* viem(() => chain.publicClient.getTransactionReceipt({ hash }))
+      assert.strictEqual(receipt.status, "reverted")
+      assert.strictEqual(receipt.gasUsed, 0x5300n)
+    }).pipe(
+      Effect.provide(
+        Payment.layer.pipe(
+          Layer.provide(Layer.succeed(HttpClient.HttpClient, ticker)),
+          Layer.provide(Config.layer({ defaultNetwork: "localhost", networks: table() })),
+          Layer.provide(Layer.succeed(ChainTransport, () => stingy))
+        )
+      )
+    )
   })
 })
 
