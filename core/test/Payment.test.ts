@@ -6,8 +6,10 @@
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, FileSystem, Layer, Path, Redacted } from "effect"
+import { Effect, Fiber, FileSystem, Layer, Path, Redacted } from "effect"
 import { HttpClient, HttpClientError, HttpClientResponse } from "effect/http"
+import { TestClock } from "effect/testing"
+import { createWalletClient, custom } from "viem"
 import * as Config from "../src/Config.ts"
 import { networks } from "../src/Networks.ts"
 import * as Payment from "../src/Payment.ts"
@@ -22,7 +24,7 @@ const api = "https://api.test"
 /** The ticker's prices in USD, as the mock network's defaults are. */
 const prices: Record<string, unknown> = { FIL: 5, tFIL: 5, MATIC: 0.5, ETH: 3000, BNB: 600, FTM: 0.5 }
 
-type TickerAnswer = { readonly status: number; readonly body: string } | "transport-error"
+type TickerAnswer = { readonly status: number; readonly body: string } | "transport-error" | "hang"
 
 const tickerLayer = (answer?: (symbol: string) => TickerAnswer) => {
   const requests: Array<string> = []
@@ -33,6 +35,7 @@ const tickerLayer = (answer?: (symbol: string) => TickerAnswer) => {
       status: symbol in prices ? 200 : 404,
       body: symbol in prices ? JSON.stringify(prices[symbol]) : "{}"
     }
+    if (given === "hang") return Effect.never
     if (given === "transport-error")
       return Effect.fail(
         new HttpClientError.HttpClientError({
@@ -309,6 +312,21 @@ describe("Payment errors", () => {
       )
     }
 
+    it.effect("no answer within the request time-out (8 s)", () =>
+      withPayment(
+        (payment) =>
+          Effect.gen(function* () {
+            const fiber = yield* Effect.forkChild(Effect.flip(payment.price({ size: MB, network: "filecoin" })))
+            yield* TestClock.adjust("7999 millis")
+            assert.isUndefined(fiber.pollUnsafe())
+            yield* TestClock.adjust("1 millis")
+            const error = yield* Fiber.join(fiber)
+            assert.strictEqual(error.message, "Failed to get ticker price: Request timed out")
+          }),
+        () => "hang"
+      )
+    )
+
     it.effect("a body that is not a price", () =>
       withPayment(
         (payment) =>
@@ -351,6 +369,10 @@ describe("Payment errors", () => {
           assert.strictEqual(error._tag, "PrivateKeyNotFound")
           assert.strictEqual(error.message, "Private Key not found!!!")
         }
+        // A wallet client with no account cannot send either.
+        const accountless = createWalletClient({ transport: custom({ request: () => Promise.resolve(null) }) })
+        const error = yield* Effect.flip(payment.fund({ amount: 1n, walletClient: accountless }))
+        assert.strictEqual(error.message, "Private Key not found!!!")
       })
     )
   )
