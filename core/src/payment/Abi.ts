@@ -1,5 +1,9 @@
 /**
- * The ABIs payments speak: the payment contract's and the stablecoins'.
+ * The ABIs payments speak: the payment contract's and the stablecoins', in human-readable form.
+ *
+ * Written out rather than imported from `contracts/abi` so the library's import graph carries no
+ * contract bytecode; `core/test/payment/Abi.test.ts` checks every entry against the Hardhat build
+ * and that every custom error the contract and the local stablecoin can revert with is named here.
  *
  * @since 0.1.0
  */
