@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Config, Context, Duration, Effect, Layer } from "effect"
+import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 import { defaultNetwork, type NetworkName, type NetworkTable, networks } from "./Networks.ts"
 
 /** The provider's production hosts. */
@@ -99,6 +99,9 @@ export const make = (options: PartialOptions = {}): Options => ({
 export const layer = (options: PartialOptions = {}): Layer.Layer<LighthouseConfig> =>
   Layer.succeed(LighthouseConfig, make(options))
 
+/** A time-out in milliseconds: a zero or negative one would fail every request at once. */
+const PositiveMillis = Schema.Int.check(Schema.isGreaterThan(0))
+
 /**
  * The configuration from environment variables: `LIGHTHOUSE_API_URL`, `LIGHTHOUSE_NODE_URL`,
  * `LIGHTHOUSE_GATEWAY_URL`, `LIGHTHOUSE_ENCRYPTION_URL`, `LIGHTHOUSE_REQUEST_TIMEOUT_MS`,
@@ -113,8 +116,10 @@ export const layerConfig: Layer.Layer<LighthouseConfig, Config.ConfigError> = La
       node: Config.String("LIGHTHOUSE_NODE_URL").pipe(Config.withDefault(DefaultHosts.node)),
       gateway: Config.String("LIGHTHOUSE_GATEWAY_URL").pipe(Config.withDefault(DefaultHosts.gateway)),
       encryption: Config.String("LIGHTHOUSE_ENCRYPTION_URL").pipe(Config.withDefault(DefaultHosts.encryption)),
-      requestTimeout: Config.Int("LIGHTHOUSE_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(8000)),
-      transferTimeout: Config.Int("LIGHTHOUSE_TRANSFER_TIMEOUT_MS").pipe(Config.withDefault(7_200_000)),
+      requestTimeout: Config.schema(PositiveMillis, "LIGHTHOUSE_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(8000)),
+      transferTimeout: Config.schema(PositiveMillis, "LIGHTHOUSE_TRANSFER_TIMEOUT_MS").pipe(
+        Config.withDefault(7_200_000)
+      ),
       mode: Config.Literals(["sequential", "concurrent"], "LIGHTHOUSE_NODE_POLICY").pipe(
         Config.withDefault("sequential" as const)
       ),

@@ -62,12 +62,15 @@ export class InvalidPrivateKey extends Schema.TaggedError<InvalidPrivateKey>()("
   }
 }
 
-/** Two files of one encrypted upload share a name. */
+/**
+ * Two files of one encrypted upload share a name. The field is `fileName`, not `name`,
+ * which would shadow `Error.prototype.name` (`String(error)` would read `a.txt: …`).
+ */
 export class DuplicateFileName extends Schema.TaggedError<DuplicateFileName>()("DuplicateFileName", {
-  name: Schema.String
+  fileName: Schema.String
 }) {
   override get message() {
-    return `Duplicate file name found: ${this.name}`
+    return `Duplicate file name found: ${this.fileName}`
   }
 }
 

@@ -13,10 +13,9 @@
  * @since 0.1.0
  */
 import { Effect, Schema, SchemaIssue } from "effect"
-import { ConditionValidationError, InvalidKeyShards } from "../Errors.ts"
+import { ConditionValidationError, InvalidCid, InvalidKeyShards, InvalidPublicKey } from "../Errors.ts"
 import { type Cid, parseCid } from "./Cid.ts"
 import { parsePublicKey, type PublicKey } from "./Address.ts"
-import type { InvalidCid, InvalidPublicKey } from "../Errors.ts"
 
 // =============================================================================
 // Building blocks
@@ -247,12 +246,13 @@ const invalid = (detail: string) => Effect.fail(new ConditionValidationError({ d
 /** Reads a case-insensitive enumeration with a default for empty values. */
 const enumeration = <const A extends string>(
   field: string,
-  value: string | undefined,
+  value: unknown,
   allowed: ReadonlyArray<A>,
   fallback: A
 ): Effect.Effect<A, ConditionValidationError> => {
-  if (value === undefined || value === "") return Effect.succeed(fallback)
-  const found = allowed.find((a) => a === value.toUpperCase())
+  // `null` is a default too, as on the provider; anything but a string is rejected, not thrown on.
+  if (value === undefined || value === null || value === "") return Effect.succeed(fallback)
+  const found = typeof value === "string" ? allowed.find((a) => a === value.toUpperCase()) : undefined
   return found === undefined ? invalid(`"${field}" must be one of [${allowed.join(", ")}]`) : Effect.succeed(found)
 }
 
@@ -269,9 +269,10 @@ export const validateConditions = Effect.fnUntraced(function* (
   if (!Array.isArray(input.conditions)) return yield* invalid(`"conditions" must be an array`)
   if (input.conditions.length > 1) {
     if (input.aggregator === undefined) return yield* invalid(`"aggregator" is required`)
-    if (typeof input.aggregator !== "string" || !aggregatorPattern.test(input.aggregator))
+    if (typeof input.aggregator !== "string") return yield* invalid(`"aggregator" must be a string`)
+    if (!aggregatorPattern.test(input.aggregator))
       return yield* invalid(
-        `"aggregator" with value "${String(input.aggregator)}" fails to match the required pattern: /( and | or )/i`
+        `"aggregator" with value "${input.aggregator}" fails to match the required pattern: /( and | or )/i`
       )
   }
   const extra = { decryptionType, ...(input.aggregator === undefined ? {} : { aggregator: input.aggregator }) }
@@ -298,6 +299,9 @@ export type ValidConditionRequest = ValidConditions & {
   readonly keyShards: ReadonlyArray<unknown>
 }
 
+/** A value as text for an error field; `String(…)` throws on objects such as `{ "toString": "x" }`. */
+const shown = (value: unknown): string => JSON.stringify(value) ?? String(value)
+
 /**
  * Validates a whole condition request in the provider's order: the shard count
  * (exactly 5 when creating, none when updating), then the CID, then the address,
@@ -318,8 +322,13 @@ export const validateConditionRequest = Effect.fnUntraced(function* (
     return yield* invalid(
       `"keyShards[${keyShards.findIndex((s) => typeof s !== "object" || s === null)}]" must be of type object`
     )
-  const cid = yield* parseCid(input.cid)
-  const address = yield* parsePublicKey(input.address)
+  // Untyped callers (JSON) may send anything: a non-string is a typed error, not a defect.
+  const rawCid: unknown = input.cid
+  const rawAddress: unknown = input.address
+  if (typeof rawCid !== "string") return yield* new InvalidCid({ cid: shown(rawCid) })
+  const cid = yield* parseCid(rawCid)
+  if (typeof rawAddress !== "string") return yield* new InvalidPublicKey({ publicKey: shown(rawAddress) })
+  const address = yield* parsePublicKey(rawAddress)
   const conditions = yield* validateConditions(input)
   return { ...conditions, address, cid, keyShards }
 })

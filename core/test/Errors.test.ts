@@ -1,0 +1,227 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import * as Errors from "../src/Errors.ts"
+
+const cause = new Error("boom")
+
+/** Every catalogue error with the text spec §8 gives it, to the letter. */
+const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, string, string]> = [
+  [new Errors.InvalidCid({ cid: "x" }), "InvalidCid", "Invalid CID"],
+  [new Errors.InvalidKeyShards({ count: 4 }), "InvalidKeyShards", "keyShards must be an array of 5 objects"],
+  [
+    new Errors.ConditionValidationError({ detail: `"conditions[0].id" must be greater than or equal to 1` }),
+    "ConditionValidationError",
+    `Condition validation error: "conditions[0].id" must be greater than or equal to 1`
+  ],
+  [new Errors.InvalidSignature({}), "InvalidSignature", "Invalid Signature"],
+  [new Errors.InvalidSignature({ cause }), "InvalidSignature", "Invalid Signature"],
+  [new Errors.CidNotFound({ cid: "Qm" }), "CidNotFound", "cid not found"],
+  [new Errors.CannotRecoverKey({ reason: "too few" }), "CannotRecoverKey", "can't recover Key"],
+  [
+    new Errors.KeyShardsDisagree({ threshold: 3, received: 4, badShards: [2] }),
+    "KeyShardsDisagree",
+    "can't recover Key"
+  ],
+  [new Errors.EncryptionFailed({ cause }), "EncryptionFailed", "Error encrypting file"],
+  [new Errors.InvalidPublicKey({ publicKey: "nope" }), "InvalidPublicKey", "Invalid public Key"],
+  [new Errors.InvalidPrivateKey({}), "InvalidPrivateKey", "Private key must be 64 hex characters"],
+  [new Errors.ProofNotFound({ cid: "Qm" }), "ProofNotFound", "Proof Doesn't exist yet"],
+  [new Errors.RequestFailed({ status: 401, url: "u" }), "RequestFailed", "Request failed with status code 401"],
+  [new Errors.HttpStatusError({ status: 500, url: "u" }), "HttpStatusError", "HTTP error! status 500"],
+  [
+    new Errors.TickerPriceFailed({ detail: "HTTP error! status 502" }),
+    "TickerPriceFailed",
+    "Failed to get ticker price: HTTP error! status 502"
+  ],
+  [new Errors.NetworkError({ url: "u", cause }), "NetworkError", "Network error"],
+  [new Errors.RequestTimedOut({ url: "u", timeoutMillis: 8000 }), "RequestTimedOut", "Request timed out"],
+  [new Errors.UnsupportedNetwork({ network: "mars" }), "UnsupportedNetwork", "Unsupported Network!!!"],
+  [new Errors.TokenNotProvided({}), "TokenNotProvided", "Token not provided!!!"],
+  [new Errors.PrivateKeyNotFound({}), "PrivateKeyNotFound", "Private Key not found!!!"],
+  [
+    new Errors.ThresholdExceedsKeyCount({ threshold: 6, keyCount: 5 }),
+    "ThresholdExceedsKeyCount",
+    "keyCount must be greater then threshold"
+  ],
+  [
+    new Errors.KeyVectorLengthMismatch({ expected: 3, received: 2 }),
+    "KeyVectorLengthMismatch",
+    "key vector Length don't match"
+  ],
+  [new Errors.DuplicateFileName({ fileName: "a.txt" }), "DuplicateFileName", "Duplicate file name found: a.txt"],
+  [new Errors.AuthTokenMustBeJwt({}), "AuthTokenMustBeJwt", "auth_token must be a JWT"],
+  [new Errors.AccessDenied({ nodeId: 2, cid: "Qm" }), "AccessDenied", "Access Denied"],
+  [new Errors.DecryptionFailed({ reason: "tag mismatch" }), "DecryptionFailed", "Decryption failed: tag mismatch"],
+  [
+    new Errors.InvalidKeySplit({ threshold: 1, keyCount: 5, reason: "threshold must be at least 2" }),
+    "InvalidKeySplit",
+    "Invalid key split: threshold must be at least 2"
+  ],
+  [new Errors.InvalidMasterKey({ reason: "not 64 hex" }), "InvalidMasterKey", "Invalid master key: not 64 hex"],
+  [
+    new Errors.InvalidResponse({ url: "https://api.lighthouse.storage/x", detail: "Expected number" }),
+    "InvalidResponse",
+    "Invalid response from https://api.lighthouse.storage/x: Expected number"
+  ],
+  [
+    new Errors.NodeError({ nodeId: 3, statusCode: 404, body: {}, nodeMessage: "fetch Error" }),
+    "NodeError",
+    "fetch Error"
+  ],
+  [
+    new Errors.NodesDisagree({ operation: "saveShards", answers: [] }),
+    "NodesDisagree",
+    "The key nodes did not agree on saveShards"
+  ],
+  [new Errors.UploadRejected({ status: 402, reason: "quota exceeded" }), "UploadRejected", "quota exceeded"],
+  [
+    new Errors.ContractReverted({ errorName: "TOKEN_NOT_SUPPORTED", args: [] }),
+    "ContractReverted",
+    "TOKEN_NOT_SUPPORTED"
+  ],
+  [
+    new Errors.ChainError({ shortMessage: "insufficient funds for gas", cause }),
+    "ChainError",
+    "insufficient funds for gas"
+  ]
+]
+
+describe("Errors", () => {
+  it.effect.each(catalogue)("$1: message to the letter", ([error, tag, message]) =>
+    Effect.sync(() => {
+      assert.strictEqual(error._tag, tag)
+      assert.strictEqual(error.message, message)
+      assert.strictEqual(String(error), `${tag}: ${message}`)
+      assert.instanceOf(error, Error)
+    })
+  )
+
+  it.effect("parameters land in the text", () =>
+    Effect.sync(() => {
+      assert.strictEqual(
+        new Errors.ConditionValidationError({ detail: `"aggregator" is required` }).message,
+        `Condition validation error: "aggregator" is required`
+      )
+      assert.strictEqual(
+        new Errors.RequestFailed({ status: 404, url: "u" }).message,
+        "Request failed with status code 404"
+      )
+      assert.strictEqual(new Errors.HttpStatusError({ status: 429, url: "u" }).message, "HTTP error! status 429")
+      assert.strictEqual(
+        new Errors.DuplicateFileName({ fileName: "dir/b c.txt" }).message,
+        "Duplicate file name found: dir/b c.txt"
+      )
+      assert.strictEqual(
+        new Errors.TickerPriceFailed({ detail: "Network error" }).message,
+        "Failed to get ticker price: Network error"
+      )
+      assert.strictEqual(
+        new Errors.NodeError({ nodeId: 1, statusCode: 500, body: { message: "boom" }, nodeMessage: "boom" }).message,
+        "boom"
+      )
+    })
+  )
+
+  it.effect("errors are yieldable and caught by tag", () =>
+    Effect.gen(function* () {
+      const caught = yield* Effect.fail(new Errors.DuplicateFileName({ fileName: "a.txt" })).pipe(
+        Effect.catchTag("DuplicateFileName", (e) => Effect.succeed(`caught ${e.name} ${e.fileName} ${e.message}`))
+      )
+      assert.strictEqual(caught, "caught DuplicateFileName a.txt Duplicate file name found: a.txt")
+      const flipped = yield* Effect.flip(
+        Effect.gen(function* () {
+          return yield* new Errors.InvalidCid({ cid: "nope" })
+        })
+      )
+      assert.strictEqual(flipped._tag, "InvalidCid")
+      assert.strictEqual(flipped.cid, "nope")
+    })
+  )
+
+  describe("isRetryable", () => {
+    it.effect.each([
+      [200, false],
+      [400, false],
+      [401, false],
+      [404, false],
+      [428, false],
+      [429, true],
+      [499, false],
+      [500, true],
+      [502, true],
+      [503, true],
+      [599, true]
+    ] as const)("status %i → %s (RequestFailed and HttpStatusError)", ([status, retryable]) =>
+      Effect.sync(() => {
+        assert.strictEqual(new Errors.RequestFailed({ status, url: "u" }).isRetryable, retryable)
+        assert.strictEqual(new Errors.HttpStatusError({ status, url: "u" }).isRetryable, retryable)
+      })
+    )
+
+    it.effect("transport failures and time-outs are retryable", () =>
+      Effect.sync(() => {
+        assert.isTrue(new Errors.NetworkError({ url: "u", cause }).isRetryable)
+        assert.isTrue(new Errors.RequestTimedOut({ url: "u", timeoutMillis: 8000 }).isRetryable)
+      })
+    )
+
+    it.effect.each([
+      [0, true],
+      [404, true],
+      [400, false],
+      [401, false],
+      [403, false],
+      [500, false],
+      [503, false]
+    ] as const)("NodeError with statusCode %i → %s (the provider's `fetch` rule)", ([statusCode, retryable]) =>
+      Effect.sync(() => {
+        const error = new Errors.NodeError({ nodeId: 1, statusCode, body: null, nodeMessage: "could not fetch user" })
+        assert.strictEqual(error.isRetryable, retryable)
+      })
+    )
+  })
+
+  it.effect("structured fields are kept and encode through the schema", () =>
+    Effect.sync(() => {
+      const error = new Errors.NodeError({
+        nodeId: 2,
+        statusCode: 500,
+        body: { message: "boom", statusCode: 500 },
+        nodeMessage: "boom",
+        succeededNodes: [1]
+      })
+      assert.deepStrictEqual(error.succeededNodes, [1])
+      assert.deepStrictEqual(error.body, { message: "boom", statusCode: 500 })
+      const failed = new Errors.RequestFailed({ status: 503, url: "https://api.lighthouse.storage/x", body: "down" })
+      assert.deepStrictEqual(Schema.encodeSync(Errors.RequestFailed)(failed), {
+        _tag: "RequestFailed",
+        status: 503,
+        url: "https://api.lighthouse.storage/x",
+        body: "down"
+      })
+      const reverted = Schema.decodeUnknownSync(Errors.ContractReverted)({
+        _tag: "ContractReverted",
+        errorName: "INSUFFICIENT_USER_BALANCE",
+        args: [1n]
+      })
+      assert.strictEqual(reverted.message, "INSUFFICIENT_USER_BALANCE")
+    })
+  )
+
+  it.effect("the contract error names are the seven of spec §8 plus Ownable's two", () =>
+    Effect.sync(() => {
+      assert.deepStrictEqual(Errors.ContractErrorName.literals, [
+        "ENDOWMENT_TRANSFER_FAILED",
+        "INSUFFICIENT_CONTRACT_BALANCE",
+        "INSUFFICIENT_USER_BALANCE",
+        "INVALID_ZERO_ADDRESS",
+        "TOKEN_APPROVAL_FAILED",
+        "TOKEN_NOT_SUPPORTED",
+        "TOKEN_PAYMENT_FAILED",
+        "OwnableUnauthorizedAccount",
+        "OwnableInvalidOwner"
+      ])
+      assert.isFalse(Schema.is(Errors.ContractErrorName)("SOMETHING_ELSE"))
+    })
+  )
+})
