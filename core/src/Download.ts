@@ -54,6 +54,8 @@ export type Decryption =
 export interface Options {
   /** Gateway host for this call. @default the configured gateway */
   readonly gateway?: string | undefined
+  /** A file inside the CID when it is a folder (`sub/file.txt`), read as `/api/v0/cat/{cid}/{path}`. */
+  readonly path?: string | undefined
 }
 
 /** Options of downloads that may decrypt. */
@@ -119,7 +121,12 @@ export const make = Effect.gen(function* () {
     Stream.unwrap(
       Effect.gen(function* () {
         const valid = yield* parseCid(cid)
-        const target = url(options?.gateway ?? config.hosts.gateway, `/api/v0/cat/${valid}`)
+        const inside = (options?.path ?? "")
+          .split("/")
+          .filter((segment) => segment !== "")
+          .map((segment) => `/${encodeURIComponent(segment)}`)
+          .join("")
+        const target = url(options?.gateway ?? config.hosts.gateway, `/api/v0/cat/${valid}${inside}`)
         const response = yield* execute(client, HttpClientRequest.post(target), { style: "http-error", timeout })
         return response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: target, cause })))
       })

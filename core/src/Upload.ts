@@ -294,9 +294,7 @@ export const make = Effect.gen(function* () {
   })
 
   /** A folder's files, each with its path inside the folder (without the folder's own name). */
-  const folderFiles = Effect.fnUntraced(function* (
-    input: Input.FolderInput
-  ): Effect.fn.Return<
+  const folderFiles = Effect.fnUntraced(function* (input: Input.FolderInput): Effect.fn.Return<
     {
       readonly root: string | undefined
       readonly files: ReadonlyArray<{ source: Input.FileSource; relative: string }>
