@@ -63,6 +63,13 @@ export const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => {
   return diff === 0
 }
 
+/** @internal */
+export const tagMismatch = () =>
+  new DecryptionFailed({ reason: "the tag does not verify: wrong key, or the data was altered" })
+
+/** @internal */
+export const tooShort = () => new DecryptionFailed({ reason: `an encrypted file has at least ${OVERHEAD} bytes` })
+
 /** @internal Dies on a salt or IV of the wrong length: that is a bug in the caller, not bad data. */
 export const checkLength = (what: string, bytes: Uint8Array, length: number): Effect.Effect<void> =>
   bytes.length === length ? Effect.void : Effect.die(new RangeError(`${what} must be ${length} bytes`))
@@ -111,11 +118,11 @@ const importAesKey = (fileKey: FileKey, usage: "encrypt" | "decrypt") =>
 // One-shot
 // =============================================================================
 
-/** Options of {@link encrypt}. */
+/** Options of {@link encrypt} and of `FileCipherNode.encryptStream`. */
 export interface EncryptOptions {
   /**
-   * The 12-byte IV; random by default. Only for known-answer tests: reusing an IV with the same
-   * key breaks AES-GCM.
+   * The 12-byte IV; random for each file (each run of a stream) by default. Only for
+   * known-answer tests: reusing an IV with the same key breaks AES-GCM.
    */
   readonly iv?: Uint8Array | undefined
 }
@@ -151,9 +158,7 @@ export const decrypt = Effect.fn("FileCipher.decrypt")(function* (
   ciphertext: Uint8Array,
   key: MasterKey | FileKey
 ): Effect.fn.Return<Uint8Array, DecryptionFailed> {
-  if (ciphertext.length < OVERHEAD) {
-    return yield* new DecryptionFailed({ reason: `an encrypted file has at least ${OVERHEAD} bytes` })
-  }
+  if (ciphertext.length < OVERHEAD) return yield* tooShort()
   const fileKey = yield* keyForHeader(key, ciphertext.subarray(0, SALT_LENGTH))
   const aesKey = yield* importAesKey(fileKey, "decrypt")
   const plain = yield* Effect.tryPromise({
@@ -163,7 +168,7 @@ export const decrypt = Effect.fn("FileCipher.decrypt")(function* (
         aesKey,
         buffer(ciphertext.subarray(HEADER_LENGTH))
       ),
-    catch: () => new DecryptionFailed({ reason: "the tag does not verify: wrong key, or the data was altered" })
+    catch: tagMismatch
   })
   return new Uint8Array(plain)
 })

@@ -16,19 +16,21 @@
 import { createCipheriv, createDecipheriv, type DecipherGCM } from "node:crypto"
 import { Array as Arr, Cause, Effect, FileSystem, Pull, Redacted, Stream } from "effect"
 import type { PlatformError } from "effect/PlatformError"
-import { DecryptionFailed } from "../Errors.ts"
+import type { DecryptionFailed } from "../Errors.ts"
 import {
   checkLength,
+  type EncryptOptions,
   type FileKey,
   HEADER_LENGTH,
   IV_LENGTH,
   keyForHeader,
   type MasterKey,
-  OVERHEAD,
   randomBytes,
   resolveFileKey,
   SALT_LENGTH,
-  TAG_LENGTH
+  TAG_LENGTH,
+  tagMismatch,
+  tooShort
 } from "./FileCipher.ts"
 
 // A Buffer view as a plain Uint8Array (same memory), so consumers see one type.
@@ -41,53 +43,24 @@ const concatBytes = (a: Uint8Array, b: Uint8Array): Uint8Array => {
   return out
 }
 
-const tagMismatch = () =>
-  new DecryptionFailed({ reason: "the tag does not verify: wrong key, or the data was altered" })
-const tooShort = () => new DecryptionFailed({ reason: `an encrypted file has at least ${OVERHEAD} bytes` })
-
-/** Options of {@link encryptStream}. */
-export interface EncryptStreamOptions {
-  /**
-   * The 12-byte IV; random for each run of the stream by default. Only for known-answer tests:
-   * reusing an IV with the same key breaks AES-GCM.
-   */
-  readonly iv?: Uint8Array | undefined
-}
-
 /**
  * Encrypts a byte stream into the provider's layout: the 28-byte header first, then ciphertext
  * chunk for chunk, then the tag. Each run of the resulting stream is a new file: with a master
  * key, a new salt and key; in every case a new IV (unless one is injected).
  */
 export const encryptStream =
-  (key: MasterKey | FileKey, options?: EncryptStreamOptions) =>
+  (key: MasterKey | FileKey, options?: EncryptOptions) =>
   <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E, R> =>
-    Stream.transformPull(self, (pull) =>
+    Stream.unwrap(
       Effect.gen(function* () {
         const iv = options?.iv ?? randomBytes(IV_LENGTH)
         yield* checkLength("iv", iv, IV_LENGTH)
         const fileKey = yield* resolveFileKey(key)
         const cipher = createCipheriv("aes-256-gcm", Redacted.value(fileKey.key), iv)
-        let header: Uint8Array | undefined = concatBytes(fileKey.salt, iv)
-        let finished = false
-        const loop: Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, E, void> = Effect.flatMap(pull, (chunks) => {
-          const out: Array<Uint8Array> = []
-          if (header !== undefined) {
-            out.push(header)
-            header = undefined
-          }
-          for (const chunk of chunks) if (chunk.length > 0) out.push(plain(cipher.update(chunk)))
-          return Arr.isArrayNonEmpty(out) ? Effect.succeed(out) : loop
-        })
-        return Pull.catchDone(
-          Effect.suspend(() => (finished ? Cause.done() : loop)),
-          () => {
-            if (finished) return Cause.done()
-            finished = true
-            const last = concatBytes(plain(cipher.final()), plain(cipher.getAuthTag()))
-            // An empty input still makes a file: header and tag.
-            return Effect.succeed(Arr.of(header === undefined ? last : concatBytes(header, last)))
-          }
+        // A plain map in between, so a chunk costs little more than `cipher.update` itself.
+        return Stream.succeed(concatBytes(fileKey.salt, iv)).pipe(
+          Stream.concat(Stream.mapArray(self, (chunks) => Arr.map(chunks, (chunk) => plain(cipher.update(chunk))))),
+          Stream.concat(Stream.sync(() => concatBytes(plain(cipher.final()), plain(cipher.getAuthTag()))))
         )
       })
     )
@@ -99,80 +72,78 @@ export const encryptStream =
  * **Gotchas** The chunks it emits are NOT authenticated until the stream ends without error: a
  * wrong key or altered data fails it with `DecryptionFailed` only at the end, after the
  * plaintext has gone downstream. Write them somewhere provisional (as
- * {@link decryptFileToPath} does) or use the one-shot `FileCipher.decrypt`.
+ * {@link decryptFileToPath} does) or use the one-shot `FileCipher.decrypt`. A chunk may be empty
+ * when the input comes in pieces smaller than the tag.
  */
 export const decryptStreamUnverified =
   (key: MasterKey | FileKey) =>
   <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E | DecryptionFailed, R> =>
-    Stream.transformPull(self, (pull) =>
-      Effect.sync(() => {
-        let head: Uint8Array = new Uint8Array(0)
-        let decipher: DecipherGCM | undefined
-        // The last 16 bytes seen so far: the tag, if the stream ends now.
-        let tail: Uint8Array = new Uint8Array(0)
-        let finished = false
+    Stream.suspend(() => {
+      let decipher: DecipherGCM | undefined
+      // The last 16 bytes seen so far: the tag, if the stream ends now.
+      let tail: Uint8Array = new Uint8Array(0)
 
-        const feed = (chunk: Uint8Array, out: Array<Uint8Array>) => {
-          if (chunk.length >= TAG_LENGTH) {
-            if (tail.length > 0) out.push(plain(decipher!.update(tail)))
-            const cut = chunk.length - TAG_LENGTH
-            if (cut > 0) out.push(plain(decipher!.update(chunk.subarray(0, cut))))
-            tail = chunk.slice(cut)
-          } else if (chunk.length > 0) {
-            const joined = concatBytes(tail, chunk)
-            const cut = Math.max(0, joined.length - TAG_LENGTH)
-            if (cut > 0) out.push(plain(decipher!.update(joined.subarray(0, cut))))
-            tail = joined.subarray(cut)
-          }
+      const feed = (chunk: Uint8Array, out: Array<Uint8Array>) => {
+        if (chunk.length >= TAG_LENGTH) {
+          if (tail.length > 0) out.push(plain(decipher!.update(tail)))
+          const cut = chunk.length - TAG_LENGTH
+          if (cut > 0) out.push(plain(decipher!.update(chunk.subarray(0, cut))))
+          tail = chunk.slice(cut)
+        } else if (chunk.length > 0) {
+          const joined = concatBytes(tail, chunk)
+          const cut = Math.max(0, joined.length - TAG_LENGTH)
+          if (cut > 0) out.push(plain(decipher!.update(joined.subarray(0, cut))))
+          tail = joined.subarray(cut)
         }
+      }
+      const decryptChunks = (chunks: ReadonlyArray<Uint8Array>): Arr.NonEmptyReadonlyArray<Uint8Array> => {
+        const out: Array<Uint8Array> = []
+        for (const chunk of chunks) feed(chunk, out)
+        return Arr.isArrayNonEmpty(out) ? out : [new Uint8Array(0)]
+      }
 
-        const start = (header: Uint8Array) =>
-          Effect.map(keyForHeader(key, header.subarray(0, SALT_LENGTH)), (fileKey) => {
-            decipher = createDecipheriv("aes-256-gcm", Redacted.value(fileKey.key), header.slice(SALT_LENGTH), {
-              authTagLength: TAG_LENGTH
-            })
-          })
-
-        const consume = (
-          chunks: ReadonlyArray<Uint8Array>
-        ): Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, E | DecryptionFailed, void> => {
-          const out: Array<Uint8Array> = []
-          for (let i = 0; i < chunks.length; i++) {
-            const chunk = chunks[i]!
-            if (decipher !== undefined) {
-              feed(chunk, out)
-              continue
+      // Reads the 28-byte header (the key needs the salt, the decipher the IV), then decrypts
+      // with a plain map over the pulls.
+      const body = Stream.transformPull(self, (pull) =>
+        Effect.gen(function* () {
+          let head: Uint8Array = new Uint8Array(0)
+          let rest: Array<Uint8Array> = []
+          while (head.length < HEADER_LENGTH) {
+            const chunks = yield* Pull.catchDone(pull, () => Effect.succeed(undefined))
+            if (chunks === undefined) return Cause.done()
+            for (const [i, chunk] of chunks.entries()) {
+              const need = HEADER_LENGTH - head.length
+              if (need > 0) head = concatBytes(head, chunk.subarray(0, need))
+              if (head.length === HEADER_LENGTH) {
+                rest = [chunk.subarray(need), ...chunks.slice(i + 1)]
+                break
+              }
             }
-            // Still reading the header: the key needs the salt, the decipher the IV.
-            const need = HEADER_LENGTH - head.length
-            head = concatBytes(head, chunk.subarray(0, need))
-            if (head.length < HEADER_LENGTH) continue
-            const rest = [chunk.subarray(need), ...chunks.slice(i + 1)]
-            return Effect.flatMap(start(head), () => consume(rest))
           }
-          return Arr.isArrayNonEmpty(out) ? Effect.succeed(out) : loop
-        }
+          const fileKey = yield* keyForHeader(key, head.subarray(0, SALT_LENGTH))
+          decipher = createDecipheriv("aes-256-gcm", Redacted.value(fileKey.key), head.slice(SALT_LENGTH), {
+            authTagLength: TAG_LENGTH
+          })
+          const first = decryptChunks(rest)
+          let started = false
+          const steady = Effect.map(pull, decryptChunks)
+          return Effect.suspend(() => {
+            if (started) return steady
+            started = true
+            return Effect.succeed(first)
+          })
+        })
+      )
 
-        const loop: Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, E | DecryptionFailed, void> = Effect.flatMap(
-          pull,
-          consume
-        )
-
-        return Pull.catchDone(
-          Effect.suspend(() => (finished ? Cause.done() : loop)),
-          (): Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, DecryptionFailed, void> => {
-            if (finished) return Cause.done()
-            finished = true
-            if (decipher === undefined || tail.length < TAG_LENGTH) return Effect.fail(tooShort())
-            const d = decipher
-            d.setAuthTag(tail)
-            return Effect.flatMap(Effect.try({ try: () => plain(d.final()), catch: tagMismatch }), (last) =>
-              last.length > 0 ? Effect.succeed(Arr.of(last)) : Cause.done()
-            )
-          }
-        )
+      const end = Stream.suspend(() => {
+        if (decipher === undefined || tail.length < TAG_LENGTH) return Stream.fail(tooShort())
+        decipher.setAuthTag(tail)
+        const final = Effect.try({ try: () => plain(decipher!.final()), catch: tagMismatch })
+        return Stream.fromEffect(final).pipe(Stream.filter((last) => last.length > 0))
       })
-    )
+
+      return Stream.concat(body, end)
+    })
 
 /**
  * Decrypts a file (a path, or a byte stream) into `outPath`, which appears only once the whole
