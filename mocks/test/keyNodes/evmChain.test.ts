@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { mockStablecoinAbi, mockStablecoinBytecode } from "../../../contracts/abi/index.ts"
 import { type LocalChain, startLocalChain } from "../../../scripts/lib/chain.ts"
 import { makeKeyNodes } from "../../src/keyNodes/index.ts"
-import { call, cids, jwtFor, settle, shard, signIn, wallets } from "./support.ts"
+import { call, cids, jwtFor, settle, shard, signIn, wallets, watch } from "./support.ts"
 
 const require = createRequire(import.meta.url)
 
@@ -63,7 +63,7 @@ const addresses: Record<string, `0x${string}`> = {}
 let artifacts: Record<string, Artifact>
 
 const keyNodes = makeKeyNodes()
-const server = setupServer(...keyNodes.handlers)
+const server = watch(setupServer(...keyNodes.handlers))
 
 /** Sends a state-changing call from the deployer and waits for it. */
 const write = async (name: string, functionName: string, args: ReadonlyArray<unknown>) => {

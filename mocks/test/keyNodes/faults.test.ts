@@ -8,11 +8,11 @@ import { setupServer } from "msw/node"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { makeFaults } from "../../src/faults/index.ts"
 import { makeKeyNodes, type NodeId, nodeIds } from "../../src/keyNodes/index.ts"
-import { call, cids, jwtFor, settle, shard, wallets } from "./support.ts"
+import { call, cids, jwtFor, settle, shard, wallets, watch } from "./support.ts"
 
 const faults = makeFaults()
 const keyNodes = makeKeyNodes({ faults })
-const server = setupServer(...keyNodes.handlers)
+const server = watch(setupServer(...keyNodes.handlers))
 
 beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterAll(() => server.close())
@@ -162,14 +162,15 @@ describe("what kavach makes of node faults", () => {
   it("a 500 on node 2 fails recovery with the node's body and status; a slow node only delays", async () => {
     const { keyShards } = await kavach.generate()
     await settle(kavach.saveShards(alice.address, cids.c, await signed(alice), keyShards))
-    // Under 1 s: with faked timers a longer wait lets undici close the intercepted socket, which is
-    // a test artefact, not the node's behaviour (the wire-level cases above time real delays).
-    faults.slow({ host: "encryption", node: 5 }, 900)
+    faults.slow({ host: "encryption", node: 5 }, 3000)
     faults.status({ host: "encryption", node: 2 }, 500)
     const failed = await settle(kavach.recoverShards(alice.address, cids.c, await signed(alice), 5))
     expect(failed).toEqual({ shards: [], error: { error: "Internal Server Error", statusCode: 500 } })
     faults.clear({ node: 2 })
-    const slow = await settle(kavach.recoverShards(alice.address, cids.c, await signed(alice), 5))
+    // Time creeps forward during requests so the slow node's 3 s pass (in 30 steps of 100 ms).
+    const slow = await settle(kavach.recoverShards(alice.address, cids.c, await signed(alice), 5), {
+      inflightStepMs: 100
+    })
     expect(slow.error).toBe(null)
     expect(slow.shards).toEqual(keyShards)
   })

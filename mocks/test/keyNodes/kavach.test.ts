@@ -7,10 +7,10 @@ import kavach from "@lighthouse-web3/kavach"
 import { setupServer } from "msw/node"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { makeKeyNodes } from "../../src/keyNodes/index.ts"
-import { cids, settle, wallets } from "./support.ts"
+import { cids, settle, wallets, watch } from "./support.ts"
 
 const keyNodes = makeKeyNodes()
-const server = setupServer(...keyNodes.handlers)
+const server = watch(setupServer(...keyNodes.handlers))
 
 beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterAll(() => server.close())

@@ -7,10 +7,10 @@ import lighthouse from "@lighthouse-web3/sdk"
 import { setupServer } from "msw/node"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import { makeKeyNodes } from "../../src/keyNodes/index.ts"
-import { cids, settle, signIn, wallets } from "./support.ts"
+import { cids, settle, signIn, wallets, watch } from "./support.ts"
 
 const keyNodes = makeKeyNodes()
-const server = setupServer(...keyNodes.handlers)
+const server = watch(setupServer(...keyNodes.handlers))
 
 beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
 afterAll(() => server.close())

@@ -3,6 +3,7 @@
  * caller for the wire-level tests, and `settle`, which runs a promise under fake `setTimeout`
  * so kavach's 1 s pauses between nodes cost no real time.
  */
+import type { SetupServer } from "msw/node"
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
 import { vi } from "vitest"
 
@@ -70,12 +71,43 @@ export const shard = (n: number) => ({
   index: (n + 100).toString(16).padStart(64, "0")
 })
 
+let inflight = 0
+
+/** Counts the requests `server` is answering, so `settle` never moves the clock under one. */
+export const watch = <S extends SetupServer>(server: S): S => {
+  server.events.on("request:start", () => {
+    inflight += 1
+  })
+  server.events.on("request:end", () => {
+    inflight -= 1
+  })
+  server.events.on("unhandledException", () => {
+    inflight -= 1
+  })
+  return server
+}
+
+const realPause = (ms: number) =>
+  new Promise<void>((resolve) => {
+    // setInterval is not faked (only setTimeout is), so this is real time.
+    const id = setInterval(() => {
+      clearInterval(id)
+      resolve()
+    }, ms)
+  })
+
 /**
- * Awaits `promise` while advancing faked `setTimeout` a second at a time, yielding to the event
- * loop between steps so real I/O (WebCrypto, the msw interceptor) can progress.
+ * Awaits `promise` while advancing faked `setTimeout` a second at a time — only while no request
+ * is being answered by a `watch`ed server, so the client's own pauses (kavach's 1 s between nodes)
+ * cost no real time but a node doing real work (a chain call, a slow fault) never sees seconds fly
+ * by under it (undici's socket timers would fire and the client would retry). `inflightStepMs`
+ * lets time creep forward during requests, for slow-node faults.
  * Call `vi.useFakeTimers({ toFake: ["setTimeout"] })` first.
  */
-export const settle = async <A>(promise: Promise<A>): Promise<A> => {
+export const settle = async <A>(
+  promise: Promise<A>,
+  options: { readonly inflightStepMs?: number } = {}
+): Promise<A> => {
   let done = false
   const tracked = promise.finally(() => {
     done = true
@@ -83,15 +115,12 @@ export const settle = async <A>(promise: Promise<A>): Promise<A> => {
   // Handled here so a rejection met while still advancing is not reported as unhandled; the caller still sees it.
   tracked.catch(() => undefined)
   while (!done) {
-    await vi.advanceTimersByTimeAsync(1000)
-    // A little real time per fake second (setInterval is not faked): a node doing real work (a
-    // chain call) must not see seconds fly by, or undici's socket timers fire and the client retries.
-    await new Promise<void>((resolve) => {
-      const id = setInterval(() => {
-        clearInterval(id)
-        resolve()
-      }, 5)
-    })
+    await realPause(2)
+    if (inflight > 0) {
+      if (options.inflightStepMs !== undefined) await vi.advanceTimersByTimeAsync(options.inflightStepMs)
+    } else {
+      await vi.advanceTimersByTimeAsync(1000)
+    }
   }
   return tracked
 }
