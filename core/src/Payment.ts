@@ -401,7 +401,7 @@ export const make = Effect.gen(function* () {
       (receipt): Effect.Effect<SentTransaction, ChainError> =>
         receipt.status === "success"
           ? Effect.succeed({ hash, receipt, explorerUrl: Chain.explorerUrl(network, hash) })
-          : // The estimate held when it was made, but the chain moved before the transaction landed.
+          : // Mined, but failed: the chain moved between estimate and inclusion, or the estimate was short.
             Effect.fail(new ChainError({ shortMessage: `Transaction ${hash} reverted`, cause: receipt }))
     )
 
@@ -451,6 +451,22 @@ export const make = Effect.gen(function* () {
       return { ...sent, payment: receivedPayment(network, sent.receipt) }
     }
 
+    const pay = {
+      address: contract,
+      abi: paymentAbi,
+      functionName: "receiveToken",
+      args: [amount, tokenAddress]
+    } as const
+    // Dry-run the payment before approving, so a token the contract refuses or a balance too small
+    // fails before any gas is spent, with the contract's own error. Without the allowance yet, the
+    // contract's last check (TOKEN_APPROVAL_FAILED) is the expected answer: every earlier one passed.
+    yield* chainCall(() => client.simulateContract({ ...pay, account })).pipe(
+      Effect.catchIf(
+        (error) => error._tag === "ContractReverted" && error.errorName === "TOKEN_APPROVAL_FAILED",
+        () => Effect.void
+      )
+    )
+
     // Approve exactly the amount, as the provider does: no standing allowance is left behind.
     const approve = { address: tokenAddress, abi: erc20Abi, functionName: "approve", args: [contract, amount] } as const
     const approveGas = yield* chainCall(() => client.estimateContractGas({ ...approve, account }))
@@ -459,12 +475,6 @@ export const make = Effect.gen(function* () {
     )
     const approval = yield* mined(network, client, approveHash)
 
-    const pay = {
-      address: contract,
-      abi: paymentAbi,
-      functionName: "receiveToken",
-      args: [amount, tokenAddress]
-    } as const
     const payGas = yield* chainCall(() => client.estimateContractGas({ ...pay, account }))
     const hash = yield* chainCall(() => wallet.writeContract({ ...pay, account, chain, gas: payGas, gasPrice }))
     const sent = yield* mined(network, client, hash)

@@ -93,6 +93,8 @@ const setTokenStatus = (token: Address, status: boolean) =>
     await chain.publicClient.waitForTransactionReceipt({ hash })
   })
 
+const transactionCount = (address: Address) => viem(() => chain.publicClient.getTransactionCount({ address }))
+
 const allowance = (token: Address, owner: Address) =>
   viem(() =>
     chain.publicClient.readContract({
@@ -276,12 +278,13 @@ describe("Payment reads", () => {
 // =============================================================================
 
 describe("Payment.fund failures", () => {
-  it.effect("a token the contract does not accept: TOKEN_NOT_SUPPORTED", () =>
+  it.effect("a token the contract does not accept: TOKEN_NOT_SUPPORTED, before anything is sent", () =>
     run((payment) =>
       Effect.gen(function* () {
         const payer = chain.accounts[7]!
         yield* mint(deployment.dai, payer, 10n ** 18n)
         yield* setTokenStatus(deployment.dai, false)
+        const nonce = yield* transactionCount(payer)
         const error = yield* Effect.flip(
           payment.fund({ amount: 3_906_250_000_000_000n, token: "dai", privateKey: chain.privateKeys[7]! })
         )
@@ -291,22 +294,65 @@ describe("Payment.fund failures", () => {
         assert.strictEqual(reverted.errorName, "TOKEN_NOT_SUPPORTED")
         assert.deepStrictEqual(reverted.args, [])
         assert.strictEqual(reverted.message, "TOKEN_NOT_SUPPORTED")
+        // The payment was dry-run first: no approval was spent on a payment bound to fail.
+        assert.strictEqual(yield* transactionCount(payer), nonce)
+        assert.strictEqual(yield* allowance(deployment.dai, payer), 0n)
       })
     )
   )
 
-  it.effect("a payer without the tokens: INSUFFICIENT_USER_BALANCE", () =>
+  it.effect("a payer without the tokens: INSUFFICIENT_USER_BALANCE, before anything is sent", () =>
     run((payment) =>
       Effect.gen(function* () {
+        const payer = chain.accounts[8]!
+        const nonce = yield* transactionCount(payer)
         const error = yield* Effect.flip(
           payment.fund({ amount: 3906n, token: "usdc", privateKey: chain.privateKeys[8]! })
         )
         assert.strictEqual(error._tag, "ContractReverted")
         assert.strictEqual((error as ContractReverted).errorName, "INSUFFICIENT_USER_BALANCE")
         assert.strictEqual(error.message, "INSUFFICIENT_USER_BALANCE")
+        assert.strictEqual(yield* transactionCount(payer), nonce)
       })
     )
   )
+
+  it.effect("a payment that fails after its approval: the contract's error, from the payment itself", () => {
+    // A node that lets the dry-run through (answers it as the allowance check) but then fails the
+    // payment for real: the de-listing lands between the approval and the payment.
+    let approvals = 0
+    const racing = custom(
+      {
+        request: async (args: { readonly method: string; readonly params?: unknown }) => {
+          const answer = await chain.provider.request(args as Parameters<typeof chain.provider.request>[0])
+          if (args.method === "eth_getTransactionReceipt" && answer !== null && approvals++ === 0)
+            await Effect.runPromise(setTokenStatus(deployment.usdc, false))
+          return answer
+        }
+      },
+      { retryCount: 0 }
+    )
+    return Effect.gen(function* () {
+      const payment = yield* Payment.Payment
+      const payer = chain.accounts[15]!
+      yield* mint(deployment.usdc, payer, 10_000n)
+      const error = yield* Effect.flip(
+        payment.fund({ amount: 3906n, token: "usdc", privateKey: chain.privateKeys[15]! })
+      )
+      yield* setTokenStatus(deployment.usdc, true)
+      assert.strictEqual((error as ContractReverted).errorName, "TOKEN_NOT_SUPPORTED")
+      // The approval went through; the payment did not.
+      assert.strictEqual(yield* allowance(deployment.usdc, payer), 3906n)
+    }).pipe(
+      Effect.provide(
+        Payment.layer.pipe(
+          Layer.provide(Layer.succeed(HttpClient.HttpClient, ticker)),
+          Layer.provide(Config.layer({ defaultNetwork: "localhost", networks: table() })),
+          Layer.provide(Layer.succeed(ChainTransport, () => racing))
+        )
+      )
+    )
+  })
 
   it.effect("a payer without enough coin: ChainError with viem's short message, the node's words in its cause", () =>
     run((payment) =>
