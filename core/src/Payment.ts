@@ -8,7 +8,9 @@
  * - `quote` / `quotePaths` — the per-file metadata of sizes, named files or paths on disk, and the
  *   price of their total.
  * - `fund` — pays the network's payment contract: for a token, `approve(contract, amount)` then
- *   `receiveToken(amount, token)`; for the native coin, a plain value transfer to the contract.
+ *   `receiveToken(amount, token)` (dry-run first, so a refused token or a short balance fails
+ *   before the approval spends gas); for the native coin, a plain value transfer to the contract.
+ *   The node's chain id is checked against the network's before anything is signed.
  *   Each transaction's gas limit is estimated, its gas price read from the node's fee data
  *   (`eth_gasPrice`, sent as a legacy `gasPrice` as the provider does), and its receipt awaited.
  * - `tokenStatus`, `contractBalance`, `balance`, `paymentCount` — reads of the contract and tokens.
