@@ -1,0 +1,68 @@
+/**
+ * Every service of the library in one layer.
+ *
+ * `layer(options)` needs a `FileSystem` (for path inputs and downloads to disk):
+ * `layerBrowser` supplies one that refuses every call, so `File`, `Blob`, bytes and
+ * streams work and paths fail with a typed error; Node users take `layerNode` from
+ * `lighthouse-effect/node`, which supplies Node's file system.
+ *
+ * HTTP goes through `fetch`, looked up on every request rather than once, so a
+ * `fetch` patched after start-up (msw in tests and Storybook) is honoured.
+ *
+ * @since 0.1.0
+ */
+import { FileSystem, Layer } from "effect"
+import { FetchHttpClient } from "effect/http"
+import * as AccessControl from "./AccessControl.ts"
+import * as Auth from "./Auth.ts"
+import * as Config from "./Config.ts"
+import * as Download from "./Download.ts"
+import * as Files from "./Files.ts"
+import * as Ipns from "./Ipns.ts"
+import * as KeyShards from "./KeyShards.ts"
+import * as Nodes from "./Nodes.ts"
+import * as Payment from "./Payment.ts"
+import * as Upload from "./Upload.ts"
+
+/** Everything `layer` provides. */
+export type Services =
+  | Config.LighthouseConfig
+  | Nodes.KeyNodes
+  | Auth.Auth
+  | KeyShards.KeyShards
+  | AccessControl.AccessControl
+  | Upload.Upload
+  | Download.Download
+  | Files.Files
+  | Ipns.Ipns
+  | Payment.Payment
+
+export interface Options extends Config.PartialOptions {
+  /** Options of the JWT cache (how long before expiry a token is refreshed). */
+  readonly auth?: Auth.Options
+}
+
+/** `fetch` resolved at call time: msw (or any test double) may patch it after the layer is built. */
+const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init))
+
+export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
+
+/** All services, over `fetch`; the file system comes from the caller. */
+export const layer = (options: Options = {}): Layer.Layer<Services, never, FileSystem.FileSystem> => {
+  const base = Layer.mergeAll(Config.layer(options), httpLayer)
+  const nodes = Nodes.layer.pipe(Layer.provideMerge(base))
+  const shards = Layer.mergeAll(KeyShards.layer, Auth.layer(options.auth)).pipe(Layer.provideMerge(nodes))
+  const services = Layer.mergeAll(
+    AccessControl.layer,
+    Upload.layer,
+    Download.layer,
+    Files.layer,
+    Ipns.layer,
+    Payment.layer
+  ).pipe(Layer.provideMerge(shards))
+  return services
+}
+
+/** All services for a browser: path inputs fail with a typed error instead of reaching a file system. */
+export const layerBrowser = (options: Options = {}): Layer.Layer<Services> =>
+  layer(options).pipe(Layer.provide(FileSystem.layerNoop({})))
