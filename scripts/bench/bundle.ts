@@ -1,0 +1,102 @@
+/**
+ * Browser bundle size of the upload-and-encrypt path, next to the provider SDK's.
+ *
+ * Both sides are bundled the same way (esbuild, browser platform, ESM, minified,
+ * tree-shaken) from an entry that uses only what an encrypted upload needs:
+ * here `Upload.encryptedBuffer` with the key nodes, there `uploadEncrypted`.
+ * Sizes are of the minified output and of its gzip (level 9).
+ *
+ * @since 0.1.0
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { gzipSync } from "node:zlib"
+import { build } from "esbuild"
+
+export interface BundleRow {
+  readonly name: string
+  readonly minified: number
+  readonly gzip: number
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
+
+const ours = `
+import { Effect, FileSystem, Layer } from "effect"
+import * as Config from "${root}/core/src/Config.ts"
+import * as KeyShards from "${root}/core/src/KeyShards.ts"
+import * as Lighthouse from "${root}/core/src/Lighthouse.ts"
+import * as Nodes from "${root}/core/src/Nodes.ts"
+import * as Upload from "${root}/core/src/Upload.ts"
+
+const base = Layer.mergeAll(Config.layer(), Lighthouse.httpLayer, FileSystem.layerNoop({}))
+const layer = Upload.layer.pipe(
+  Layer.provide(KeyShards.layer),
+  Layer.provide(Nodes.layer),
+  Layer.provideMerge(base)
+)
+export const uploadEncrypted = (bytes, options) =>
+  Effect.runPromise(Upload.Upload.use((u) => u.encryptedBuffer(bytes, options)).pipe(Effect.provide(layer)))
+`
+
+const theirs = `export { uploadEncrypted } from "@lighthouse-web3/sdk"`
+
+const bundle = async (name: string, source: string, dir: string): Promise<BundleRow> => {
+  const entry = path.join(dir, `${name.replace(/\W+/g, "-")}.mjs`)
+  await writeFile(entry, source)
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+    absWorkingDir: root,
+    nodePaths: [path.join(root, "node_modules")],
+    // The SDK reaches Node modules through eval("require"); those never enter a bundle.
+    external: ["node:*"],
+    define: { "process.env.NODE_ENV": '"production"', global: "globalThis" }
+  })
+  const code = result.outputFiles[0]!.contents
+  return { name, minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength }
+}
+
+export const run = async (): Promise<ReadonlyArray<BundleRow>> => {
+  const dir = await mkdtemp(path.join(tmpdir(), "lh-bundle-"))
+  try {
+    return [
+      await bundle("lighthouse-effect Upload.encryptedBuffer", ours, dir),
+      await bundle("@lighthouse-web3/sdk 0.4.7 uploadEncrypted", theirs, dir)
+    ]
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`
+
+export const markdownSection = (rows: ReadonlyArray<BundleRow>): string => {
+  const [here, there] = rows
+  const ratio = here !== undefined && there !== undefined ? here.gzip / there.gzip : Number.NaN
+  return [
+    "## Browser bundle",
+    "",
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/bundle.ts\` (esbuild, browser, ESM, minified, tree-shaken; gzip level 9).`,
+    "",
+    "| bundle | minified | gzip |",
+    "|---|---|---|",
+    ...rows.map((r) => `| ${r.name} | ${kib(r.minified)} | ${kib(r.gzip)} |`),
+    "",
+    `Ratio (gzip, ours / provider's): ${ratio.toFixed(2)}× — target ≤ 0.33×: ${ratio <= 1 / 3 ? "met" : "**not met**"}.`,
+    ""
+  ].join("\n")
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await run()
+  console.log(markdownSection(rows))
+}
