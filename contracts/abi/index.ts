@@ -1,0 +1,11 @@
+/**
+ * The payment contract for TypeScript: ABI and bytecode of `LighthousePayment` (ABI-compatible with
+ * the provider's contract) and of the local test stablecoin, and a viem deploy helper for local
+ * chains. Hostile test contracts (fee-on-transfer, false-returning, reverting, reentrant tokens,
+ * rejecting endowment, FilForwarder stand-in) are in `./mocks/`.
+ *
+ * @since 0.1.0
+ */
+export { deployLocal, type LocalDeployment, localTokens } from "./deploy.ts"
+export { lighthousePaymentAbi, lighthousePaymentBytecode } from "./LighthousePayment.ts"
+export { mockStablecoinAbi, mockStablecoinBytecode } from "./MockStablecoin.ts"

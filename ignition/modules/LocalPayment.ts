@@ -1,0 +1,16 @@
+// Hardhat Ignition module: the payment contract and the two allow-listed local stablecoins.
+// `npm run deploy:local` runs it against `npx hardhat node`; Ignition records the addresses in
+// ignition/deployments/chain-31337/deployed_addresses.json.
+import { buildModule } from "@nomicfoundation/hardhat-ignition/modules"
+import { localTokens } from "../../contracts/abi/deploy.ts"
+
+export default buildModule("LocalPayment", (m) => {
+  const owner = m.getAccount(0)
+  const payment = m.contract("LighthousePayment", [owner])
+  const { usdc: u, dai: d } = localTokens
+  const usdc = m.contract("MockStablecoin", [u.name, u.symbol, u.decimals], { id: "USDC" })
+  const dai = m.contract("MockStablecoin", [d.name, d.symbol, d.decimals], { id: "DAI" })
+  m.call(payment, "updateERC20Token", [usdc, true], { id: "AllowUSDC" })
+  m.call(payment, "updateERC20Token", [dai, true], { id: "AllowDAI" })
+  return { payment, usdc, dai }
+})
