@@ -14,6 +14,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { build } from "esbuild"
+import { writeSection } from "./report.ts"
 
 export interface BundleRow {
   readonly name: string
@@ -96,7 +97,8 @@ export const markdownSection = (rows: ReadonlyArray<BundleRow>): string => {
   ].join("\n")
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await run()
-  console.log(markdownSection(rows))
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const section = markdownSection(await run())
+  console.log(section)
+  writeSection(section)
 }

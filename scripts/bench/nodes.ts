@@ -18,7 +18,7 @@
  * `npx tsx scripts/bench/nodes.ts` prints the rows and rewrites the `## Key nodes` section of
  * BENCHMARKS.md; `run()` returns the rows.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { writeSection } from "./report.ts"
 import { cpus } from "node:os"
 import { fileURLToPath } from "node:url"
 import * as kavach from "@lighthouse-web3/kavach"
@@ -339,20 +339,6 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
     ""
   ].join("\n")
 
-/** Replaces (or appends) the `## Key nodes` section, leaving every other section as it was. */
-const writeSection = (path: string, section: string) => {
-  const text = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n"
-  const lines = text.split("\n")
-  const start = lines.findIndex((l) => l.trim() === "## Key nodes")
-  if (start < 0) {
-    writeFileSync(path, `${text.trimEnd()}\n\n${section}`)
-    return
-  }
-  const next = lines.findIndex((l, i) => i > start && l.startsWith("## "))
-  const after = next < 0 ? [] : ["", ...lines.slice(next)]
-  writeFileSync(path, `${[...lines.slice(0, start), ...section.trimEnd().split("\n"), ...after].join("\n")}\n`)
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = await run()
   for (const r of rows) {
@@ -361,5 +347,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ms (${r.runs} runs)${ratio}  [${r.target}]`
     )
   }
-  writeSection(fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url)), markdownSection(rows))
+  writeSection(markdownSection(rows))
 }
