@@ -16,9 +16,9 @@
  * `npx tsx scripts/bench/crypto.ts` prints the rows and rewrites the `## Crypto` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
+import { writeSection } from "./report.ts"
 import { execFile } from "node:child_process"
 import { createCipheriv, createDecipheriv } from "node:crypto"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { cpus } from "node:os"
 import { fileURLToPath } from "node:url"
 import { setFlagsFromString } from "node:v8"
@@ -396,20 +396,6 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
     ""
   ].join("\n")
 
-/** Replaces (or appends) the `## Crypto` section, leaving every other section as it was. */
-const writeSection = (path: string, section: string) => {
-  const text = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n"
-  const lines = text.split("\n")
-  const start = lines.findIndex((l) => l.trim() === "## Crypto")
-  if (start < 0) {
-    writeFileSync(path, `${text.trimEnd()}\n\n${section}`)
-    return
-  }
-  const next = lines.findIndex((l, i) => i > start && l.startsWith("## "))
-  const after = next < 0 ? [] : ["", ...lines.slice(next)]
-  writeFileSync(path, `${[...lines.slice(0, start), ...section.trimEnd().split("\n"), ...after].join("\n")}\n`)
-}
-
 if (process.argv[1] === self && process.argv[2] === CHILD) {
   console.log(JSON.stringify(await Effect.runPromise(child(process.argv[3]!, Number(process.argv[4])))))
 } else if (process.argv[1] === self) {
@@ -421,5 +407,5 @@ if (process.argv[1] === self && process.argv[2] === CHILD) {
       `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ${r.unit}${base}${ratio}  [${r.target}]`
     )
   }
-  writeSection(fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url)), markdownSection(rows))
+  writeSection(markdownSection(rows))
 }
