@@ -13,9 +13,18 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Duration, Effect, Layer, Redacted, Result, Schema, Semaphore } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as Semaphore from "effect/Semaphore"
 import { Base64Url } from "effect/encoding"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { LighthouseConfig } from "./Config.ts"
 import {
   type HttpStatusError,

@@ -8,7 +8,12 @@
  *
  * @since 0.1.0
  */
-import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { defaultNetwork, type NetworkName, type NetworkTable, networks } from "./Networks.ts"
 
 /** The provider's production hosts. */

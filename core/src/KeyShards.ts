@@ -12,7 +12,13 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, Layer, Random, type Redacted, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Random from "effect/Random"
+import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { LighthouseConfig } from "./Config.ts"
 import * as Shamir from "./crypto/Shamir.ts"
 import {

@@ -11,8 +11,9 @@
  *
  * @since 0.1.0
  */
-import { FileSystem, Layer } from "effect"
-import { FetchHttpClient } from "effect/http"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as AccessControl from "./AccessControl.ts"
 import * as Auth from "./Auth.ts"
 import * as Config from "./Config.ts"

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { NodeFileSystem } from "@effect/platform-node"
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import * as Lighthouse from "./Lighthouse.ts"
 
 /** All services for Node. */

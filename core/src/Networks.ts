@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { EvmAddress } from "./schema/Address.ts"
 
 /** The stablecoins a payment can be made in. */

@@ -17,8 +17,13 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, Layer, Schedule } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { LighthouseConfig } from "./Config.ts"
 import { NodeError, NodesDisagree } from "./Errors.ts"
 import { reveal, type Token, url } from "./internal/http.ts"

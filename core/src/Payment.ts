@@ -26,9 +26,16 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import type { FileSystem, Path, PlatformError } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
+import type * as PlatformError from "effect/PlatformError"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import {
   type Abi,
   type Account,

@@ -13,7 +13,10 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Redacted } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import {
   type Account,
   type Chain,

@@ -16,7 +16,12 @@
  *
  * @since 0.1.0
  */
-import { type Context, Effect, type FileSystem, Layer, ManagedRuntime, Stream } from "effect"
+import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Stream from "effect/Stream"
 import { AccessControl } from "./AccessControl.ts"
 import { Auth } from "./Auth.ts"
 import { Download } from "./Download.ts"

@@ -14,7 +14,13 @@
  * @since 0.1.0
  */
 import { createCipheriv, createDecipheriv, type DecipherGCM } from "node:crypto"
-import { Array as Arr, Cause, Effect, FileSystem, Pull, Redacted, Stream } from "effect"
+import * as Arr from "effect/Array"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Pull from "effect/Pull"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
 import type { PlatformError } from "effect/PlatformError"
 import type { DecryptionFailed } from "../Errors.ts"
 import {

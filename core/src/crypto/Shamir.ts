@@ -23,7 +23,9 @@
  * @since 0.1.0
  */
 import { Field } from "@noble/curves/abstract/modular.js"
-import { Effect, Redacted, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import {
   CannotRecoverKey,
   InvalidKeySplit,

@@ -9,8 +9,14 @@
  *
  * @internal
  */
-import { Duration, Effect, Redacted, Schema } from "effect"
-import { type HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import type * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { HttpStatusError, InvalidResponse, NetworkError, RequestFailed, RequestTimedOut } from "../Errors.ts"
 
 /** Which wording the spec gives a non-2xx answer of this endpoint. */

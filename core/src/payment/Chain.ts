@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import {
   type Abi,
   type Account,

@@ -8,7 +8,10 @@
  *
  * @since 0.1.0
  */
-import { Effect, FileSystem, Path, type PlatformError } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
+import type * as PlatformError from "effect/PlatformError"
 import { InvalidPaymentInput } from "../Errors.ts"
 
 /** One file of a quote, as the provider reports it. */

@@ -12,7 +12,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema, SchemaIssue } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import { ConditionValidationError, InvalidCid, InvalidKeyShards, InvalidPublicKey } from "../Errors.ts"
 import { type Cid, parseCid } from "./Cid.ts"
 import { parsePublicKey, type PublicKey } from "./Address.ts"

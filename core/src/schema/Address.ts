@@ -5,7 +5,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Redacted, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { InvalidPrivateKey, InvalidPublicKey } from "../Errors.ts"
 
 const evmAddressPattern = /^0x[0-9a-fA-F]{40}$/

@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { CID } from "multiformats/cid"
 import { base16upper } from "multiformats/bases/base16"
 import { base32, base32upper } from "multiformats/bases/base32"

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** 32 bytes as 64 lower-case hex characters, the provider's encoding of a scalar. */
 export const Hex64 = Schema.String.check(
