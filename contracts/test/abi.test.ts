@@ -22,7 +22,8 @@ interface AbiEntry {
   readonly anonymous?: boolean
 }
 
-// The provider SDK's ABI of its payment contract (lighthouse-package, fund/abi/lighthouseContract.ts).
+// The provider SDK's ABI of its payment contract, as published on npm in @lighthouse-web3/sdk@0.4.3
+// (dist/Lighthouse/payPerDeal/fund/abi/lighthouseContract.js, the last release with `fund`).
 const sdkAbi = JSON.parse(
   readFileSync(new URL("./fixtures/sdk-abi.json", import.meta.url), "utf8")
 ) as ReadonlyArray<AbiEntry>
