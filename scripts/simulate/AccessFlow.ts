@@ -1,0 +1,172 @@
+/**
+ * Flow `access`: who may read an encrypted file. The owner adds an access condition to one of its
+ * encrypted files (at least 1 of the local 6-decimal USDC, an ERC20 `balanceOf` the key nodes
+ * evaluate on the chain): the holder is refused until tokens are minted to it, then recovers the
+ * key and decrypts. The owner shares the file with a friend (who recovers the key) and revokes it
+ * (who is refused again); a stranger is refused with the typed `AccessDenied` throughout. Last, a
+ * new encrypted note changes owner: the friend recovers it as owner, the former owner is refused.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Redacted } from "effect"
+import * as AccessControl from "../../core/src/AccessControl.ts"
+import * as Auth from "../../core/src/Auth.ts"
+import * as Download from "../../core/src/Download.ts"
+import * as KeyShards from "../../core/src/KeyShards.ts"
+import * as Upload from "../../core/src/Upload.ts"
+import { Env, mint, type Wallet } from "./Environment.ts"
+import type { Flow } from "./Flow.ts"
+import * as Format from "./Format.ts"
+import { need } from "./Session.ts"
+import { check, refused, sameBytes, step } from "./Step.ts"
+
+const oneUsdc = 1_000_000n
+
+export const access: Flow = {
+  name: "access",
+  title: "access condition, share, revoke and transfer; who gets the key",
+  needs: ["encryption"],
+  run: Effect.gen(function* () {
+    const { wallets, deployment } = yield* Env
+    const auth = yield* Auth.Auth
+    const control = yield* AccessControl.AccessControl
+    const shards = yield* KeyShards.KeyShards
+    const uploads = yield* Upload.Upload
+    const download = yield* Download.Download
+    const apiKey = yield* need("apiKey")
+    const [file] = yield* need("encrypted")
+    const { owner, friend, holder, stranger } = wallets
+    const cid = file!.cid
+
+    /** The master key of `target`, recovered from 3 key nodes as `wallet`. */
+    const keyAs = (wallet: Wallet, target: string = cid) =>
+      Effect.gen(function* () {
+        const token = yield* auth.token(wallet.signer)
+        return Redacted.value(yield* shards.fetchKey({ cid: target, address: wallet.address, token }))
+      })
+    const ownerToken = yield* step(
+      "auth.token.cached",
+      "owner's JWT again",
+      auth.token(owner.signer),
+      (jwt) => `${Format.secret(jwt)}: the cached token, no new sign-in`
+    )
+
+    const condition = {
+      id: 1,
+      chain: "Hardhat",
+      method: "balanceOf",
+      standardContractType: "ERC20",
+      contractAddress: deployment.usdc,
+      parameters: [":userAddress"],
+      returnValueTest: { comparator: ">=", value: oneUsdc.toString() }
+    }
+
+    const ownerKey = yield* step(
+      "keyShards.fetchKey.owner",
+      "key recovery as owner",
+      keyAs(owner),
+      (key) => `${file!.name}: 3 shards → master key ${key.slice(0, 8)}…`
+    )
+    const sameKey = (key: string, who: string) => check(key === ownerKey, `${who} recovered another key`)
+
+    yield* step(
+      "access.update",
+      "add condition: ≥ 1 USDC",
+      control.update({ address: owner.address, cid, token: ownerToken, conditions: [condition] }),
+      (result) =>
+        `ERC20 balanceOf(:userAddress) ≥ 1 USDC on ${Format.address(deployment.usdc)}: ${Format.nodes(result)}`
+    )
+
+    yield* step(
+      "access.get",
+      "read the access conditions",
+      control.get(cid),
+      (record) =>
+        `owner ${Format.address(record.owner)}, ${record.conditions.length} condition, ` +
+        `shared with ${record.sharedTo.length}`
+    )
+
+    yield* refused("keyShards.refused.noBalance", "holder without USDC refused", keyAs(holder), "AccessDenied")
+
+    yield* step(
+      "chain.mint",
+      "mint 5 USDC to the holder",
+      mint(deployment.usdc, holder.address, 5n * oneUsdc),
+      () => `holder ${Format.address(holder.address)} now meets the condition`
+    )
+
+    yield* step(
+      "keyShards.fetchKey.condition",
+      "key recovery as condition holder",
+      Effect.tap(keyAs(holder), (key) => sameKey(key, "the holder")),
+      () => "released by condition: the owner's key"
+    )
+
+    yield* step(
+      "download.decrypt.condition",
+      "holder downloads and decrypts",
+      Effect.tap(download.bytes(cid, { decrypt: { signer: holder.signer } }), (bytes) =>
+        check(sameBytes(bytes, file!.bytes), "the holder's decrypted bytes differ")
+      ),
+      (bytes) => `${file!.name}: ${Format.bytes(bytes.length)}, identical`
+    )
+
+    yield* step(
+      "access.share",
+      "share with the friend",
+      control.share({ address: owner.address, cid, token: ownerToken, shareTo: [friend.address] }),
+      (result) => `friend ${Format.address(friend.address)}: ${Format.nodes(result)}`
+    )
+
+    yield* step(
+      "keyShards.fetchKey.shared",
+      "key recovery as shared address",
+      Effect.tap(keyAs(friend), (key) => sameKey(key, "the friend")),
+      () => "released to a shared address: the owner's key"
+    )
+
+    yield* refused("keyShards.refused.stranger", "stranger refused", keyAs(stranger), "AccessDenied")
+
+    yield* step(
+      "access.revoke",
+      "revoke the friend",
+      control.revoke({ address: owner.address, cid, token: ownerToken, revokeTo: friend.address }),
+      (result) => `friend ${Format.address(friend.address)}: ${Format.nodes(result)}`
+    )
+
+    yield* refused("keyShards.refused.revoked", "friend refused after revoke", keyAs(friend), "AccessDenied")
+
+    const note = yield* step(
+      "upload.encryptedText",
+      "encrypt and upload a note",
+      uploads.encryptedText("The keys to the boat are with the friend now.\n", {
+        apiKey,
+        address: owner.address,
+        token: ownerToken,
+        name: "handover.txt"
+      }),
+      (entry) => `${entry.Hash} ${entry.Name}`
+    )
+
+    yield* step(
+      "access.transferOwnership",
+      "transfer the note to the friend",
+      control.transferOwnership({
+        address: owner.address,
+        cid: note.Hash,
+        token: ownerToken,
+        newOwner: friend.address
+      }),
+      (result) => `new owner ${Format.address(friend.address)}: ${Format.nodes(result)}`
+    )
+
+    yield* step(
+      "keyShards.fetchKey.newOwner",
+      "key recovery as new owner",
+      keyAs(friend, note.Hash),
+      (key) => `friend recovers ${note.Name}'s key ${key.slice(0, 8)}…`
+    )
+
+    yield* refused("keyShards.refused.formerOwner", "former owner refused", keyAs(owner, note.Hash), "AccessDenied")
+  })
+}

@@ -1,0 +1,17 @@
+/**
+ * Every flow of the simulation, in the order they run: each after the flows it needs.
+ *
+ * @since 0.1.0
+ */
+import { access } from "./AccessFlow.ts"
+import { account } from "./AccountFlow.ts"
+import { encryption } from "./EncryptionFlow.ts"
+import { files } from "./FilesFlow.ts"
+import type { Flow } from "./Flow.ts"
+import { ipns } from "./IpnsFlow.ts"
+import { listing } from "./ListingFlow.ts"
+import { payment } from "./PaymentFlow.ts"
+import { policy } from "./PolicyFlow.ts"
+import { upload } from "./UploadFlow.ts"
+
+export const flows: ReadonlyArray<Flow> = [account, payment, upload, encryption, access, files, ipns, listing, policy]

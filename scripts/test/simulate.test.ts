@@ -1,0 +1,176 @@
+/**
+ * `npm start` (scripts/simulate.ts): the whole simulation run in process passes every step and
+ * shows every capability; a fault armed on the mock network fails the step that meets it with the
+ * library's typed error and skips the flows that need it; and the command line prints the report
+ * as JSON (`--json --step account`) and refuses an unknown flow, in a child process.
+ */
+import { execFile } from "node:child_process"
+import { createRequire } from "node:module"
+import * as nodePath from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "vitest"
+import { runSimulation } from "../simulate.ts"
+import { capabilities, formatText, type Report } from "../simulate/Report.ts"
+
+const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
+const tsx = createRequire(import.meta.url).resolve("tsx/cli")
+
+/** Runs the script with `args`; resolves with its exit code and output. */
+const simulate = (args: ReadonlyArray<string>) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [tsx, "scripts/simulate.ts", ...args],
+      { cwd: root, env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr })
+    )
+  })
+
+/** Every capability the issue asks the simulation to walk. */
+const expected = [
+  "auth.createApiKey",
+  "files.usage",
+  "payment.quote",
+  "payment.fund.usdc",
+  "payment.credit.usdc",
+  "payment.price.native",
+  "payment.fund.native",
+  "payment.credit.native",
+  "upload.file",
+  "upload.folder",
+  "upload.text",
+  "upload.buffer",
+  "upload.car",
+  "download.bytes",
+  "auth.token",
+  "upload.encryptedFiles",
+  "download.decrypt",
+  "access.update",
+  "access.get",
+  "access.share",
+  "access.revoke",
+  "access.transferOwnership",
+  "keyShards.fetchKey.owner",
+  "keyShards.fetchKey.shared",
+  "keyShards.fetchKey.condition",
+  "keyShards.refused.stranger",
+  "keyShards.refused.revoked",
+  "download.decrypt.condition",
+  "files.fileInfo",
+  "mock.simulateDeal",
+  "files.dealStatus",
+  "files.proof",
+  "ipns.generateKey",
+  "ipns.publishRecord",
+  "ipns.records",
+  "ipns.removeKey",
+  "files.uploads",
+  "files.deleteFile",
+  "nodes.concurrent",
+  "nodes.sequential"
+]
+
+const stepOf = (report: Report, capability: string) =>
+  report.flows.flatMap((flow) => flow.steps).find((step) => step.capability === capability)
+
+describe("the simulation", () => {
+  it("runs every flow in process: every step passes, every capability is shown, well under 60 s", async () => {
+    const report = await runSimulation()
+    const failures = report.flows.flatMap((flow) =>
+      flow.steps.filter((step) => !step.ok).map((step) => `${flow.name} / ${step.name}: ${step.detail}`)
+    )
+    expect(failures).toEqual([])
+    expect(report.ok).toBe(true)
+    expect(report.flows.map((flow) => [flow.name, flow.status])).toEqual(
+      ["setup", "account", "payment", "upload", "encryption", "access", "files", "ipns", "listing", "policy"].map(
+        (name) => [name, "passed"]
+      )
+    )
+    expect(capabilities(report)).toEqual(expect.arrayContaining(expected))
+    expect(report.totals).toMatchObject({ failed: 0, skipped: 0 })
+    expect(report.totals.passed).toBe(report.totals.steps)
+    expect(report.ms).toBeLessThan(60_000)
+
+    // The stranger meets the library's typed refusal; the sequential policy pays its pauses.
+    expect(stepOf(report, "keyShards.refused.stranger")?.detail).toContain("AccessDenied")
+    expect(stepOf(report, "nodes.sequential")!.ms).toBeGreaterThanOrEqual(2000)
+    expect(report.header?.nodePolicy.mode).toBe("concurrent")
+
+    const text = formatText(report)
+    for (const step of report.flows.flatMap((flow) => flow.steps)) expect(text).toContain(`✓ ${step.name}`)
+    expect(text).toContain("key nodes   concurrent")
+    expect(text).toMatch(/PASSED: (\d+)\/\1 steps passed, 0 failed/)
+  }, 60_000)
+
+  it("reports a failing step with the typed error's _tag and message, and skips the flows needing it", async () => {
+    const report = await runSimulation({
+      flows: ["files"],
+      // The upload node refuses every add: the upload flow fails at its first upload.
+      arrange: (network) =>
+        void network.faults.status({ host: "node", path: "/api/v0/add" }, 503, {
+          body: { error: "the node is being upgraded" }
+        })
+    })
+    expect(report.ok).toBe(false)
+    expect(report.flows.map((flow) => [flow.name, flow.status])).toEqual([
+      ["setup", "passed"],
+      ["account", "passed"],
+      ["upload", "failed"],
+      ["files", "skipped"]
+    ])
+    const failed = report.flows[2]!.steps.at(-1)!
+    expect(failed).toMatchObject({
+      capability: "upload.file",
+      ok: false,
+      error: { tag: "UploadRejected", message: "the node is being upgraded" }
+    })
+    expect(failed.detail).toBe("UploadRejected: the node is being upgraded")
+    expect(report.flows[3]!.reason).toBe("needs upload, which failed")
+    expect(formatText(report)).toMatch(/✗ upload a file \(path\) +\d+ ms {2}UploadRejected: the node is being upgraded/)
+  }, 60_000)
+
+  it("--json --step account: the report as JSON on stdout, exit 0", async () => {
+    const { code, stdout } = await simulate(["--json", "--step", "account"])
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout) as Report
+    expect(report).toMatchObject({
+      ok: true,
+      selected: ["account"],
+      header: {
+        chainId: 31337,
+        nodePolicy: { mode: "concurrent" },
+        contracts: {
+          LighthousePayment: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+          USDC: expect.stringMatching(/^0x/),
+          DAI: expect.stringMatching(/^0x/)
+        },
+        wallets: {
+          owner: expect.stringMatching(/^0x/),
+          friend: expect.stringMatching(/^0x/),
+          holder: expect.stringMatching(/^0x/),
+          stranger: expect.stringMatching(/^0x/)
+        }
+      },
+      totals: { failed: 0, skipped: 0 }
+    })
+    expect(report.flows.map((flow) => flow.name)).toEqual(["setup", "account"])
+    for (const step of report.flows.flatMap((flow) => flow.steps)) {
+      expect(step).toEqual({
+        capability: expect.any(String),
+        name: expect.any(String),
+        ok: true,
+        ms: expect.any(Number),
+        detail: expect.any(String)
+      })
+    }
+    expect(report.flows[1]!.steps.map((step) => step.capability)).toEqual(["auth.createApiKey", "files.usage"])
+    expect(typeof report.ms).toBe("number")
+  }, 60_000)
+
+  it("an unknown flow: the list of flows, exit 2, nothing started", async () => {
+    const { code, stdout, stderr } = await simulate(["--step", "nope"])
+    expect(code).toBe(2)
+    expect(stdout).toBe("")
+    expect(stderr).toContain('unknown flow "nope"; flows: account, payment, upload')
+  }, 60_000)
+})
