@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {Vm} from "forge-std/Vm.sol";
+import {Vm} from "./utils/Vm.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {LighthousePayment} from "../LighthousePayment.sol";
 import {MockStablecoin} from "../mocks/MockStablecoin.sol";

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {Test} from "forge-std/Test.sol";
-import {Vm} from "forge-std/Vm.sol";
+import {Test} from "./utils/Test.sol";
+import {Vm} from "./utils/Vm.sol";
 import {LighthousePayment} from "../LighthousePayment.sol";
 import {MockStablecoin} from "../mocks/MockStablecoin.sol";
 import {MockFilForwarder} from "../mocks/MockFilForwarder.sol";

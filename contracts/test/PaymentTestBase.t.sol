@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {Test} from "forge-std/Test.sol";
+import {Test} from "./utils/Test.sol";
 import {LighthousePayment} from "../LighthousePayment.sol";
 import {MockStablecoin} from "../mocks/MockStablecoin.sol";
 
