@@ -1,34 +1,47 @@
 /**
- * `npm run serve`: the mock network on 127.0.0.1 until Ctrl-C, one port per host, for clients in
- * any language. Prints where each host listens and which production host it stands for.
+ * `npm run serve`: the local network on 127.0.0.1 until Ctrl-C, for clients in any language. The
+ * mock network (one port per host), and beside it a local chain served over HTTP JSON-RPC with the
+ * payment contract and two stablecoins deployed. Prints where each host listens, which production
+ * host it stands for, the deployment's addresses, and how to point a client at all of it.
  *
  * Options (all optional): `--bind 127.0.0.1`, `--api-port N`, `--node-port N`, `--gateway-port N`,
- * `--encryption-port N` (0 or absent: a free port), `--page-size N`, `--data-limit BYTES`, and
- * `--seed ADDRESS[:APIKEY]` (repeatable) to create accounts at start.
+ * `--encryption-port N` (0 or absent: a free port), `--chain-port N` (default 8545, the `localhost`
+ * network's RPC; 0: a free port), `--no-chain`, `--page-size N`, `--data-limit BYTES`,
+ * `--seed ADDRESS[:APIKEY]` (repeatable) to create accounts at start, and `--json` to print the
+ * addresses as one JSON line instead of the banner.
  *
  * Services started beside the network (the local chain) plug in through `extensions` below: each
- * contributes network options (e.g. `chain`, `payments`), lines for the banner, and a stop.
+ * contributes network options (e.g. `chain`, `payments`), lines for the banner, fields for `--json`,
+ * a hook on the running network, and a stop.
  */
 import { parseArgs } from "node:util"
+import { deployLocal, localTokens } from "../contracts/abi/deploy.ts"
 import type { HostName } from "../mocks/src/faults/index.ts"
 import { HostNames } from "../mocks/src/faults/index.ts"
-import type { MockNetworkOptions } from "../mocks/src/MockNetwork.ts"
+import type { MockNetwork, MockNetworkOptions } from "../mocks/src/MockNetwork.ts"
 import { serveMockNetwork } from "../mocks/src/server/serve.ts"
+import { startLocalChain } from "./lib/chain.ts"
 
 /** Something started with the mock network and stopped with it. */
 interface ServeExtension {
+  /** Its key in the `--json` line. */
+  readonly id: string
+  /** Its heading in the banner. */
   readonly name: string
   readonly start: () => Promise<{
     /** Merged into the mock network's options. */
     readonly options?: Partial<MockNetworkOptions>
     /** Printed under the hosts. */
     readonly lines?: ReadonlyArray<string>
+    /** Added to the `--json` line under the extension's id. */
+    readonly json?: unknown
+    /** Lines added to the `Lighthouse.layer({ … })` options the banner suggests. */
+    readonly layerOptions?: ReadonlyArray<string>
+    /** Called once the network is up. */
+    readonly attach?: (network: MockNetwork) => void
     readonly stop: () => Promise<void>
   }>
 }
-
-/** Services started beside the mock network, in order; stopped in reverse order. */
-const extensions: Array<ServeExtension> = []
 
 const { values } = parseArgs({
   options: {
@@ -37,9 +50,12 @@ const { values } = parseArgs({
     "node-port": { type: "string" },
     "gateway-port": { type: "string" },
     "encryption-port": { type: "string" },
+    "chain-port": { type: "string", default: "8545" },
+    "no-chain": { type: "boolean", default: false },
     "page-size": { type: "string" },
     "data-limit": { type: "string" },
-    seed: { type: "string", multiple: true }
+    seed: { type: "string", multiple: true },
+    json: { type: "boolean", default: false }
   },
   strict: true
 })
@@ -52,13 +68,134 @@ const integer = (name: string, text: string | undefined): number | undefined => 
   return value
 }
 
+// =============================================================================
+// The local chain
+// =============================================================================
+
+/** How often the API reads new `ReceivedPayment` events (the provider's back office does it on its own). */
+const syncEveryMs = 500
+
+/**
+ * The in-process Hardhat chain served over HTTP, with `LighthousePayment`, a 6-decimal USDC and an
+ * 18-decimal DAI deployed; the mock's key nodes evaluate EVM conditions on it and its API credits
+ * payments to the contract as they are mined.
+ */
+const localChain = (bind: string, port: number): ServeExtension => ({
+  id: "chain",
+  name: "local chain",
+  start: async () => {
+    const chain = await startLocalChain({ serve: { hostname: bind, port } })
+    try {
+      const deployment = await deployLocal(chain.walletClients[0]!, chain.publicClient)
+      const chainId = await chain.publicClient.getChainId()
+      const url = chain.url!
+      const users = chain.accounts.slice(1, 4).map((address, i) => ({ address, privateKey: chain.privateKeys[i + 1]! }))
+
+      let timer: ReturnType<typeof setInterval> | undefined
+      let syncing: Promise<unknown> = Promise.resolve()
+      return {
+        options: {
+          payments: {
+            publicClient: chain.publicClient,
+            contract: deployment.payment,
+            tokens: {
+              [deployment.usdc]: { decimals: localTokens.usdc.decimals, symbol: localTokens.usdc.symbol },
+              [deployment.dai]: { decimals: localTokens.dai.decimals, symbol: localTokens.dai.symbol }
+            },
+            nativeSymbol: "ETH",
+            nativeDecimals: 18,
+            fromBlock: deployment.blockNumber
+          },
+          chain: chain.publicClient
+        },
+        lines: [
+          `rpc         ${url}  chain id ${chainId} (Hardhat EDR, every transaction mined at once)`,
+          `payment     ${deployment.payment}  LighthousePayment, owner ${deployment.owner}`,
+          `usdc        ${deployment.usdc}  ${localTokens.usdc.decimals} decimals, open mint(to, amount)`,
+          `dai         ${deployment.dai}  ${localTokens.dai.decimals} decimals, open mint(to, amount)`,
+          `accounts    ${chain.accounts.length} with 10000 ETH each (Hardhat's public test mnemonic), e.g.`,
+          ...users.map((user) => `            ${user.address}  key ${user.privateKey}`),
+          `payments    ReceivedPayment events raise the payer's data limit within ${syncEveryMs} ms`
+        ],
+        layerOptions: [
+          `defaultNetwork: "localhost",`,
+          `networks: withLocalDeployment({ rpc: "${url}", paymentContract: "${deployment.payment}",`,
+          `  usdc: { address: "${deployment.usdc}", decimals: ${localTokens.usdc.decimals} },`,
+          `  dai: { address: "${deployment.dai}", decimals: ${localTokens.dai.decimals} } })`
+        ],
+        json: {
+          url,
+          chainId,
+          payment: deployment.payment,
+          usdc: { address: deployment.usdc, decimals: localTokens.usdc.decimals },
+          dai: { address: deployment.dai, decimals: localTokens.dai.decimals },
+          owner: deployment.owner,
+          accounts: users
+        },
+        attach: (network) => {
+          timer = setInterval(() => {
+            // One sync at a time; a failure is reported and the next tick tries again.
+            syncing = syncing.then(() =>
+              network.syncPayments().catch((error: unknown) => {
+                console.error(`syncPayments: ${error instanceof Error ? error.message : error}`)
+              })
+            )
+          }, syncEveryMs)
+        },
+        stop: async () => {
+          clearInterval(timer)
+          await syncing
+          await chain.stop()
+        }
+      }
+    } catch (error) {
+      await chain.stop()
+      throw error
+    }
+  }
+})
+
+// =============================================================================
+// Main
+// =============================================================================
+
 const main = async () => {
-  const started: Array<{ name: string; stop: () => Promise<void>; lines: ReadonlyArray<string> }> = []
+  const bind = values.bind
+  /** Services started beside the mock network, in order; stopped in reverse order. */
+  const extensions: Array<ServeExtension> = []
+  if (!values["no-chain"]) extensions.push(localChain(bind, integer("chain-port", values["chain-port"]) ?? 8545))
+
+  const started: Array<{
+    id: string
+    name: string
+    stop: () => Promise<void>
+    lines: ReadonlyArray<string>
+    json: unknown
+    layerOptions: ReadonlyArray<string>
+    attach: ((network: MockNetwork) => void) | undefined
+  }> = []
   let options: MockNetworkOptions = {}
-  for (const extension of extensions) {
-    const running = await extension.start()
-    options = { ...options, ...running.options }
-    started.push({ name: extension.name, stop: running.stop, lines: running.lines ?? [] })
+  let stopping = false
+  const stopStarted = async () => {
+    for (const service of [...started].reverse()) await service.stop()
+  }
+  try {
+    for (const extension of extensions) {
+      const running = await extension.start()
+      options = { ...options, ...running.options }
+      started.push({
+        id: extension.id,
+        name: extension.name,
+        stop: running.stop,
+        lines: running.lines ?? [],
+        json: running.json,
+        layerOptions: running.layerOptions ?? [],
+        attach: running.attach
+      })
+    }
+  } catch (error) {
+    await stopStarted()
+    throw error
   }
 
   const ports: Partial<Record<HostName, number>> = {}
@@ -70,32 +207,56 @@ const main = async () => {
   const dataLimit = integer("data-limit", values["data-limit"])
   const served = await serveMockNetwork({
     ...options,
-    bind: values.bind,
+    bind,
     ports,
     ...(pageSize === undefined ? {} : { pageSize }),
     ...(dataLimit === undefined ? {} : { defaultDataLimit: dataLimit })
+  }).catch(async (error: unknown) => {
+    await stopStarted()
+    throw error
   })
+  for (const service of started) service.attach?.(served.network)
 
   const seeded = (values.seed ?? []).map((entry) => {
     const [address = "", apiKey] = entry.split(":")
     return served.network.seedAccount(address, apiKey === undefined ? {} : { apiKey })
   })
 
-  const lines = [
-    "lighthouse-effect mock network",
-    ...HostNames.map((host) => `  ${host.padEnd(11)} ${served.urls[host]}  (answers as ${served.network.hosts[host]})`),
-    ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
-    ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
-    "Ctrl-C to stop."
-  ]
-  console.log(lines.join("\n"))
+  if (values.json) {
+    console.log(
+      JSON.stringify({
+        urls: served.urls,
+        hosts: served.network.hosts,
+        accounts: seeded,
+        ...Object.fromEntries(started.map((service) => [service.id, service.json]))
+      })
+    )
+  } else {
+    const lines = [
+      "lighthouse-effect local network",
+      ...HostNames.map(
+        (host) => `  ${host.padEnd(11)} ${served.urls[host]}  (answers as ${served.network.hosts[host]})`
+      ),
+      ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
+      ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
+      "Point a client at it:",
+      "  Lighthouse.layer({",
+      `    hosts: { api: "${served.urls.api}", node: "${served.urls.node}",`,
+      `      gateway: "${served.urls.gateway}", encryption: "${served.urls.encryption}" },`,
+      ...started.flatMap((service) => service.layerOptions.map((line) => `    ${line}`)),
+      "  })",
+      `  or LIGHTHOUSE_API_URL=${served.urls.api} LIGHTHOUSE_NODE_URL=${served.urls.node}`,
+      `     LIGHTHOUSE_GATEWAY_URL=${served.urls.gateway} LIGHTHOUSE_ENCRYPTION_URL=${served.urls.encryption}`,
+      "Ctrl-C to stop."
+    ]
+    console.log(lines.join("\n"))
+  }
 
-  let stopping = false
   const stop = async () => {
     if (stopping) return
     stopping = true
     await served.close()
-    for (const service of started.reverse()) await service.stop()
+    await stopStarted()
     process.exit(0)
   }
   process.on("SIGINT", stop)
