@@ -1,0 +1,35 @@
+/**
+ * The local chain the stories pay on and evaluate EVM conditions against: Hardhat's simulated
+ * network served over HTTP on 127.0.0.1:8545 (chain 31337), as `npx hardhat node` would. An
+ * already running one (a Storybook next to the tests, `npx hardhat node`) is reused.
+ */
+import { startLocalChain } from "../../scripts/lib/chain.ts"
+
+export const port = 8545
+export const rpcUrl = `http://127.0.0.1:${port}`
+
+/** Whether a chain with Hardhat's id (31337) answers on the port. */
+export const chainAnswers = async (): Promise<boolean> => {
+  try {
+    const response = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(2000)
+    })
+    const answer = (await response.json()) as { result?: unknown }
+    return answer.result === "0x7a69"
+  } catch {
+    return false
+  }
+}
+
+/** Starts the chain unless one answers already; the stop function stops only a chain started here. */
+export const ensureLocalChain = async (): Promise<{
+  readonly started: boolean
+  readonly stop: () => Promise<void>
+}> => {
+  if (await chainAnswers()) return { started: false, stop: async () => {} }
+  const chain = await startLocalChain({ serve: { port } })
+  return { started: true, stop: chain.stop }
+}

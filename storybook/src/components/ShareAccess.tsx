@@ -1,0 +1,117 @@
+/**
+ * Who may decrypt a file, managed by its owner: share it with an address, revoke that address,
+ * or hand the file over to a new owner. Each change goes to all 5 key nodes; the list shown
+ * afterwards is what the nodes now hold.
+ */
+import { Effect } from "effect"
+import { useState } from "react"
+import { AccessControl } from "../../../core/src/AccessControl.ts"
+import { Auth } from "../../../core/src/Auth.ts"
+import type * as Signer from "../../../core/src/Signer.ts"
+import { useEffectCall } from "../runtime/useEffectCall.ts"
+import { CallStatus } from "../ui/CallStatus.tsx"
+
+export interface ShareAccessProps {
+  /** The file's owner. */
+  readonly signer: Signer.Service
+}
+
+type Change =
+  | { readonly kind: "share" | "revoke"; readonly address: string }
+  | { readonly kind: "transfer"; readonly address: string; readonly resetSharedTo: boolean }
+
+const done: Record<Change["kind"], string> = {
+  share: "Shared.",
+  revoke: "Access revoked.",
+  transfer: "Ownership transferred."
+}
+
+const change = Effect.fnUntraced(function* (signer: Signer.Service, cid: string, request: Change) {
+  const token = yield* Auth.use((auth) => auth.token(signer))
+  const accessControl = yield* AccessControl
+  const common = { address: signer.address, cid, token }
+  switch (request.kind) {
+    case "share":
+      yield* accessControl.share({ ...common, shareTo: [request.address] })
+      break
+    case "revoke":
+      yield* accessControl.revoke({ ...common, revokeTo: [request.address] })
+      break
+    case "transfer":
+      yield* accessControl.transferOwnership({
+        ...common,
+        newOwner: request.address,
+        resetSharedTo: request.resetSharedTo
+      })
+  }
+  return { kind: request.kind, record: yield* accessControl.get(cid) }
+})
+
+export const ShareAccess = ({ signer }: ShareAccessProps) => {
+  const [cid, setCid] = useState("")
+  const [address, setAddress] = useState("")
+  const [resetSharedTo, setResetSharedTo] = useState(true)
+  const call = useEffectCall(change)
+  const ready = cid !== "" && address !== "" && call.state !== "running"
+  const run = (request: Change) => void call.run(signer, cid, request)
+
+  return (
+    <section className="lh-card" aria-labelledby="share-title">
+      <h2 id="share-title">Share access</h2>
+      <label className="lh-field">
+        File CID
+        <input value={cid} onChange={(event) => setCid(event.currentTarget.value.trim())} />
+      </label>
+      <label className="lh-field">
+        Address
+        <input value={address} placeholder="0x…" onChange={(event) => setAddress(event.currentTarget.value.trim())} />
+      </label>
+      <div className="lh-row">
+        <button type="button" disabled={!ready} onClick={() => run({ kind: "share", address })}>
+          Share
+        </button>
+        <button type="button" disabled={!ready} onClick={() => run({ kind: "revoke", address })}>
+          Revoke
+        </button>
+        <button type="button" disabled={!ready} onClick={() => run({ kind: "transfer", address, resetSharedTo })}>
+          Transfer ownership
+        </button>
+        <label>
+          <input
+            type="checkbox"
+            checked={resetSharedTo}
+            onChange={(event) => setResetSharedTo(event.currentTarget.checked)}
+          />{" "}
+          Clear the shared list on transfer
+        </label>
+      </div>
+      <CallStatus
+        call={call}
+        running="Updating the 5 key nodes…"
+        {...(call.state === "success" ? { success: done[call.value.kind] } : {})}
+      />
+      {call.state === "success" && (
+        <dl aria-label="Access on the key nodes">
+          <dt>Owner</dt>
+          <dd>
+            <code>{call.value.record.owner}</code>
+          </dd>
+          <dt>Shared with</dt>
+          <dd>
+            {call.value.record.sharedTo.length === 0 ? (
+              "nobody"
+            ) : (
+              <ul>
+                {call.value.record.sharedTo.map((shared) => (
+                  <li key={shared}>
+                    <code>{shared}</code>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </dd>
+        </dl>
+      )}
+    </section>
+  )
+}

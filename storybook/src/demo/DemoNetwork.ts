@@ -1,0 +1,80 @@
+/**
+ * A fresh offline network for each story: the mock API, upload node, gateway and 5 key nodes
+ * (msw handlers of `createMockNetwork`), Alice's and Bob's accounts with fixed API keys, and a
+ * new library runtime pointed at it. Stories arrange faults and files through `demo()`.
+ *
+ * ```ts
+ * const meta = preview.meta({ component: UploadFiles, beforeEach: startDemo(), decorators: [withDemoRuntime] })
+ * export const NodeDown = meta.story({ beforeEach: () => { demo().network.faults.down({ host: "encryption", node: 3 }) } })
+ * ```
+ */
+import type { Effect } from "effect"
+import { type HttpHandler, http } from "msw"
+import type { LocalDeployment } from "../../../contracts/abi/deploy.ts"
+import { createMockNetwork, type MockNetwork } from "../../../mocks/src/index.ts"
+import { type LighthouseRuntime, type LighthouseServices, makeRuntime } from "../runtime/LighthouseLayer.ts"
+import { networksFor, paymentsFor, publicClient } from "./chain.ts"
+import { alice, bob } from "./wallets.ts"
+
+export interface Demo {
+  readonly network: MockNetwork
+  readonly runtime: LighthouseRuntime
+  /** Runs a library call on the demo's runtime (to arrange files before the user acts). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, LighthouseServices>) => Promise<A>
+}
+
+export interface DemoOptions {
+  /** Records per uploads page. @default 2000, as the provider */
+  readonly pageSize?: number
+  /** Pay with the contracts of this deployment on the local chain (`localhost` network). */
+  readonly deployment?: () => Promise<LocalDeployment>
+}
+
+/** What the msw addon puts in the story context. */
+interface Msw {
+  readonly use: (...handlers: Array<HttpHandler>) => void
+}
+
+let current: Demo | undefined
+
+/** The demo of the story being shown. */
+export const demo = (): Demo => {
+  if (current === undefined) throw new Error("no demo network: add `beforeEach: startDemo()` to the story's meta")
+  return current
+}
+
+/** A `beforeEach` that starts a demo network for the story and disposes of it afterwards. */
+export const startDemo =
+  (options: DemoOptions = {}) =>
+  async ({ msw }: { readonly msw: Msw }) => {
+    const deployed = await options.deployment?.()
+    const network = createMockNetwork({
+      // EVM access conditions are evaluated on the local chain.
+      chain: publicClient,
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+      ...(deployed === undefined ? {} : { payments: paymentsFor(deployed) })
+    })
+    network.seedAccount(alice.address, { apiKey: alice.apiKey })
+    network.seedAccount(bob.address, { apiKey: bob.apiKey })
+    const handlers = [...network.handlers]
+    if (deployed !== undefined) {
+      // The provider's API watches the chain for payments; the mock reads it when usage is asked for.
+      // The handler answers nothing, so the request goes on to the real usage route.
+      handlers.unshift(
+        http.get(`${network.hosts.api}/api/user/user_data_usage`, async () => {
+          await network.syncPayments()
+        })
+      )
+    }
+    msw.use(...handlers)
+    const runtime = makeRuntime({
+      // Quick flows: the 5 nodes at once, a short wait before a retry.
+      nodes: { mode: "concurrent", retryDelay: "100 millis" },
+      ...(deployed === undefined ? {} : { defaultNetwork: "localhost", networks: networksFor(deployed) })
+    })
+    current = { network, runtime, run: (effect) => runtime.runPromise(effect) }
+    return async () => {
+      current = undefined
+      await runtime.dispose()
+    }
+  }

@@ -1,0 +1,81 @@
+/**
+ * The local chain from the browser: Hardhat's node on 127.0.0.1:8545 (started by the storybook
+ * scripts and by the tests' global setup), the payment contract and test stablecoins deployed on
+ * it on demand, and viem clients for the demo wallets.
+ */
+import { type Address, createPublicClient, createWalletClient, http } from "viem"
+import { mnemonicToAccount } from "viem/accounts"
+import { hardhat } from "viem/chains"
+import { deployLocal, type LocalDeployment } from "../../../contracts/abi/deploy.ts"
+import { mockStablecoinAbi } from "../../../contracts/abi/MockStablecoin.ts"
+import { type LocalDeployment as NetworkDeployment, withLocalDeployment } from "../../../core/src/Networks.ts"
+import type { PaymentsOptions } from "../../../mocks/src/index.ts"
+import { testMnemonic } from "./wallets.ts"
+
+export const rpcUrl = "http://127.0.0.1:8545"
+
+// Blocks are mined at once: viem's 4 s polling and caching would only add latency.
+const transport = http(rpcUrl, { retryCount: 0 })
+const clientParams = { chain: hardhat, transport, pollingInterval: 50, cacheTime: 0 } as const
+
+export const publicClient = createPublicClient(clientParams)
+
+/** A wallet client for a local account on the local chain (a browser wallet in a real app). */
+export const walletClientOf = (account: ReturnType<typeof mnemonicToAccount>) =>
+  createWalletClient({ ...clientParams, account })
+
+/** Whether the local chain answers (stories that need it say so when it does not). */
+export const chainIsUp = (): Promise<boolean> =>
+  publicClient.getChainId().then(
+    (id) => id === hardhat.id,
+    () => false
+  )
+
+const deployments = new Map<number, Promise<LocalDeployment>>()
+
+/**
+ * The contracts, deployed once per page by the test account `deployer`. Story files that run at
+ * the same time use different deployers, so their transactions never race for one nonce.
+ */
+export const deployment = (deployer: number): Promise<LocalDeployment> => {
+  let deployed = deployments.get(deployer)
+  if (deployed === undefined) {
+    deployed = deployLocal(walletClientOf(mnemonicToAccount(testMnemonic, { addressIndex: deployer })), publicClient)
+    deployments.set(deployer, deployed)
+  }
+  return deployed
+}
+
+/** The network table's `localhost` entry for a deployment (what the `Payment` service reads). */
+export const networksFor = (deployed: LocalDeployment) =>
+  withLocalDeployment({
+    rpc: rpcUrl,
+    paymentContract: deployed.payment,
+    usdc: { address: deployed.usdc, decimals: 6 },
+    dai: { address: deployed.dai, decimals: 18 }
+  } as NetworkDeployment)
+
+/** What the mock API reads payments from (its `ReceivedPayment` events credit data limits). */
+export const paymentsFor = (deployed: LocalDeployment): PaymentsOptions => ({
+  publicClient,
+  contract: deployed.payment,
+  tokens: {
+    [deployed.usdc]: { decimals: 6, symbol: "USDC" },
+    [deployed.dai]: { decimals: 18, symbol: "DAI" }
+  },
+  nativeSymbol: "ETH",
+  nativeDecimals: 18,
+  fromBlock: deployed.blockNumber
+})
+
+/** The test stablecoins have an open faucet. */
+export const mint = async (token: Address, to: Address, amount: bigint, minter: number): Promise<void> => {
+  const wallet = walletClientOf(mnemonicToAccount(testMnemonic, { addressIndex: minter }))
+  const hash = await wallet.writeContract({
+    address: token,
+    abi: mockStablecoinAbi,
+    functionName: "mint",
+    args: [to, amount]
+  })
+  await publicClient.waitForTransactionReceipt({ hash })
+}

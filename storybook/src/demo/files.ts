@@ -1,0 +1,33 @@
+/** Files the stories arrange before the user acts, uploaded through the library on the demo runtime. */
+import { Effect } from "effect"
+import { Auth } from "../../../core/src/Auth.ts"
+import { Upload } from "../../../core/src/Upload.ts"
+import { demo } from "./DemoNetwork.ts"
+import type { DemoWallet } from "./wallets.ts"
+
+/** Encrypts and uploads a file for `owner` (key shards saved on the 5 nodes); its CID. */
+export const uploadEncrypted = (owner: DemoWallet, file: File): Promise<string> =>
+  demo().run(
+    Effect.gen(function* () {
+      const token = yield* Auth.use((auth) => auth.token(owner.signer))
+      const upload = yield* Upload
+      const entry = yield* upload.encryptedFile(file, { apiKey: owner.apiKey, address: owner.address, token })
+      return entry.Hash
+    })
+  )
+
+/** Uploads a file as is for `owner`; its CID. */
+export const uploadPublic = (owner: DemoWallet, file: File): Promise<string> =>
+  demo().run(Upload.use((upload) => upload.file(file, { apiKey: owner.apiKey })).pipe(Effect.map((e) => e.Hash)))
+
+/** A small PNG drawn in the browser: a picture to preview after decryption. */
+export const drawPng = async (label: string): Promise<Blob> => {
+  const canvas = new OffscreenCanvas(160, 100)
+  const context = canvas.getContext("2d")!
+  context.fillStyle = "#2b6cb0"
+  context.fillRect(0, 0, 160, 100)
+  context.fillStyle = "#ffffff"
+  context.font = "bold 22px sans-serif"
+  context.fillText(label, 16, 58)
+  return canvas.convertToBlob({ type: "image/png" })
+}
