@@ -39,11 +39,10 @@ export const access: Flow = {
     const cid = file!.cid
 
     /** The master key of `target`, recovered from 3 key nodes as `wallet`. */
-    const keyAs = (wallet: Wallet, target: string = cid) =>
-      Effect.gen(function* () {
-        const token = yield* auth.token(wallet.signer)
-        return Redacted.value(yield* shards.fetchKey({ cid: target, address: wallet.address, token }))
-      })
+    const keyAs = Effect.fnUntraced(function* (wallet: Wallet, target: string = cid) {
+      const token = yield* auth.token(wallet.signer)
+      return Redacted.value(yield* shards.fetchKey({ cid: target, address: wallet.address, token }))
+    })
     const ownerToken = yield* step(
       "auth.token.cached",
       "owner's JWT again",

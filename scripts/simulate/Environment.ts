@@ -190,11 +190,11 @@ export const libraryLayer = (
   }).pipe(Layer.provide(Layer.succeed(ChainTransport, () => custom(env.chain.provider, { retryCount: 0 }))))
 
 /** The report's header for this environment. */
-export const header = (env: Environment, note: string): Header => ({
+export const header = (env: Environment, mode: "sequential" | "concurrent", note: string): Header => ({
   chainId: env.chainId,
   contracts: { LighthousePayment: env.deployment.payment, USDC: env.deployment.usdc, DAI: env.deployment.dai },
   wallets: Object.fromEntries(Object.values(env.wallets).map((w) => [w.role, w.address])),
-  nodePolicy: { mode: "concurrent", note },
+  nodePolicy: { mode, note },
   hosts: env.network.hosts
 })
 
@@ -203,30 +203,31 @@ export const header = (env: Environment, note: string): Header => ({
 // =============================================================================
 
 /** Mints `amount` of a local stablecoin to `to` (the tokens have an open faucet). */
-export const mint = (token: Address, to: Address, amount: bigint): Effect.Effect<void, ChainCallFailed, Env> =>
-  Effect.gen(function* () {
-    const { chain } = yield* Env
-    yield* Effect.tryPromise({
-      try: async () => {
-        const hash = await chain.walletClients[0]!.writeContract({
-          address: token,
-          abi: mockStablecoinAbi,
-          functionName: "mint",
-          args: [to, amount]
-        })
-        const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
-        if (receipt.status !== "success") throw new Error(`mint reverted in ${hash}`)
-      },
-      catch: (e) => new ChainCallFailed({ message: reason(e) })
-    })
+export const mint = Effect.fnUntraced(function* (
+  token: Address,
+  to: Address,
+  amount: bigint
+): Effect.fn.Return<void, ChainCallFailed, Env> {
+  const { chain } = yield* Env
+  yield* Effect.tryPromise({
+    try: async () => {
+      const hash = await chain.walletClients[0]!.writeContract({
+        address: token,
+        abi: mockStablecoinAbi,
+        functionName: "mint",
+        args: [to, amount]
+      })
+      const receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
+      if (receipt.status !== "success") throw new Error(`mint reverted in ${hash}`)
+    },
+    catch: (e) => new ChainCallFailed({ message: reason(e) })
   })
+})
 
 /** Runs a helper of the mock network (it stands in for the provider's back office). */
-export const mock = <A>(run: (network: MockNetwork) => Promise<A>): Effect.Effect<A, MockCallFailed, Env> =>
-  Effect.gen(function* () {
-    const { network } = yield* Env
-    return yield* Effect.tryPromise({
-      try: () => run(network),
-      catch: (e) => new MockCallFailed({ message: reason(e) })
-    })
-  })
+export const mock = Effect.fnUntraced(function* <A>(
+  run: (network: MockNetwork) => Promise<A>
+): Effect.fn.Return<A, MockCallFailed, Env> {
+  const { network } = yield* Env
+  return yield* Effect.tryPromise({ try: () => run(network), catch: (e) => new MockCallFailed({ message: reason(e) }) })
+})

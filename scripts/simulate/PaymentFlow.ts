@@ -31,15 +31,14 @@ export const payment: Flow = {
     const owner = wallets.owner
 
     /** Lets the API credit new payments, and checks the limit rose by at least `bought` bytes. */
-    const credited = (bought: number) =>
-      Effect.gen(function* () {
-        const before = (yield* files.usage(apiKey)).dataLimit
-        const synced = yield* mock((n) => n.syncPayments())
-        const after = (yield* files.usage(apiKey)).dataLimit
-        yield* check(synced.credited.length === 1, `expected 1 payment credited, got ${synced.credited.length}`)
-        yield* check(after - before >= bought, `limit rose by ${after - before} B, less than ${bought} B`)
-        return { before, after, credit: synced.credited[0]! }
-      })
+    const credited = Effect.fnUntraced(function* (bought: number) {
+      const before = (yield* files.usage(apiKey)).dataLimit
+      const synced = yield* mock((n) => n.syncPayments())
+      const after = (yield* files.usage(apiKey)).dataLimit
+      yield* check(synced.credited.length === 1, `expected 1 payment credited, got ${synced.credited.length}`)
+      yield* check(after - before >= bought, `limit rose by ${after - before} B, less than ${bought} B`)
+      return { before, after, credit: synced.credited[0]! }
+    })
 
     const quote = yield* step(
       "payment.quote",

@@ -16,18 +16,17 @@ import { need } from "./Session.ts"
 import { check, step } from "./Step.ts"
 
 /** The master key of `cid` for the owner, and the node policy it was recovered under. */
-const recover = (cid: string) =>
-  Effect.gen(function* () {
-    const { wallets } = yield* Env
-    const auth = yield* Auth.Auth
-    const shards = yield* KeyShards.KeyShards
-    const config = yield* Config.LighthouseConfig
-    const token = yield* auth.token(wallets.owner.signer)
-    const start = yield* Clock.currentTimeMillis
-    const key = yield* shards.fetchKey({ cid, address: wallets.owner.address, token })
-    const ms = (yield* Clock.currentTimeMillis) - start
-    return { key: Redacted.value(key), mode: config.nodes.mode, ms }
-  })
+const recover = Effect.fnUntraced(function* (cid: string) {
+  const { wallets } = yield* Env
+  const auth = yield* Auth.Auth
+  const shards = yield* KeyShards.KeyShards
+  const config = yield* Config.LighthouseConfig
+  const token = yield* auth.token(wallets.owner.signer)
+  const start = yield* Clock.currentTimeMillis
+  const key = yield* shards.fetchKey({ cid, address: wallets.owner.address, token })
+  const ms = (yield* Clock.currentTimeMillis) - start
+  return { key: Redacted.value(key), mode: config.nodes.mode, ms }
+})
 
 export const policy: Flow = {
   name: "policy",

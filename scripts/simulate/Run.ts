@@ -22,6 +22,9 @@ export interface Options {
   readonly arrange?: ((network: MockNetwork) => void) | undefined
 }
 
+/** The flows' key-node policy: concurrent, for speed. */
+const mode = "concurrent"
+
 const policyNote =
   `called concurrently for speed; the configured default is ${defaults.nodes.mode} ` +
   `with ${Duration.toMillis(defaults.nodes.pause)} ms between two nodes (flow "policy" times both)`
@@ -59,10 +62,9 @@ export const simulation = (options: Options = {}): Effect.Effect<Report.Report, 
           reports.push(report)
         }
       }).pipe(
-        Effect.provide(
-          Layer.mergeAll(libraryLayer(env, { mode: "concurrent" }), Layer.succeed(Env, env), Session.layer),
-          { local: true }
-        )
+        Effect.provide(Layer.mergeAll(libraryLayer(env, { mode }), Layer.succeed(Env, env), Session.layer), {
+          local: true
+        })
       )
     } else {
       for (const flow of selected)
@@ -78,7 +80,7 @@ export const simulation = (options: Options = {}): Effect.Effect<Report.Report, 
 
     return Report.make({
       selected: selected.map((flow) => flow.name),
-      header: Option.isSome(prepared.env) ? header(prepared.env.value, policyNote) : undefined,
+      header: Option.isSome(prepared.env) ? header(prepared.env.value, mode, policyNote) : undefined,
       flows: reports,
       ms: (yield* Clock.currentTimeMillis) - start
     })

@@ -31,19 +31,19 @@ export class Session extends Context.Service<Session, State>()("lighthouse-effec
 }
 
 /** A value a needed flow wrote. */
-export const need = <K extends keyof State>(key: K): Effect.Effect<NonNullable<State[K]>, never, Session> =>
-  Effect.gen(function* () {
-    const value = (yield* Session)[key]
-    if (value === undefined) return yield* Effect.die(new Error(`no ${key} in the session: a flow misses a "needs"`))
-    return value as NonNullable<State[K]>
-  })
+export const need = Effect.fnUntraced(function* <K extends keyof State>(
+  key: K
+): Effect.fn.Return<NonNullable<State[K]>, never, Session> {
+  const value = (yield* Session)[key]
+  if (value === undefined) return yield* Effect.die(new Error(`no ${key} in the session: a flow misses a "needs"`))
+  return value as NonNullable<State[K]>
+})
 
 /** Keeps a value for the flows that need it. */
-export const keep = <K extends keyof State>(
+export const keep = Effect.fnUntraced(function* <K extends keyof State>(
   key: K,
   value: NonNullable<State[K]>
-): Effect.Effect<void, never, Session> =>
-  Effect.gen(function* () {
-    const state = yield* Session
-    state[key] = value
-  })
+): Effect.fn.Return<void, never, Session> {
+  const state = yield* Session
+  state[key] = value
+})

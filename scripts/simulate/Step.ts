@@ -98,25 +98,24 @@ export const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
  * Runs `effect` as the step `name` (showing `capability`), records it, and gives its value to
  * what follows; a failure is recorded and ends the flow with {@link StepFailed}.
  */
-export const step = <A, E, R>(
+export const step = Effect.fnUntraced(function* <A, E, R>(
   capability: string,
   name: string,
   effect: Effect.Effect<A, E, R>,
   detail: (value: A) => string
-): Effect.Effect<A, StepFailed, R | Recorder> =>
-  Effect.gen(function* () {
-    const recorder = yield* Recorder
-    const start = yield* Clock.currentTimeNanos
-    const exit = yield* Effect.exit(effect)
-    const ms = yield* elapsedMillis(start)
-    if (Exit.isSuccess(exit)) {
-      yield* recorder.record({ capability, name, ok: true, ms, detail: detail(exit.value) })
-      return exit.value
-    }
-    const error = describeCause(exit.cause)
-    yield* recorder.record({ capability, name, ok: false, ms, detail: showError(error), error })
-    return yield* new StepFailed({ step: name })
-  })
+): Effect.fn.Return<A, StepFailed, R | Recorder> {
+  const recorder = yield* Recorder
+  const start = yield* Clock.currentTimeNanos
+  const exit = yield* Effect.exit(effect)
+  const ms = yield* elapsedMillis(start)
+  if (Exit.isSuccess(exit)) {
+    yield* recorder.record({ capability, name, ok: true, ms, detail: detail(exit.value) })
+    return exit.value
+  }
+  const error = describeCause(exit.cause)
+  yield* recorder.record({ capability, name, ok: false, ms, detail: showError(error), error })
+  return yield* new StepFailed({ step: name })
+})
 
 /**
  * A step that passes when `effect` fails with the error tagged `expected` (and only then): the
