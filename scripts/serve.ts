@@ -21,6 +21,7 @@ import { HostNames } from "../mocks/src/faults/index.ts"
 import type { MockNetwork, MockNetworkOptions } from "../mocks/src/MockNetwork.ts"
 import { serveMockNetwork } from "../mocks/src/server/serve.ts"
 import { startLocalChain } from "./lib/chain.ts"
+import { chainOptions } from "./simulate/ChainOptions.ts"
 
 /** Something started with the mock network and stopped with it. */
 interface ServeExtension {
@@ -94,20 +95,7 @@ const localChain = (bind: string, port: number): ServeExtension => ({
       let timer: ReturnType<typeof setInterval> | undefined
       let syncing: Promise<unknown> = Promise.resolve()
       return {
-        options: {
-          payments: {
-            publicClient: chain.publicClient,
-            contract: deployment.payment,
-            tokens: {
-              [deployment.usdc]: { decimals: localTokens.usdc.decimals, symbol: localTokens.usdc.symbol },
-              [deployment.dai]: { decimals: localTokens.dai.decimals, symbol: localTokens.dai.symbol }
-            },
-            nativeSymbol: "ETH",
-            nativeDecimals: 18,
-            fromBlock: deployment.blockNumber
-          },
-          chain: chain.publicClient
-        },
+        options: chainOptions(chain.publicClient, deployment),
         lines: [
           `rpc         ${url}  chain id ${chainId} (Hardhat EDR, every transaction mined at once)`,
           `payment     ${deployment.payment}  LighthousePayment, owner ${deployment.owner}`,

@@ -25,6 +25,7 @@ import * as Signer from "../../core/src/Signer.ts"
 import type { MockNetwork } from "../../mocks/src/MockNetwork.ts"
 import { startMockNetwork } from "../../mocks/src/node.ts"
 import { type LocalChain, startLocalChain } from "../lib/chain.ts"
+import { chainOptions } from "./ChainOptions.ts"
 import type { Header } from "./Report.ts"
 import { type Recorder, type StepFailed, step } from "./Step.ts"
 
@@ -120,18 +121,7 @@ export const setup: Effect.Effect<Environment, StepFailed, Scope.Scope | Recorde
         startMockNetwork({
           pageSize,
           // The API credits `ReceivedPayment` events of this contract; key nodes read balances here.
-          payments: {
-            publicClient: chain.publicClient,
-            contract: deployment.payment,
-            tokens: {
-              [deployment.usdc]: { decimals: localTokens.usdc.decimals, symbol: localTokens.usdc.symbol },
-              [deployment.dai]: { decimals: localTokens.dai.decimals, symbol: localTokens.dai.symbol }
-            },
-            nativeSymbol: "ETH",
-            nativeDecimals: 18,
-            fromBlock: deployment.blockNumber
-          },
-          chain: chain.publicClient,
+          ...chainOptions(chain.publicClient, deployment),
           // Chain traffic stays in process: any HTTP request the mock does not answer is a bug.
           onUnhandledFrame: "error"
         })
