@@ -48,11 +48,12 @@ export const startDemo =
   (options: DemoOptions = {}) =>
   async ({ msw }: { readonly msw: Msw }) => {
     const deployed = await options.deployment?.()
+    const nextBlock = deployed === undefined ? 0n : (await publicClient.getBlockNumber()) + 1n
     const network = createMockNetwork({
       // EVM access conditions are evaluated on the local chain.
       chain: publicClient,
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-      ...(deployed === undefined ? {} : { payments: paymentsFor(deployed) })
+      ...(deployed === undefined ? {} : { payments: paymentsFor(deployed, nextBlock) })
     })
     network.seedAccount(alice.address, { apiKey: alice.apiKey })
     network.seedAccount(bob.address, { apiKey: bob.apiKey })

@@ -55,8 +55,11 @@ export const networksFor = (deployed: LocalDeployment) =>
     dai: { address: deployed.dai, decimals: 18 }
   } as NetworkDeployment)
 
-/** What the mock API reads payments from (its `ReceivedPayment` events credit data limits). */
-export const paymentsFor = (deployed: LocalDeployment): PaymentsOptions => ({
+/**
+ * What the mock API reads payments from (its `ReceivedPayment` events credit data limits), from
+ * `fromBlock` on: a story's network must not credit the payments of the stories before it.
+ */
+export const paymentsFor = (deployed: LocalDeployment, fromBlock: bigint): PaymentsOptions => ({
   publicClient,
   contract: deployed.payment,
   tokens: {
@@ -65,7 +68,7 @@ export const paymentsFor = (deployed: LocalDeployment): PaymentsOptions => ({
   },
   nativeSymbol: "ETH",
   nativeDecimals: 18,
-  fromBlock: deployed.blockNumber
+  fromBlock
 })
 
 /** The test stablecoins have an open faucet. */

@@ -1,5 +1,6 @@
-/** Files the stories arrange before the user acts, uploaded through the library on the demo runtime. */
+/** What stories arrange before the user acts, done through the library on the demo's runtime. */
 import { Effect } from "effect"
+import { AccessControl } from "../../../core/src/AccessControl.ts"
 import { Auth } from "../../../core/src/Auth.ts"
 import { Upload } from "../../../core/src/Upload.ts"
 import { demo } from "./DemoNetwork.ts"
@@ -19,6 +20,37 @@ export const uploadEncrypted = (owner: DemoWallet, file: File): Promise<string> 
 /** Uploads a file as is for `owner`; its CID. */
 export const uploadPublic = (owner: DemoWallet, file: File): Promise<string> =>
   demo().run(Upload.use((upload) => upload.file(file, { apiKey: owner.apiKey })).pipe(Effect.map((e) => e.Hash)))
+
+/** The owner shares a file with `to`. */
+export const share = (owner: DemoWallet, cid: string, to: DemoWallet): Promise<void> =>
+  demo().run(
+    Effect.gen(function* () {
+      const token = yield* Auth.use((auth) => auth.token(owner.signer))
+      yield* AccessControl.use((access) => access.share({ address: owner.address, cid, token, shareTo: [to.address] }))
+    })
+  )
+
+/** The owner sets the file's access conditions (EVM). */
+export const setConditions = (
+  owner: DemoWallet,
+  cid: string,
+  conditions: ReadonlyArray<unknown>,
+  aggregator?: string
+): Promise<void> =>
+  demo().run(
+    Effect.gen(function* () {
+      const token = yield* Auth.use((auth) => auth.token(owner.signer))
+      yield* AccessControl.use((access) =>
+        access.update({
+          address: owner.address,
+          cid,
+          token,
+          conditions,
+          ...(aggregator === undefined ? {} : { aggregator })
+        })
+      )
+    })
+  )
 
 /** A small PNG drawn in the browser: a picture to preview after decryption. */
 export const drawPng = async (label: string): Promise<Blob> => {

@@ -1,0 +1,76 @@
+/**
+ * Opens an encrypted file: signs in to the key nodes, recovers the file's key from 3 of the 5
+ * nodes (the others stand in when one is down), downloads the file and decrypts it on the device,
+ * then previews it (images and text) and offers it to save.
+ */
+import { Effect } from "effect"
+import { type FormEvent, useEffect, useMemo, useState } from "react"
+import { Auth } from "../../../core/src/Auth.ts"
+import { Download } from "../../../core/src/Download.ts"
+import { Files } from "../../../core/src/Files.ts"
+import { KeyShards, recoverKey } from "../../../core/src/KeyShards.ts"
+import type * as Signer from "../../../core/src/Signer.ts"
+import { useEffectCall } from "../runtime/useEffectCall.ts"
+import { CallStatus } from "../ui/CallStatus.tsx"
+import { formatBytes } from "../ui/format.ts"
+
+export interface DecryptDownloadProps {
+  /** Who asks: the owner, someone it was shared with, or someone meeting its access conditions. */
+  readonly signer: Signer.Service
+}
+
+const open = Effect.fnUntraced(function* (signer: Signer.Service, cid: string) {
+  const info = yield* Files.use((files) => files.fileInfo(cid))
+  const token = yield* Auth.use((auth) => auth.token(signer))
+  // `fetchKey` does both steps; they are split here to show which nodes answered.
+  const { shards, nodes } = yield* KeyShards.use((keys) => keys.recover({ cid, address: signer.address, token }))
+  const masterKey = yield* recoverKey(shards, { threshold: 3 })
+  const bytes = yield* Download.use((download) => download.bytes(cid, { decrypt: { masterKey } }))
+  return { info, nodes, bytes }
+})
+
+export const DecryptDownload = ({ signer }: DecryptDownloadProps) => {
+  const [cid, setCid] = useState("")
+  const call = useEffectCall(open)
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void call.run(signer, cid)
+  }
+
+  const file = call.state === "success" ? call.value : undefined
+  const mimeType = file?.info.mimeType ?? "application/octet-stream"
+  // One object URL per decrypted file, released when it is replaced or the component goes.
+  const url = useMemo(
+    () =>
+      file === undefined ? undefined : URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: mimeType })),
+    [file, mimeType]
+  )
+  useEffect(() => () => (url === undefined ? undefined : URL.revokeObjectURL(url)), [url])
+
+  return (
+    <form className="lh-card" onSubmit={submit} aria-labelledby="decrypt-title">
+      <h2 id="decrypt-title">Open an encrypted file</h2>
+      <label className="lh-field">
+        File CID
+        <input value={cid} onChange={(event) => setCid(event.currentTarget.value.trim())} />
+      </label>
+      <button type="submit" disabled={cid === "" || call.state === "running"}>
+        Recover the key and decrypt
+      </button>
+      <CallStatus call={call} running="Recovering the key…" success="Decrypted." />
+      {file !== undefined && url !== undefined && (
+        <section aria-label="Decrypted file" className="lh-preview">
+          <p>
+            Key recovered from key nodes {file.nodes.join(", ")}. {file.info.fileName}, {mimeType},{" "}
+            {formatBytes(file.bytes.length)}.
+          </p>
+          {mimeType.startsWith("image/") && <img src={url} alt={file.info.fileName} />}
+          {mimeType.startsWith("text/") && <pre>{new TextDecoder().decode(file.bytes)}</pre>}
+          <a href={url} download={file.info.fileName}>
+            Save {file.info.fileName}
+          </a>
+        </section>
+      )}
+    </form>
+  )
+}
