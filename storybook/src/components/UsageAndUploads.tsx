@@ -1,0 +1,104 @@
+/**
+ * The account at a glance: storage used against its limit, and its uploads, newest first, a page
+ * at a time (the API's cursor is the last record of the page before).
+ */
+import { Effect } from "effect"
+import { useEffect, useState } from "react"
+import { Files } from "../../../core/src/Files.ts"
+import { useEffectCall } from "../runtime/useEffectCall.ts"
+import { CallStatus } from "../ui/CallStatus.tsx"
+import { formatBytes, short } from "../ui/format.ts"
+
+export interface UsageAndUploadsProps {
+  readonly apiKey: string
+}
+
+const load = Effect.fnUntraced(function* (apiKey: string, lastKey: string | undefined) {
+  const files = yield* Files
+  const [usage, page] = yield* Effect.all([files.usage(apiKey), files.uploadsPage(apiKey, { lastKey })], {
+    concurrency: 2
+  })
+  return { usage, page }
+})
+
+/** `2026-11-21 08:12`, the same in every locale. */
+const when = (millis: number) => new Date(millis).toISOString().slice(0, 16).replace("T", " ")
+
+export const UsageAndUploads = ({ apiKey }: UsageAndUploadsProps) => {
+  const call = useEffectCall(load)
+  // The cursor of each page shown so far (`undefined` for the first) and where each page starts.
+  const [pages, setPages] = useState<ReadonlyArray<{ readonly lastKey: string | undefined; readonly start: number }>>([
+    { lastKey: undefined, start: 0 }
+  ])
+  const current = pages.at(-1)!
+  const { run } = call
+  useEffect(() => {
+    void run(apiKey, current.lastKey)
+  }, [run, apiKey, current.lastKey])
+
+  const data = call.state === "success" ? call.value : undefined
+  const shown = data?.page.fileList ?? []
+  const end = current.start + shown.length
+  const next = () => {
+    const last = shown.at(-1)
+    if (last !== undefined) setPages([...pages, { lastKey: last.id, start: end }])
+  }
+
+  return (
+    <section className="lh-card" aria-labelledby="usage-title">
+      <h2 id="usage-title">Usage and uploads</h2>
+      <CallStatus call={call} running="Loading…" />
+      {data !== undefined && (
+        <>
+          <div className="lh-progress">
+            <meter aria-label="Storage used" min={0} max={data.usage.dataLimit} value={data.usage.dataUsed} />
+            <span>
+              {formatBytes(data.usage.dataUsed)} of {formatBytes(data.usage.dataLimit)} used
+            </span>
+          </div>
+          {data.page.totalFiles === 0 ? (
+            <p>No uploads yet.</p>
+          ) : (
+            <>
+              <table aria-label="Uploads">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">CID</th>
+                    <th scope="col">Size</th>
+                    <th scope="col">Encrypted</th>
+                    <th scope="col">Uploaded (UTC)</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((file) => (
+                    <tr key={file.id}>
+                      <td>{file.fileName}</td>
+                      <td>
+                        <code title={file.cid}>{short(file.cid, 10)}</code>
+                      </td>
+                      <td>{formatBytes(Number(file.fileSizeInBytes))}</td>
+                      <td>{file.encryption ? "yes" : "no"}</td>
+                      <td>{when(file.createdAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <nav className="lh-row" aria-label="Pages">
+                <button type="button" disabled={pages.length === 1} onClick={() => setPages(pages.slice(0, -1))}>
+                  Previous page
+                </button>
+                <span>
+                  Files {current.start + 1}–{end} of {data.page.totalFiles}
+                </span>
+                <button type="button" disabled={end >= data.page.totalFiles} onClick={next}>
+                  Next page
+                </button>
+              </nav>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
