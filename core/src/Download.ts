@@ -133,7 +133,10 @@ export const make = Effect.gen(function* () {
     )
 
   /** The master key: given, or recovered from the key nodes for the signer. */
-  const masterKey = (cid: string, decryption: Decryption): Effect.Effect<MasterKey, FetchKeyFailure | SignInFailure> =>
+  const resolveKey = (
+    cid: string,
+    decryption: Decryption
+  ): Effect.Effect<MasterKey, FetchKeyFailure | SignInFailure> =>
     "masterKey" in decryption
       ? Effect.succeed(decryption.masterKey)
       : Effect.gen(function* () {
@@ -159,7 +162,7 @@ export const make = Effect.gen(function* () {
       const source = open(valid, options)
       if (options?.decrypt === undefined) return source
       // Before downloading: without the key there is no point fetching the bytes.
-      const key = yield* masterKey(valid, options.decrypt)
+      const key = yield* resolveKey(valid, options.decrypt)
       return source.pipe(Cipher.decryptUnverified(key))
     })
 

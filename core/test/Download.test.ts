@@ -15,7 +15,7 @@ import * as KeyShards from "../src/KeyShards.ts"
 import * as Upload from "../src/Upload.ts"
 import { alice, aliceSigner, bobSigner, makeHarness } from "./upload/harness.ts"
 
-const { network, log, layer } = makeHarness()
+const { network, log, layer, layerWith } = makeHarness()
 const { Input } = Upload
 
 const GATEWAY = "https://gateway.lighthouse.storage"
@@ -108,6 +108,27 @@ describe("Download plain", () => {
       assert.strictEqual((yield* Effect.flip(Stream.runCollect(download.stream("nope"))))._tag, "InvalidCid")
       assert.strictEqual(log.length, 0)
     }).pipe(Effect.provide(layer))
+  )
+})
+
+describe("Download over node:http (NodeHttpClient.layerNodeHttp)", () => {
+  it.effect("bytes and a decrypted file, as over fetch", () =>
+    Effect.gen(function* () {
+      const plaintext = big(100 * 1024 + 5)
+      const { cid } = yield* encrypted(plaintext)
+      const download = yield* Download.Download
+      assert.deepStrictEqual(yield* download.bytes(cid, { decrypt: { signer: aliceSigner } }), plaintext)
+      const dir = yield* tempDir
+      yield* download.toFile(cid, nodePath.join(dir, "p.bin"), { decrypt: { signer: aliceSigner } })
+      assert.deepStrictEqual(
+        new Uint8Array(yield* Effect.promise(() => fs.readFile(nodePath.join(dir, "p.bin")))),
+        plaintext
+      )
+      const missing = (yield* Effect.flip(
+        download.bytes("QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQA")
+      )) as HttpStatusError
+      assert.strictEqual(missing.message, "HTTP error! status 404")
+    }).pipe(Effect.provide(layerWith({}, "node:http")))
   )
 })
 

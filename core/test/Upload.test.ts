@@ -356,6 +356,107 @@ const carOf = async (content: Uint8Array) => {
   return { bytes, root: root!.toString() }
 }
 
+describe("Upload as one Blob (browsers' fetch)", () => {
+  it.effect("the same bytes on the wire, the same CIDs; progress at the start and the end", () =>
+    Effect.gen(function* () {
+      const { apiKey } = seed()
+      const upload = yield* Upload.Upload
+      const reports: Array<Upload.Progress.Progress> = []
+      const entry = yield* upload.text(HELLO, { apiKey, onProgress: (p) => void reports.push(p) })
+      assert.deepStrictEqual(entry, { Name: "text", Hash: HELLO_V1, Size: "12" })
+      const [request] = log
+      const boundary = boundaryOf(request!.headers)
+      assert.strictEqual(text(request!.body), onePart(boundary, "text", HELLO))
+      assert.strictEqual(request!.headers["content-length"], String(request!.body!.length))
+      assert.deepStrictEqual(reports, [
+        { bytesSent: 0, totalBytes: request!.body!.length },
+        { bytesSent: request!.body!.length, totalBytes: request!.body!.length }
+      ])
+
+      const dir = yield* photoFolder
+      const streamed = yield* upload
+        .folder(Input.directory(dir), { apiKey })
+        .pipe(Effect.provideService(Upload.BodyMode, "stream"))
+      assert.deepStrictEqual(yield* upload.folder(Input.directory(dir), { apiKey }), streamed)
+      const fromStream = yield* upload.file(Input.stream(Stream.make(new TextEncoder().encode(HELLO)), { name: "s" }), {
+        apiKey
+      })
+      assert.strictEqual(fromStream.Hash, HELLO_V1)
+    }).pipe(Effect.provideService(Upload.BodyMode, "blob"), Effect.provide(layer))
+  )
+
+  it.effect("encrypted: the ciphertext decrypts with the saved key", () =>
+    Effect.gen(function* () {
+      const { apiKey } = seed()
+      const auth = yield* Auth.Auth
+      const token = yield* auth.token(aliceSigner)
+      log.length = 0
+      const upload = yield* Upload.Upload
+      const plaintext = new TextEncoder().encode("blob secret\n")
+      const entry = yield* upload.encryptedBuffer(plaintext, { apiKey, address: alice.address, token, name: "b.bin" })
+      const body = log[0]!.body!
+      const boundary = boundaryOf(log[0]!.headers)
+      const head = new TextEncoder().encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
+      ).length
+      const tail = `\r\n--${boundary}--\r\n`.length
+      const shards = yield* KeyShards.KeyShards
+      const key = yield* shards.fetchKey({ cid: entry.Hash, address: alice.address, token })
+      assert.deepStrictEqual(yield* FileCipher.decrypt(body.subarray(head, body.length - tail), key), plaintext)
+    }).pipe(Effect.provideService(Upload.BodyMode, "blob"), Effect.provide(layer))
+  )
+})
+
+describe("Upload over node:http (NodeHttpClient.layerNodeHttp)", () => {
+  const overNodeHttp = layerWith({}, "node:http")
+
+  it.effect("the same request, body and answers as over fetch", () =>
+    Effect.gen(function* () {
+      const { apiKey } = seed()
+      const upload = yield* Upload.Upload
+      const reports: Array<Upload.Progress.Progress> = []
+      const entry = yield* upload.text(HELLO, { apiKey, onProgress: (p) => void reports.push(p) })
+      assert.deepStrictEqual(entry, { Name: "text", Hash: HELLO_V1, Size: "12" })
+      const [request] = log
+      assert.strictEqual(
+        request!.url.href,
+        "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1"
+      )
+      assert.strictEqual(request!.headers.authorization, `Bearer ${apiKey}`)
+      assert.strictEqual(request!.headers.encryption, "false")
+      assert.strictEqual(request!.headers["x-deal-parameter"], "null")
+      assert.strictEqual(text(request!.body), onePart(boundaryOf(request!.headers), "text", HELLO))
+      assert.strictEqual(reports.at(-1)!.bytesSent, request!.body!.length)
+      const dir = yield* photoFolder
+      assert.strictEqual((yield* upload.folder(Input.directory(dir), { apiKey })).Name, "photos")
+    }).pipe(Effect.provide(overNodeHttp))
+  )
+
+  it.effect("encrypted, and the errors: refusal, down, time-out", () =>
+    Effect.gen(function* () {
+      const { apiKey } = seed()
+      const auth = yield* Auth.Auth
+      const token = yield* auth.token(aliceSigner)
+      const upload = yield* Upload.Upload
+      const entry = yield* upload.encryptedText("over node:http", { apiKey, address: alice.address, token })
+      const shards = yield* KeyShards.KeyShards
+      assert.strictEqual(
+        Redacted.value(yield* shards.fetchKey({ cid: entry.Hash, address: alice.address, token })).length,
+        64
+      )
+
+      const refused = (yield* Effect.flip(upload.text(HELLO, { apiKey: "wrong" }))) as UploadRejected
+      assert.strictEqual(refused.message, "Authentication failed")
+      network.faults.down({ host: "node" }, { times: 1 })
+      assert.strictEqual((yield* Effect.flip(upload.text(HELLO, { apiKey }))).message, "Network error")
+      network.faults.slow({ host: "node" }, 60_000, { times: 1 })
+      const fiber = yield* Effect.forkChild(Effect.flip(upload.text(HELLO, { apiKey })))
+      yield* TestClock.adjust("2 hours")
+      assert.strictEqual((yield* Fiber.join(fiber)).message, "Request timed out")
+    }).pipe(Effect.provide(overNodeHttp))
+  )
+})
+
 describe("Upload errors", () => {
   it.effect("a bad API key: UploadRejected with the node's text, no `Error: ` prefix", () =>
     Effect.gen(function* () {

@@ -10,7 +10,7 @@
  *
  * @internal
  */
-import { Stream } from "effect"
+import { Effect, Stream } from "effect"
 
 /** One `file` part. */
 export interface Part<E> {
@@ -20,6 +20,8 @@ export interface Part<E> {
   readonly size: number | undefined
   /** The content, opened when the part's turn comes. */
   readonly content: Stream.Stream<Uint8Array, E>
+  /** The content as a `Blob`, when it is one already (a `File`, bytes): sent as is by {@link blobBody}. */
+  readonly blob?: (() => Blob) | undefined
 }
 
 const encoder = new TextEncoder()
@@ -76,4 +78,21 @@ export const chunked = (bytes: Uint8Array, chunkSize = 64 * 1024): Stream.Stream
       views.push(bytes.subarray(offset, Math.min(bytes.length, offset + chunkSize)))
     }
     return Stream.fromIterable(views)
+  })
+
+/**
+ * The body as one `Blob`, for runtimes whose `fetch` cannot send a stream (Firefox, Safari, and
+ * Chromium over HTTP/1.1): `File`s and bytes go in as they are (a browser sends a `File` from
+ * disk without reading it into memory); other content is read into memory first.
+ */
+export const blobBody = <E>(boundary: string, parts: ReadonlyArray<Part<E>>): Effect.Effect<Blob, E> =>
+  Effect.gen(function* () {
+    const pieces: Array<BlobPart> = []
+    for (const part of parts) {
+      pieces.push(partHead(boundary, part.name) as Uint8Array<ArrayBuffer>)
+      pieces.push(part.blob?.() ?? ((yield* Stream.mkUint8Array(part.content)) as Uint8Array<ArrayBuffer>))
+      pieces.push(CRLF as Uint8Array<ArrayBuffer>)
+    }
+    pieces.push(closing(boundary) as Uint8Array<ArrayBuffer>)
+    return new Blob(pieces, { type: contentType(boundary) })
   })

@@ -31,7 +31,8 @@ export const fraction = (progress: Progress): number | undefined =>
       ? 1
       : Math.min(1, progress.bytesSent / progress.totalBytes)
 
-const report = (onProgress: OnProgress, progress: Progress): Effect.Effect<void> =>
+/** Runs a listener with one report. */
+export const report = (onProgress: OnProgress, progress: Progress): Effect.Effect<void> =>
   Effect.suspend(() => {
     const out = onProgress(progress)
     return Effect.isEffect(out) ? out : Effect.void

@@ -4,7 +4,7 @@
  * library's layers wired to it. Key-node calls run without pauses (`pause: 0`) so no test waits
  * on the clock; everything else is the production configuration.
  */
-import { NodeFileSystem } from "@effect/platform-node"
+import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
 import { Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { http } from "msw"
@@ -66,14 +66,19 @@ export const makeHarness = (options: MockNetworkOptions & { readonly captureBodi
     log.length = 0
   })
 
-  /** The library's layers over this network, with key-node policy overrides. */
-  const layerWith = (nodes: Config.PartialOptions["nodes"] = {}) => {
+  /**
+   * The library's layers over this network, with key-node policy overrides, over `fetch` (the
+   * default) or `node:http` (what Node applications should give uploads).
+   */
+  const layerWith = (nodes: Config.PartialOptions["nodes"] = {}, transport: "fetch" | "node:http" = "fetch") => {
     const base = Layer.mergeAll(
       Config.layer({ nodes: { pause: 0, retryDelay: 0, ...nodes } }),
-      FetchHttpClient.layer.pipe(
-        // msw replaces `fetch` when it starts; resolve it per call, not once.
-        Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
-      ),
+      transport === "fetch"
+        ? FetchHttpClient.layer.pipe(
+            // msw replaces `fetch` when it starts; resolve it per call, not once.
+            Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
+          )
+        : NodeHttpClient.layerNodeHttp,
       NodeFileSystem.layer
     )
     const keys = Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(Layer.provideMerge(Nodes.layer))
