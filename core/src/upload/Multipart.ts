@@ -94,5 +94,6 @@ export const blobBody = <E>(boundary: string, parts: ReadonlyArray<Part<E>>): Ef
       pieces.push(CRLF as Uint8Array<ArrayBuffer>)
     }
     pieces.push(closing(boundary) as Uint8Array<ArrayBuffer>)
-    return new Blob(pieces, { type: contentType(boundary) })
+    // No `type`: Blob types are lower-cased, the boundary is not; the request's Content-Type says it.
+    return new Blob(pieces)
   })

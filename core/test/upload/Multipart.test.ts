@@ -89,4 +89,21 @@ describe("Multipart", () => {
       assert.deepStrictEqual(yield* Stream.runCollect(Multipart.chunked(new Uint8Array(0))), [])
     })
   )
+
+  it.effect("as one Blob: the same bytes, Blobs used as they are, streams read", () =>
+    Effect.gen(function* () {
+      const file = new File(["from a file"], "f.txt")
+      const parts: Array<Multipart.Part<never>> = [
+        { name: "f.txt", size: file.size, content: Stream.empty, blob: () => file },
+        { name: "s.txt", size: 6, content: Stream.make(encoder.encode("stream")) }
+      ]
+      const blob = yield* Multipart.blobBody("B", parts)
+      assert.strictEqual(blob.type, "")
+      const streamed = yield* collect(
+        Multipart.body("B", [{ ...parts[0]!, content: Stream.make(encoder.encode("from a file")) }, parts[1]!])
+      )
+      assert.strictEqual(yield* Effect.promise(() => blob.text()), streamed)
+      assert.strictEqual(blob.size, Multipart.bodyLength("B", parts))
+    })
+  )
 })
