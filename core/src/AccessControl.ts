@@ -28,6 +28,7 @@ import {
   type NodesDisagree
 } from "./Errors.ts"
 import { type Token, url } from "./internal/http.ts"
+import { innermostMessage } from "./internal/nodeAnswers.ts"
 import { type FanOut, type FanOutResult, KeyNodes } from "./Nodes.ts"
 import { parsePublicKey } from "./schema/Address.ts"
 import { validateConditionRequest } from "./schema/AccessCondition.ts"
@@ -152,16 +153,6 @@ const AccessConditionsResponse = Schema.Struct({
   chainType: Schema.optionalKey(Schema.String),
   decryptionType: Schema.optionalKey(Schema.String)
 })
-
-/** The last `message` of the provider's nested error bodies (`{message:{message:{message:"Access Denied"}}}`). */
-const innermostMessage = (body: unknown): unknown => {
-  let current = body
-  for (let depth = 0; depth < 8; depth++) {
-    if (typeof current !== "object" || current === null || !("message" in current)) return current
-    current = current.message
-  }
-  return current
-}
 
 /** See {@link NodeRefusal}. */
 const refine =

@@ -34,6 +34,7 @@ import {
   NodeError
 } from "./Errors.ts"
 import type { Token } from "./internal/http.ts"
+import { innermostMessage } from "./internal/nodeAnswers.ts"
 import { allNodes, type FanOutResult, KeyNodes } from "./Nodes.ts"
 import { parsePublicKey } from "./schema/Address.ts"
 import { parseCid } from "./schema/Cid.ts"
@@ -155,16 +156,6 @@ export const threshold = 3
 
 /** What a node hands out: `{ message: "success", payload: { key, index } }`. */
 const RetrieveAnswer = Schema.Struct({ payload: Schema.Struct({ key: Schema.String, index: Schema.String }) })
-
-/** The last `message` of the provider's nested error bodies (`{message:{message:{message:"Access Denied"}}}`). */
-const innermostMessage = (body: unknown): unknown => {
-  let current = body
-  for (let depth = 0; depth < 8; depth++) {
-    if (typeof current !== "object" || current === null || !("message" in current)) return current
-    current = current.message
-  }
-  return current
-}
 
 /** A node that cannot answer now (transport failure, time-out, 404, 5xx): another node may. */
 const isUnavailable = (error: NodeError): boolean =>

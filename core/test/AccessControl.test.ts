@@ -5,103 +5,30 @@
  * before any request and every refusal of the nodes. Time is the `TestClock`'s.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
-import { FetchHttpClient } from "effect/http"
-import { TestClock } from "effect/testing"
-import { setupServer } from "msw/node"
-import { privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, beforeEach } from "vitest"
+import { Effect, Redacted } from "effect"
 import { createMockNetwork } from "../../mocks/src/index.ts"
 import * as AccessControl from "../src/AccessControl.ts"
 import * as Auth from "../src/Auth.ts"
-import * as Config from "../src/Config.ts"
 import type { NodeError, NodesDisagree } from "../src/Errors.ts"
 import * as KeyShards from "../src/KeyShards.ts"
-import * as Nodes from "../src/Nodes.ts"
 import * as Signer from "../src/Signer.ts"
+import { alice, bob, carol, cid, otherCid as unknownCid } from "./support/accounts.ts"
+import { keyServices } from "./support/layers.ts"
+import { makeNetworkHarness } from "./support/network.ts"
 
 // =============================================================================
 // Harness
 // =============================================================================
 
-/** The running test's TestClock, read by the mock network and the request log. */
-let clockNow: () => number = () => 0
-const network = createMockNetwork({ clock: () => clockNow() })
-const server = setupServer(...network.handlers)
+/** The mock network on the running test's TestClock, which stamps the request log too. */
+const { network, log, now: clockNow, settle } = makeNetworkHarness((clock) => createMockNetwork({ clock }))
 const { faults } = network
 const nodeStates = network.state.keyNodes.nodes
+const TestLayer = keyServices()
 
-interface Logged {
-  readonly method: string
-  readonly path: string
-  readonly headers: Record<string, string>
-  readonly at: number
-  body: unknown
-}
-const log: Array<Logged> = []
-let inflight = 0
-server.events.on("request:start", ({ request }) => {
-  inflight++
-  const entry: Logged = {
-    method: request.method,
-    path: new URL(request.url).pathname,
-    headers: Object.fromEntries(request.headers),
-    at: clockNow(),
-    body: undefined
-  }
-  log.push(entry)
-  void request
-    .clone()
-    .text()
-    .then((text) => {
-      entry.body = text === "" ? undefined : JSON.parse(text)
-    })
-})
-server.events.on("request:end", () => {
-  inflight--
-})
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
-afterAll(() => server.close())
-beforeEach(() => {
-  network.reset()
-  log.length = 0
-  clockNow = () => 0
-})
-
-/** Runs `effect` to its end, advancing the TestClock in 100 ms steps while no request is in flight. */
-const settle = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const clock = yield* Clock.Clock
-    clockNow = () => clock.currentTimeMillisUnsafe()
-    const fiber = yield* Effect.forkChild(effect)
-    let busyTurns = 0
-    while (fiber.pollUnsafe() === undefined) {
-      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
-      if (inflight > 0 && busyTurns++ < 500) continue
-      busyTurns = 0
-      yield* TestClock.adjust("100 millis")
-    }
-    return yield* Fiber.join(fiber)
-  })
-
-const layerWith = (nodes: Config.PartialOptions["nodes"] = {}) =>
-  Layer.mergeAll(AccessControl.layer, KeyShards.layer, Auth.layer()).pipe(
-    Layer.provideMerge(Nodes.layer),
-    Layer.provideMerge(Config.layer({ nodes, requestTimeout: "1 minute" })),
-    Layer.provideMerge(FetchHttpClient.layer),
-    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
-  )
-const TestLayer = layerWith()
-
-const alice = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
-const bob = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a")
-const carol = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6")
 const aliceAddress = alice.address.toLowerCase()
 const bobAddress = bob.address.toLowerCase()
 const carolAddress = carol.address.toLowerCase()
-const cid = "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQA"
-const unknownCid = "QmPzhJDbMgoxXH7JoRc1roXqkLGtngLiGVhegiDEmmTnbM"
 
 const balanceAtLeast = (id: number, wei: string) => ({
   id,
@@ -325,7 +252,7 @@ describe("AccessControl.apply", () => {
       yield* settle(access.update({ address: alice.address, cid, token, conditions: [balanceAtLeast(1, "3")] }))
       assert.strictEqual(log.length, 5)
       assert.isTrue(log.every((e) => e.at === start))
-    }).pipe(Effect.provide(layerWith({ mode: "concurrent" })))
+    }).pipe(Effect.provide(keyServices({ mode: "concurrent" })))
   )
 })
 

@@ -4,91 +4,24 @@
  * whose expiry and refresh are driven by the `TestClock` (the mock issues JWTs on the same clock).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
-import { FetchHttpClient } from "effect/http"
+import { Effect, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { setupServer } from "msw/node"
-import { privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, beforeEach } from "vitest"
 import { createMockNetwork } from "../../mocks/src/index.ts"
 import * as Auth from "../src/Auth.ts"
-import * as Config from "../src/Config.ts"
 import { type InvalidSignature, type NodeError, SignerError } from "../src/Errors.ts"
-import * as Nodes from "../src/Nodes.ts"
 import * as Signer from "../src/Signer.ts"
+import { alice, bob } from "./support/accounts.ts"
+import { overKeyNodes } from "./support/layers.ts"
+import { makeNetworkHarness } from "./support/network.ts"
 
 // =============================================================================
 // Harness
 // =============================================================================
 
-/** The running test's TestClock, read by the mock network (JWT iat/exp) and the request log. */
-let clockNow: () => number = () => 0
-const network = createMockNetwork({ clock: () => clockNow() })
-const server = setupServer(...network.handlers)
+/** The mock network issues JWTs (iat/exp) on the running test's TestClock, which stamps the request log too. */
+const { network, log, now: clockNow, settle } = makeNetworkHarness((clock) => createMockNetwork({ clock }))
+const TestLayer = overKeyNodes(Auth.layer())
 
-interface Logged {
-  readonly method: string
-  readonly url: URL
-  readonly headers: Record<string, string>
-  readonly at: number
-  body: unknown
-}
-const log: Array<Logged> = []
-let inflight = 0
-server.events.on("request:start", ({ request }) => {
-  inflight++
-  const entry: Logged = {
-    method: request.method,
-    url: new URL(request.url),
-    headers: Object.fromEntries(request.headers),
-    at: clockNow(),
-    body: undefined
-  }
-  log.push(entry)
-  void request
-    .clone()
-    .text()
-    .then((text) => {
-      entry.body = text === "" ? undefined : JSON.parse(text)
-    })
-})
-server.events.on("request:end", () => {
-  inflight--
-})
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
-afterAll(() => server.close())
-beforeEach(() => {
-  network.reset()
-  log.length = 0
-  clockNow = () => 0
-})
-
-/** Runs `effect` to its end, advancing the TestClock in 100 ms steps while no request is in flight. */
-const settle = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const clock = yield* Clock.Clock
-    clockNow = () => clock.currentTimeMillisUnsafe()
-    const fiber = yield* Effect.forkChild(effect)
-    let busyTurns = 0
-    while (fiber.pollUnsafe() === undefined) {
-      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
-      if (inflight > 0 && busyTurns++ < 500) continue
-      busyTurns = 0
-      yield* TestClock.adjust("100 millis")
-    }
-    return yield* Fiber.join(fiber)
-  })
-
-const TestLayer = Auth.layer().pipe(
-  Layer.provideMerge(Nodes.layer),
-  Layer.provideMerge(Config.layer({ requestTimeout: "1 minute" })),
-  Layer.provideMerge(FetchHttpClient.layer),
-  Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
-)
-
-const alice = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
-const bob = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a")
 const aliceAddress = alice.address.toLowerCase()
 const aliceSigner = Signer.makeFromAccount(alice)
 const encryption = "https://encryption.lighthouse.storage"

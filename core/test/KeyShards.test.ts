@@ -4,100 +4,40 @@
  * `recover` and `fetchKey` can produce. Time is the `TestClock`'s: a test takes milliseconds.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Fiber, Layer, Random, Redacted } from "effect"
-import { FetchHttpClient } from "effect/http"
-import { TestClock } from "effect/testing"
-import { setupServer } from "msw/node"
-import { privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, beforeEach } from "vitest"
+import { Duration, Effect, Random, Redacted } from "effect"
 import { makeFaults } from "../../mocks/src/faults/index.ts"
 import { makeKeyNodes } from "../../mocks/src/keyNodes/index.ts"
 import * as Auth from "../src/Auth.ts"
-import * as Config from "../src/Config.ts"
 import type { EncryptionFailed, NodeError, NodesDisagree } from "../src/Errors.ts"
 import * as KeyShards from "../src/KeyShards.ts"
-import * as Nodes from "../src/Nodes.ts"
 import * as Signer from "../src/Signer.ts"
+import { alice, bob, cid, otherCid } from "./support/accounts.ts"
+import { keyServices } from "./support/layers.ts"
+import { type Logged, makeNetworkHarness } from "./support/network.ts"
 
 // =============================================================================
 // Harness: mock nodes on msw, a request log in virtual time, a loop that advances the TestClock
 // =============================================================================
 
-/** The running test's TestClock, read by the mock (JWT times) and the request log. */
-let clockNow: () => number = () => 0
-const faults = makeFaults()
-const keyNodes = makeKeyNodes({ faults, now: () => clockNow() })
-const server = setupServer(...keyNodes.handlers)
-
-interface Logged {
-  readonly method: string
-  readonly path: string
-  readonly headers: Record<string, string>
-  readonly at: number
-  body: unknown
-}
-const log: Array<Logged> = []
-let inflight = 0
-server.events.on("request:start", ({ request }) => {
-  inflight++
-  const entry: Logged = {
-    method: request.method,
-    path: new URL(request.url).pathname,
-    headers: Object.fromEntries(request.headers),
-    at: clockNow(),
-    body: undefined
+/** The mock key nodes alone, on the running test's TestClock (JWT times), which stamps the request log too. */
+const {
+  network,
+  log,
+  now: clockNow,
+  settle
+} = makeNetworkHarness((now) => {
+  const faults = makeFaults()
+  const keyNodes = makeKeyNodes({ faults, now })
+  const reset = () => {
+    keyNodes.reset()
+    faults.clear()
   }
-  log.push(entry)
-  void request
-    .clone()
-    .text()
-    .then((text) => {
-      entry.body = text === "" ? undefined : JSON.parse(text)
-    })
+  return { handlers: keyNodes.handlers, reset, keyNodes, faults }
 })
-server.events.on("request:end", () => {
-  inflight--
-})
+const { keyNodes, faults } = network
+const TestLayer = keyServices()
 
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
-afterAll(() => server.close())
-beforeEach(() => {
-  keyNodes.reset()
-  faults.clear()
-  log.length = 0
-  clockNow = () => 0
-})
-
-/** Runs `effect` to its end, advancing the TestClock in 100 ms steps while no request is in flight. */
-const settle = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const clock = yield* Clock.Clock
-    clockNow = () => clock.currentTimeMillisUnsafe()
-    const fiber = yield* Effect.forkChild(effect)
-    let busyTurns = 0
-    while (fiber.pollUnsafe() === undefined) {
-      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
-      if (inflight > 0 && busyTurns++ < 500) continue
-      busyTurns = 0
-      yield* TestClock.adjust("100 millis")
-    }
-    return yield* Fiber.join(fiber)
-  })
-
-const layerWith = (nodes: Config.PartialOptions["nodes"] = {}) =>
-  Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(
-    Layer.provideMerge(Nodes.layer),
-    Layer.provideMerge(Config.layer({ nodes, requestTimeout: "1 minute" })),
-    Layer.provideMerge(FetchHttpClient.layer),
-    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
-  )
-const TestLayer = layerWith()
-
-const alice = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
-const bob = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a")
 const aliceAddress = alice.address.toLowerCase()
-const cid = "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQA"
-const otherCid = "QmPzhJDbMgoxXH7JoRc1roXqkLGtngLiGVhegiDEmmTnbM"
 
 /** A JWT for `account` through the Auth service (so the shard calls below are the only node calls logged after it). */
 const tokenFor = (account: typeof alice) =>
@@ -107,12 +47,19 @@ const tokenFor = (account: typeof alice) =>
     return token.token
   })
 
+/** Alice signed in, with a fresh key's shards not saved anywhere yet; the log is cleared afterwards. */
+const aliceWithShards = Effect.gen(function* () {
+  const shards = yield* KeyShards.KeyShards
+  const token = yield* tokenFor(alice)
+  log.length = 0
+  const { masterKey, keyShards } = yield* KeyShards.generate()
+  return { shards, token, masterKey, keyShards }
+})
+
 /** A fresh key saved for alice under `cid`; the log is cleared afterwards. */
 const savedKey = (forCid = cid, shareTo?: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const shards = yield* KeyShards.KeyShards
-    const token = yield* tokenFor(alice)
-    const { masterKey, keyShards } = yield* KeyShards.generate()
+    const { shards, token, masterKey, keyShards } = yield* aliceWithShards
     yield* settle(shards.save({ cid: forCid, address: alice.address, token, keyShards, shareTo }))
     log.length = 0
     return { masterKey, keyShards, token }
@@ -127,10 +74,7 @@ const shardPaths = (entries: ReadonlyArray<Logged>) => entries.map((e) => `${e.m
 describe("KeyShards.save", () => {
   it.effect("POSTs shard i to node i, in order, 1000 ms apart, with the bearer token and no sharedTo", () =>
     Effect.gen(function* () {
-      const shards = yield* KeyShards.KeyShards
-      const token = yield* tokenFor(alice)
-      log.length = 0
-      const { keyShards } = yield* KeyShards.generate()
+      const { shards, token, keyShards } = yield* aliceWithShards
       const start = clockNow()
       const result = yield* settle(shards.save({ cid, address: alice.address, token, keyShards }))
 
@@ -160,10 +104,7 @@ describe("KeyShards.save", () => {
 
   it.effect("sends `sharedTo` (that spelling), lower-cased, only when the list is non-empty", () =>
     Effect.gen(function* () {
-      const shards = yield* KeyShards.KeyShards
-      const token = yield* tokenFor(alice)
-      log.length = 0
-      const { keyShards } = yield* KeyShards.generate()
+      const { shards, token, keyShards } = yield* aliceWithShards
       yield* settle(shards.save({ cid, address: alice.address, token, keyShards, shareTo: [bob.address] }))
       for (const [i, entry] of log.entries())
         assert.deepStrictEqual(entry.body, {
@@ -181,10 +122,7 @@ describe("KeyShards.save", () => {
 
   it.effect("concurrent policy: all 5 nodes at once, no pause", () =>
     Effect.gen(function* () {
-      const shards = yield* KeyShards.KeyShards
-      const token = yield* tokenFor(alice)
-      log.length = 0
-      const { keyShards } = yield* KeyShards.generate()
+      const { shards, token, keyShards } = yield* aliceWithShards
       const start = clockNow()
       yield* settle(shards.save({ cid, address: alice.address, token, keyShards }))
       assert.deepStrictEqual(
@@ -192,7 +130,7 @@ describe("KeyShards.save", () => {
         [1, 2, 3, 4, 5].map((n) => `POST /api/setSharedKey/${n}`)
       )
       assert.isTrue(log.every((e) => e.at === start))
-    }).pipe(Effect.provide(layerWith({ mode: "concurrent" })))
+    }).pipe(Effect.provide(keyServices({ mode: "concurrent" })))
   )
 
   it.effect("`Invalid CID` before the shard count, and nothing is sent", () =>
@@ -236,11 +174,8 @@ describe("KeyShards.save", () => {
 
   it.effect("a node down: `Error encrypting file`, caused by that node, naming the nodes that hold a shard", () =>
     Effect.gen(function* () {
-      const shards = yield* KeyShards.KeyShards
-      const token = yield* tokenFor(alice)
-      log.length = 0
+      const { shards, token, keyShards } = yield* aliceWithShards
       faults.down({ host: "encryption", node: 3 })
-      const { keyShards } = yield* KeyShards.generate()
       const error = (yield* Effect.flip(
         settle(shards.save({ cid, address: alice.address, token, keyShards }))
       )) as EncryptionFailed
@@ -270,11 +205,8 @@ describe("KeyShards.save", () => {
 
   it.effect("a 500 is not retried; a 404 is, and succeeds on the second try", () =>
     Effect.gen(function* () {
-      const shards = yield* KeyShards.KeyShards
-      const token = yield* tokenFor(alice)
-      log.length = 0
+      const { shards, token, keyShards } = yield* aliceWithShards
       faults.notFound({ host: "encryption", node: 2 }, { times: 1 })
-      const { keyShards } = yield* KeyShards.generate()
       const ok = yield* settle(shards.save({ cid, address: alice.address, token, keyShards }))
       assert.deepStrictEqual(
         ok.reports.map((r) => r.attempts),
@@ -315,10 +247,8 @@ describe("KeyShards.save", () => {
 
   it.effect("answers that disagree: `Error encrypting file` caused by NodesDisagree", () =>
     Effect.gen(function* () {
-      const shards = yield* KeyShards.KeyShards
-      const token = yield* tokenFor(alice)
+      const { shards, token, keyShards } = yield* aliceWithShards
       faults.inconsistent({ host: "encryption", node: 4 })
-      const { keyShards } = yield* KeyShards.generate()
       const error = (yield* Effect.flip(
         settle(shards.save({ cid, address: alice.address, token, keyShards }))
       )) as EncryptionFailed
@@ -484,7 +414,7 @@ describe("KeyShards.recover", () => {
       const result = yield* settle(shards.recover({ cid, address: alice.address, token }))
       assert.strictEqual(result.nodes.length, 3)
       assert.isTrue(log.every((e) => e.at === start))
-    }).pipe(Effect.provide(layerWith({ mode: "concurrent" })))
+    }).pipe(Effect.provide(keyServices({ mode: "concurrent" })))
   )
 
   it.effect("`Invalid CID` and `Invalid public Key` before any request", () =>

@@ -6,12 +6,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, type Layer, Redacted } from "effect"
 import { createWalletClient, custom, type EIP1193Provider, toHex, verifyMessage } from "viem"
-import { privateKeyToAccount } from "viem/accounts"
 import type { SignerError } from "../src/Errors.ts"
 import * as Signer from "../src/Signer.ts"
+import { alice, keys } from "./support/accounts.ts"
 
-const privateKey = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
-const alice = privateKeyToAccount(privateKey)
+const privateKey = keys.alice
 const message = "Please sign this message to prove you are owner of this account: 5b1c0a4e"
 
 /** A minimal EIP-1193 wallet backed by alice's key; records the RPC methods it was asked. */

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { HostName } from "../src/faults/index.ts"
 import { startMockNetwork } from "../src/node.ts"
+import { addFile } from "./support/upload.ts"
 
 const running = startMockNetwork({ onUnhandledFrame: "error" })
 const { network } = running
@@ -15,15 +16,7 @@ const owner = "0x00000000000000000000000000000000000000f1"
 let apiKey: string
 let cid: string
 
-const uploadHello = () => {
-  const form = new FormData()
-  form.append("file", new Blob(["hello world\n"]), "hello.txt")
-  return fetch("https://upload.lighthouse.storage/api/v0/add?cid-version=0", {
-    method: "POST",
-    headers: { Authorization: `Bearer ${apiKey}` },
-    body: form
-  })
-}
+const uploadHello = () => addFile(apiKey, "hello.txt", new Blob(["hello world\n"]), { query: "cid-version=0" })
 
 /** One deterministic request per host, and how to read its answer. */
 const probes: Record<

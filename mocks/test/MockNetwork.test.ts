@@ -6,6 +6,7 @@ import { setupServer } from "msw/node"
 import { afterEach, describe, expect, it } from "vitest"
 import { DefaultHosts } from "../../core/src/Config.ts"
 import { createMockNetwork } from "../src/MockNetwork.ts"
+import { addFile, addFiles } from "./support/upload.ts"
 
 const servers: Array<{ close: () => void }> = []
 afterEach(() => {
@@ -43,14 +44,14 @@ describe("createMockNetwork", () => {
     expect(await (await fetch("http://api.local/api/lighthouse/get_ticker?symbol=FIL")).json()).toBe(7)
     expect((await fetch("http://api.local/api/lighthouse/get_ticker?symbol=ETH")).status).toBe(404)
 
-    const form = new FormData()
-    form.append("file", new Blob(["hi"]), "a.txt")
-    form.append("file", new Blob(["yo"]), "b.txt")
-    await fetch("http://node.local/api/v0/add", {
-      method: "POST",
-      headers: { Authorization: `Bearer ${apiKey}` },
-      body: form
-    })
+    await addFiles(
+      apiKey,
+      [
+        ["a.txt", new Blob(["hi"])],
+        ["b.txt", new Blob(["yo"])]
+      ],
+      { node: "http://node.local" }
+    )
     const page = await (
       await fetch("http://api.local/api/user/files_uploaded?lastKey=null", {
         headers: { Authorization: `Bearer ${apiKey}` }
@@ -90,15 +91,7 @@ describe("createMockNetwork", () => {
     const network = createMockNetwork()
     serve(network)
     const { apiKey } = network.seedAccount("0x00000000000000000000000000000000000000e4")
-    const form = new FormData()
-    form.append("file", new Blob(["kept until reset"]), "k.txt")
-    const { Hash } = await (
-      await fetch("https://upload.lighthouse.storage/api/v0/add", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${apiKey}` },
-        body: form
-      })
-    ).json()
+    const { Hash } = await (await addFile(apiKey, "k.txt", new Blob(["kept until reset"]))).json()
     await network.simulateDeal(Hash)
     await fetch("https://api.lighthouse.storage/api/ipns/generate_key", {
       headers: { Authorization: `Bearer ${apiKey}` }

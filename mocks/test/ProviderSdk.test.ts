@@ -4,8 +4,7 @@
  * raw `https` streaming, text, buffer, folder, CAR), account and metadata calls, deals, IPNS and
  * the API key flow signed with a viem account.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { CarWriter } from "@ipld/car"
 import lighthouse from "@lighthouse-web3/sdk"
@@ -13,28 +12,14 @@ import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { startMockNetwork } from "../src/node.ts"
+import { describe, expect, it } from "vitest"
 import { ContentStore } from "../src/upload/ContentStore.ts"
 import { addAll } from "../src/upload/Unixfs.ts"
+import { sdkHarness } from "./support/sdk.ts"
 
-const running = startMockNetwork({ onUnhandledFrame: "error" })
-const { network } = running
 const account = privateKeyToAccount(generatePrivateKey())
-let apiKey: string
-let dir: string
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "lighthouse-sdk-"))
-})
-afterAll(async () => {
-  running.close()
-  await rm(dir, { recursive: true, force: true })
-})
-beforeEach(() => {
-  network.reset()
-  apiKey = network.seedAccount(account.address).apiKey
-})
+const sdk = sdkHarness(account, "lighthouse-sdk-")
+const { network } = sdk
 
 const encoder = new TextEncoder()
 
@@ -42,26 +27,26 @@ const rawCid = async (bytes: Uint8Array) => CID.createV1(raw.code, await sha256.
 
 describe("@lighthouse-web3/sdk against the mock network", () => {
   it("upload streams a file from disk (Node https path) and gets kubo's CIDs", async () => {
-    const path = join(dir, "hello.txt")
+    const path = join(sdk.dir, "hello.txt")
     await writeFile(path, "hello world\n")
 
-    const v0 = await lighthouse.upload(path, apiKey, 0)
+    const v0 = await lighthouse.upload(path, sdk.apiKey, 0)
     expect(v0.data).toEqual({ Name: "hello.txt", Hash: "QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o", Size: "20" })
 
     // The SDK's default is CID v1: raw leaves, so a one-chunk file is a raw block.
-    const v1 = await lighthouse.upload(path, apiKey)
+    const v1 = await lighthouse.upload(path, sdk.apiKey)
     expect(v1.data).toEqual({ Name: "hello.txt", Hash: await rawCid(encoder.encode("hello world\n")), Size: "12" })
     expect(v1.data.Hash).toBe("bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4")
   })
 
   it("upload of a folder answers one entry: the root directory, named after the folder", async () => {
-    const folder = join(dir, "testImages")
+    const folder = join(sdk.dir, "testImages")
     await mkdir(join(folder, "nested"), { recursive: true })
     await writeFile(join(folder, "a.txt"), "alpha\n")
     await writeFile(join(folder, "nested", "b.json"), '{"b":1}\n')
     await writeFile(join(folder, "nested", "c.bin"), new Uint8Array(300_000).fill(7))
 
-    const { data } = await lighthouse.upload(folder, apiKey, 0)
+    const { data } = await lighthouse.upload(folder, sdk.apiKey, 0)
 
     const expected = []
     const store = new ContentStore().staging()
@@ -92,11 +77,11 @@ describe("@lighthouse-web3/sdk against the mock network", () => {
   })
 
   it("uploadText and uploadBuffer", async () => {
-    const text = await lighthouse.uploadText("some text", apiKey, "sample")
+    const text = await lighthouse.uploadText("some text", sdk.apiKey, "sample")
     expect(text.data).toEqual({ Name: "sample", Hash: await rawCid(encoder.encode("some text")), Size: "9" })
 
     const bytes = Uint8Array.from({ length: 1000 }, (_, i) => i % 251)
-    const buffer = await lighthouse.uploadBuffer(bytes, apiKey)
+    const buffer = await lighthouse.uploadBuffer(bytes, sdk.apiKey)
     // FormData names an unnamed Blob part "blob".
     expect(buffer.data).toEqual({ Name: "blob", Hash: await rawCid(bytes), Size: "1000" })
 
@@ -121,10 +106,10 @@ describe("@lighthouse-web3/sdk against the mock network", () => {
     for (const block of store.walk(root!)) await writer.put(block)
     await writer.close()
     await reading
-    const path = join(dir, "big.car")
+    const path = join(sdk.dir, "big.car")
     await writeFile(path, Buffer.concat(chunks))
 
-    const { data } = await lighthouse.uploadCAR(path, apiKey)
+    const { data } = await lighthouse.uploadCAR(path, sdk.apiKey)
     expect(data).toMatchObject({ Hash: root!.toString(), Name: "big.car", Root: { Cid: { "/": root!.toString() } } })
     const back = await fetch(`https://gateway.lighthouse.storage/api/v0/cat/${root}`, { method: "POST" })
     expect((await back.arrayBuffer()).byteLength).toBe(600_000)
@@ -132,13 +117,13 @@ describe("@lighthouse-web3/sdk against the mock network", () => {
 
   it("getBalance, getUploads and getFileInfo follow what was uploaded", async () => {
     network.setQuota(account.address, { dataLimit: 5_000_000 })
-    const first = await lighthouse.uploadText("first", apiKey, "first.txt")
-    const second = await lighthouse.uploadText("second!", apiKey, "second.txt")
+    const first = await lighthouse.uploadText("first", sdk.apiKey, "first.txt")
+    const second = await lighthouse.uploadText("second!", sdk.apiKey, "second.txt")
 
-    const balance = await lighthouse.getBalance(apiKey)
+    const balance = await lighthouse.getBalance(sdk.apiKey)
     expect(balance.data).toMatchObject({ dataLimit: 5_000_000, dataUsed: 5 + 7 })
 
-    const uploads = await lighthouse.getUploads(apiKey)
+    const uploads = await lighthouse.getUploads(sdk.apiKey)
     expect(uploads.data.totalFiles).toBe(2)
     expect(uploads.data.fileList.map((file: { cid: string }) => file.cid)).toEqual([second.data.Hash, first.data.Hash])
     expect(uploads.data.fileList[0]).toMatchObject({
@@ -161,18 +146,18 @@ describe("@lighthouse-web3/sdk against the mock network", () => {
   })
 
   it("deleteFile removes an upload and frees its bytes", async () => {
-    await lighthouse.uploadText("to delete", apiKey, "gone.txt")
-    const { data } = await lighthouse.getUploads(apiKey)
+    await lighthouse.uploadText("to delete", sdk.apiKey, "gone.txt")
+    const { data } = await lighthouse.getUploads(sdk.apiKey)
     const id = data.fileList[0]!.id
-    const deleted = await lighthouse.deleteFile(apiKey, id)
+    const deleted = await lighthouse.deleteFile(sdk.apiKey, id)
     expect(deleted.data).toEqual({ message: "File deleted successfully." })
-    expect((await lighthouse.getUploads(apiKey)).data.totalFiles).toBe(0)
-    expect((await lighthouse.getBalance(apiKey)).data.dataUsed).toBe(0)
-    await expect(lighthouse.deleteFile(apiKey, id)).rejects.toThrow("Request failed with status code 404")
+    expect((await lighthouse.getUploads(sdk.apiKey)).data.totalFiles).toBe(0)
+    expect((await lighthouse.getBalance(sdk.apiKey)).data.dataUsed).toBe(0)
+    await expect(lighthouse.deleteFile(sdk.apiKey, id)).rejects.toThrow("Request failed with status code 404")
   })
 
   it("dealStatus is empty until a deal is simulated, then lists DealID and Provider", async () => {
-    const { data } = await lighthouse.uploadText("deal me", apiKey, "deal.txt")
+    const { data } = await lighthouse.uploadText("deal me", sdk.apiKey, "deal.txt")
     expect((await lighthouse.dealStatus(data.Hash)).data).toEqual([])
     await network.simulateDeal(data.Hash, { copies: 2 })
     // The SDK's declared element type predates DealID/Provider; its tests and CLI read those keys.
@@ -183,18 +168,18 @@ describe("@lighthouse-web3/sdk against the mock network", () => {
   })
 
   it("IPNS: generateKey, publishRecord, getAllKeys, removeKey", async () => {
-    const { data: key } = await lighthouse.generateKey(apiKey)
+    const { data: key } = await lighthouse.generateKey(sdk.apiKey)
     expect(key.ipnsName).toMatch(/^[0-9a-f]{32}$/)
     expect(key.ipnsId).toMatch(/^k51[0-9a-z]+$/)
 
-    const { data: file } = await lighthouse.uploadText("ipns target", apiKey, "target.txt")
-    const published = await lighthouse.publishRecord(file.Hash, key.ipnsName, apiKey)
+    const { data: file } = await lighthouse.uploadText("ipns target", sdk.apiKey, "target.txt")
+    const published = await lighthouse.publishRecord(file.Hash, key.ipnsName, sdk.apiKey)
     expect(published.data).toEqual({ Name: key.ipnsId, Value: `/ipfs/${file.Hash}` })
     const resolved = await fetch(`https://gateway.lighthouse.storage/ipns/${key.ipnsId}`)
     expect(await resolved.text()).toBe("ipns target")
 
-    const { data: other } = await lighthouse.generateKey(apiKey)
-    const all = await lighthouse.getAllKeys(apiKey)
+    const { data: other } = await lighthouse.generateKey(sdk.apiKey)
+    const all = await lighthouse.getAllKeys(sdk.apiKey)
     expect(all.data).toHaveLength(2)
     expect(all.data[0]).toMatchObject({
       ipnsName: key.ipnsName,
@@ -204,11 +189,11 @@ describe("@lighthouse-web3/sdk against the mock network", () => {
     })
     expect(all.data[1]).toMatchObject({ ipnsName: other.ipnsName, cid: null })
 
-    const removed = await lighthouse.removeKey(key.ipnsName, apiKey)
+    const removed = await lighthouse.removeKey(key.ipnsName, sdk.apiKey)
     expect(removed.data).toEqual({ Keys: [{ Name: key.ipnsName, Id: key.ipnsId }] })
-    expect((await lighthouse.getAllKeys(apiKey)).data).toHaveLength(1)
-    await expect(lighthouse.removeKey(key.ipnsName, apiKey)).rejects.toThrow("Request failed with status code 500")
-    await expect(lighthouse.publishRecord(file.Hash, "nope", apiKey)).rejects.toThrow(
+    expect((await lighthouse.getAllKeys(sdk.apiKey)).data).toHaveLength(1)
+    await expect(lighthouse.removeKey(key.ipnsName, sdk.apiKey)).rejects.toThrow("Request failed with status code 500")
+    await expect(lighthouse.publishRecord(file.Hash, "nope", sdk.apiKey)).rejects.toThrow(
       "Request failed with status code 500"
     )
   })
@@ -226,7 +211,7 @@ describe("@lighthouse-web3/sdk against the mock network", () => {
   })
 
   it("a bad API key is refused with 401 everywhere", async () => {
-    const path = join(dir, "refused.txt")
+    const path = join(sdk.dir, "refused.txt")
     await writeFile(path, "nope")
     await expect(lighthouse.upload(path, "not-a-key")).rejects.toThrow("Error: Request failed with status code 401")
     await expect(lighthouse.uploadText("x", "not-a-key")).rejects.toThrow("Error: Authentication failed")

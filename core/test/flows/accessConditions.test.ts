@@ -9,94 +9,40 @@
  * the others with private keys.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
-import { FetchHttpClient } from "effect/http"
-import { TestClock } from "effect/testing"
-import { setupServer } from "msw/node"
+import { Effect, Redacted } from "effect"
 import type { Address } from "viem"
-import { afterAll, beforeAll, beforeEach } from "vitest"
-import { deployLocal, type LocalDeployment } from "../../../contracts/abi/deploy.ts"
+import type { LocalDeployment } from "../../../contracts/abi/deploy.ts"
 import { mockStablecoinAbi } from "../../../contracts/abi/MockStablecoin.ts"
-import { createMockNetwork, type MockNetwork } from "../../../mocks/src/index.ts"
-import { type LocalChain, startLocalChain } from "../../../scripts/lib/chain.ts"
-import * as AccessControl from "../../src/AccessControl.ts"
-import * as Auth from "../../src/Auth.ts"
-import * as Config from "../../src/Config.ts"
+import { createMockNetwork } from "../../../mocks/src/index.ts"
+import type { LocalChain } from "../../../scripts/lib/chain.ts"
 import * as KeyShards from "../../src/KeyShards.ts"
-import * as Nodes from "../../src/Nodes.ts"
 import * as Signer from "../../src/Signer.ts"
+import { cid } from "../support/accounts.ts"
+import { mint, withDeployedChain } from "../support/chain.ts"
+import { keyFlow } from "../support/keyFlows.ts"
+import { keyServices } from "../support/layers.ts"
+import { makeNetworkHarness } from "../support/network.ts"
 
 // =============================================================================
 // Harness: chain, token, mock network on msw
 // =============================================================================
 
-let clockNow: () => number = () => 0
+const { network, settle } = makeNetworkHarness((clock) => createMockNetwork({ clock }))
 let chain: LocalChain
 let deployment: LocalDeployment
-let network: MockNetwork
-let server: ReturnType<typeof setupServer>
-let inflight = 0
-
-beforeAll(async () => {
-  chain = await startLocalChain()
-  deployment = await deployLocal(chain.walletClients[0]!, chain.publicClient)
+withDeployedChain((started, deployed) => {
+  chain = started
+  deployment = deployed
   // The key nodes evaluate EVM conditions of every chain name on this chain.
-  network = createMockNetwork({ clock: () => clockNow(), chain: chain.publicClient })
-  server = setupServer(...network.handlers)
-  server.events.on("request:start", () => {
-    inflight++
-  })
-  server.events.on("request:end", () => {
-    inflight--
-  })
-  server.listen({ onUnhandledFrame: "error" })
-}, 120_000)
-afterAll(async () => {
-  server?.close()
-  await chain?.stop()
-})
-beforeEach(() => {
-  network.reset()
-  clockNow = () => 0
+  network.state.keyNodes.setChain(chain.publicClient)
 })
 
-/** Runs `effect` to its end, advancing the TestClock in 100 ms steps while no request is in flight. */
-const settle = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const clock = yield* Clock.Clock
-    clockNow = () => clock.currentTimeMillisUnsafe()
-    const fiber = yield* Effect.forkChild(effect)
-    let busyTurns = 0
-    while (fiber.pollUnsafe() === undefined) {
-      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
-      if (inflight > 0 && busyTurns++ < 500) continue
-      busyTurns = 0
-      yield* TestClock.adjust("100 millis")
-    }
-    return yield* Fiber.join(fiber)
-  })
+const TestLayer = keyServices()
 
-const TestLayer = Layer.mergeAll(AccessControl.layer, KeyShards.layer, Auth.layer()).pipe(
-  Layer.provideMerge(Nodes.layer),
-  Layer.provideMerge(Config.layer({ requestTimeout: "1 minute" })),
-  Layer.provideMerge(FetchHttpClient.layer),
-  Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
-)
-
-const cid = "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQA"
 const oneUsdc = 1_000_000n
 
-/** Mints (or, with a negative amount, burns by transfer to the deployer) the 6-decimal USDC. */
-const mintUsdc = (to: Address, amount: bigint) =>
-  Effect.promise(async () => {
-    const hash = await chain.walletClients[0]!.writeContract({
-      address: deployment.usdc,
-      abi: mockStablecoinAbi,
-      functionName: "mint",
-      args: [to, amount]
-    })
-    await chain.publicClient.waitForTransactionReceipt({ hash })
-  })
+/** Mints the 6-decimal USDC. */
+const mintUsdc = (to: Address, amount: bigint) => mint(chain, deployment.usdc, to, amount)
 
 const transferAllUsdc = (fromIndex: number) =>
   Effect.promise(async () => {
@@ -127,20 +73,11 @@ const holdsUsdc = (minimum: bigint) => ({
 })
 
 const setup = Effect.gen(function* () {
-  const auth = yield* Auth.Auth
-  const shards = yield* KeyShards.KeyShards
-  const access = yield* AccessControl.AccessControl
+  const { auth, access, recoverAs } = yield* keyFlow(settle, cid)
   // The owner is the chain's first account, signing through its EIP-1193 provider.
   const owner = yield* Signer.makeFromEip1193(chain.provider)
   const holder = yield* Signer.makeFromPrivateKey(Redacted.make(chain.privateKeys[1]!))
   const outsider = yield* Signer.makeFromPrivateKey(Redacted.make(chain.privateKeys[2]!))
-  const recoverAs = (signer: Signer.Service) =>
-    settle(
-      Effect.gen(function* () {
-        const token = yield* auth.token(signer)
-        return Redacted.value(yield* shards.fetchKey({ cid, address: signer.address, token }))
-      })
-    ).pipe(Effect.catch((e) => Effect.succeed(e._tag)))
   return { auth, access, owner, holder, outsider, recoverAs }
 })
 

@@ -5,92 +5,30 @@
  * two nodes down. Run under both node policies; time is the `TestClock`'s.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Redacted } from "effect"
-import { FetchHttpClient } from "effect/http"
+import { Effect, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { setupServer } from "msw/node"
-import { afterAll, beforeAll, beforeEach } from "vitest"
 import { createMockNetwork } from "../../../mocks/src/index.ts"
-import * as AccessControl from "../../src/AccessControl.ts"
-import * as Auth from "../../src/Auth.ts"
-import * as Config from "../../src/Config.ts"
 import * as KeyShards from "../../src/KeyShards.ts"
-import * as Nodes from "../../src/Nodes.ts"
 import * as Signer from "../../src/Signer.ts"
+import { cid, keys } from "../support/accounts.ts"
+import { keyFlow } from "../support/keyFlows.ts"
+import { keyServices } from "../support/layers.ts"
+import { makeNetworkHarness } from "../support/network.ts"
 
 // =============================================================================
 // Harness
 // =============================================================================
 
-let clockNow: () => number = () => 0
-const network = createMockNetwork({ clock: () => clockNow() })
-const server = setupServer(...network.handlers)
-let inflight = 0
+const { network, settle } = makeNetworkHarness((clock) => createMockNetwork({ clock }))
 const released = () => network.state.keyNodes.nodes.flatMap((n) => n.released)
-server.events.on("request:start", () => {
-  inflight++
-})
-server.events.on("request:end", () => {
-  inflight--
-})
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
-afterAll(() => server.close())
-beforeEach(() => {
-  network.reset()
-  clockNow = () => 0
-})
-
-/** Runs `effect` to its end, advancing the TestClock in 100 ms steps while no request is in flight. */
-const settle = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const clock = yield* Clock.Clock
-    clockNow = () => clock.currentTimeMillisUnsafe()
-    const fiber = yield* Effect.forkChild(effect)
-    let busyTurns = 0
-    while (fiber.pollUnsafe() === undefined) {
-      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
-      if (inflight > 0 && busyTurns++ < 500) continue
-      busyTurns = 0
-      yield* TestClock.adjust("100 millis")
-    }
-    return yield* Fiber.join(fiber)
-  })
-
-const layerWith = (mode: "sequential" | "concurrent") =>
-  Layer.mergeAll(AccessControl.layer, KeyShards.layer, Auth.layer()).pipe(
-    Layer.provideMerge(Nodes.layer),
-    Layer.provideMerge(Config.layer({ nodes: { mode }, requestTimeout: "1 minute" })),
-    Layer.provideMerge(FetchHttpClient.layer),
-    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
-  )
-
-const keys = {
-  alice: "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
-  bob: "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
-  carol: "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
-  dave: "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a"
-} as const
-const cid = "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQA"
 
 /** Everything a flow needs: the services and four signers. */
 const setup = Effect.gen(function* () {
-  const auth = yield* Auth.Auth
-  const shards = yield* KeyShards.KeyShards
-  const access = yield* AccessControl.AccessControl
+  const flow = yield* keyFlow(settle, cid)
   const [alice, bob, carol, dave] = yield* Effect.forEach([keys.alice, keys.bob, keys.carol, keys.dave], (key) =>
     Signer.makeFromPrivateKey(Redacted.make(key))
   )
-  /** The key as `signer` recovers it, or the failure's tag. */
-  const recoverAs = (signer: Signer.Service) =>
-    settle(
-      Effect.gen(function* () {
-        const token = yield* auth.token(signer)
-        return Redacted.value(yield* shards.fetchKey({ cid, address: signer.address, token }))
-      })
-    ).pipe(Effect.catch((e) => Effect.succeed(e._tag)))
-  const tokenOf = (signer: Signer.Service) => settle(auth.token(signer))
-  return { auth, shards, access, alice: alice!, bob: bob!, carol: carol!, dave: dave!, recoverAs, tokenOf }
+  return { ...flow, alice: alice!, bob: bob!, carol: carol!, dave: dave! }
 })
 
 // =============================================================================
@@ -98,7 +36,7 @@ const setup = Effect.gen(function* () {
 // =============================================================================
 
 describe.each(["sequential", "concurrent"] as const)("key-shard flows (%s)", (mode) => {
-  const TestLayer = layerWith(mode)
+  const TestLayer = keyServices({ mode })
 
   it.effect("owner saves the shards and recovers the key; nobody else can", () =>
     Effect.gen(function* () {

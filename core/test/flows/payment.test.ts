@@ -8,18 +8,17 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Effect, Layer } from "effect"
-import { FetchHttpClient } from "effect/http"
-import { setupServer } from "msw/node"
-import { type Address, custom } from "viem"
-import { afterAll, beforeAll } from "vitest"
-import { deployLocal, type LocalDeployment, mockStablecoinAbi } from "../../../contracts/abi/index.ts"
+import type { Address } from "viem"
+import { afterAll } from "vitest"
+import type { LocalDeployment } from "../../../contracts/abi/index.ts"
 import { createMockNetwork, type MockNetwork } from "../../../mocks/src/index.ts"
-import { type LocalChain, startLocalChain } from "../../../scripts/lib/chain.ts"
+import { type RunningMockNetwork, startMockNetwork } from "../../../mocks/src/node.ts"
+import type { LocalChain } from "../../../scripts/lib/chain.ts"
 import * as Config from "../../src/Config.ts"
 import * as Files from "../../src/Files.ts"
-import { withLocalDeployment } from "../../src/Networks.ts"
 import * as Payment from "../../src/Payment.ts"
-import { ChainTransport } from "../../src/payment/Chain.ts"
+import { chainTransport, localNetworks, mint, withDeployedChain } from "../support/chain.ts"
+import { fetchLayer } from "../support/layers.ts"
 
 // =============================================================================
 // Harness
@@ -28,11 +27,11 @@ import { ChainTransport } from "../../src/payment/Chain.ts"
 let chain: LocalChain
 let deployment: LocalDeployment
 let network: MockNetwork
-let server: ReturnType<typeof setupServer>
+let running: RunningMockNetwork | undefined
 
-beforeAll(async () => {
-  chain = await startLocalChain()
-  deployment = await deployLocal(chain.walletClients[0]!, chain.publicClient)
+withDeployedChain((started, deployed) => {
+  chain = started
+  deployment = deployed
   network = createMockNetwork({
     payments: {
       publicClient: chain.publicClient,
@@ -46,35 +45,20 @@ beforeAll(async () => {
       fromBlock: deployment.blockNumber
     }
   })
-  server = setupServer(...network.handlers)
   // Chain traffic stays in process; every HTTP request must be one the mock answers.
-  server.listen({ onUnhandledFrame: "error" })
+  running = startMockNetwork({ network, onUnhandledFrame: "error" })
 })
-afterAll(async () => {
-  server?.close()
-  await chain?.stop()
-})
+afterAll(() => running?.close())
 
 const MB = 1_048_576
 
 const layer = () =>
   Layer.mergeAll(Payment.layer, Files.layer).pipe(
-    Layer.provide(
-      Config.layer({
-        defaultNetwork: "localhost",
-        networks: withLocalDeployment({
-          paymentContract: deployment.payment,
-          usdc: { address: deployment.usdc, decimals: 6 },
-          dai: { address: deployment.dai, decimals: 18 }
-        } as Parameters<typeof withLocalDeployment>[0])
-      })
-    ),
-    Layer.provide(Layer.succeed(ChainTransport, () => custom(chain.provider, { retryCount: 0 }))),
+    Layer.provide(Config.layer({ defaultNetwork: "localhost", networks: localNetworks(deployment) })),
+    Layer.provide(chainTransport(chain)),
     Layer.provide(NodeFileSystem.layer),
     // The ticker and the usage reads go over fetch, to the mock API.
-    Layer.provide(FetchHttpClient.layer),
-    // msw patches `fetch` after this module loaded: look it up on every request.
-    Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
+    Layer.provide(fetchLayer)
   )
 
 /** The account's quota as the API reports it, through the library's own `Files.usage`. */
@@ -85,18 +69,6 @@ const usage = (apiKey: string) =>
   }).pipe(Effect.orDie)
 
 const sync = () => Effect.promise(() => network.syncPayments())
-
-/** The local stablecoins have an open faucet. */
-const mint = (token: Address, to: Address, amount: bigint) =>
-  Effect.promise(async () => {
-    const hash = await chain.walletClients[0]!.writeContract({
-      address: token,
-      abi: mockStablecoinAbi,
-      functionName: "mint",
-      args: [to, amount]
-    })
-    await chain.publicClient.waitForTransactionReceipt({ hash })
-  })
 
 // =============================================================================
 // Flows
@@ -109,7 +81,7 @@ describe("paying for storage", () => {
       const payer = chain.accounts[1]!
       const key = chain.privateKeys[1]!
       const { apiKey } = network.seedAccount(payer, { dataLimit: 0 })
-      yield* mint(deployment.usdc, payer, 10_000_000n)
+      yield* mint(chain, deployment.usdc, payer, 10_000_000n)
       assert.strictEqual((yield* usage(apiKey)).dataLimit, 0)
 
       // --- 100 MB in USDC (6 decimals): 0.390625 USD.
@@ -165,7 +137,7 @@ describe("paying for storage", () => {
       const wallet = chain.walletClients[2]!
       const payer: Address = wallet.account.address
       const { apiKey } = network.seedAccount(payer, { dataLimit: 0 })
-      yield* mint(deployment.dai, payer, 10n ** 18n)
+      yield* mint(chain, deployment.dai, payer, 10n ** 18n)
       const price = yield* payment.price({ size: 1, token: "dai" })
       assert.strictEqual(price.amount, 3_906_250_000_000_000n)
       yield* payment.fund({ amount: price.amount, token: "dai", walletClient: wallet })

@@ -1,12 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Effect, Fiber, Layer, Redacted, Schema } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
+import { Duration, Effect, Fiber, Redacted, Schema } from "effect"
+import { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
 import { TestClock } from "effect/testing"
 import { HttpResponse, http } from "msw"
 import { setupServer } from "msw/node"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { ProofNotFound } from "../../src/Errors.ts"
 import { decodeJson, execute, executeJson, reveal, url, withBearer } from "../../src/internal/http.ts"
+import { fetchLayer } from "../support/layers.ts"
 
 const api = "https://api.lighthouse.storage"
 const timeout = Duration.millis(8000)
@@ -321,10 +322,6 @@ describe("internal/http", () => {
     beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
     afterEach(() => server.resetHandlers())
     afterAll(() => server.close())
-
-    const fetchLayer = FetchHttpClient.layer.pipe(
-      Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
-    )
 
     it.effect("the encoded query and the bearer token reach the server", () =>
       Effect.gen(function* () {

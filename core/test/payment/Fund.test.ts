@@ -7,21 +7,25 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
-import { type Address, BaseError, custom, getAddress, type Hex, keccak256, parseEther, zeroAddress } from "viem"
-import { privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll } from "vitest"
 import {
-  deployLocal,
-  type LocalDeployment,
-  lighthousePaymentAbi,
-  mockStablecoinAbi
-} from "../../../contracts/abi/index.ts"
-import { type LocalChain, startLocalChain } from "../../../scripts/lib/chain.ts"
+  type Address,
+  BaseError,
+  custom,
+  getAddress,
+  type Hex,
+  keccak256,
+  parseEther,
+  type Transport,
+  zeroAddress
+} from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { type LocalDeployment, lighthousePaymentAbi, mockStablecoinAbi } from "../../../contracts/abi/index.ts"
+import type { LocalChain } from "../../../scripts/lib/chain.ts"
 import * as Config from "../../src/Config.ts"
 import type { ChainError, ContractReverted, OtherContractError } from "../../src/Errors.ts"
-import { withLocalDeployment } from "../../src/Networks.ts"
 import * as Payment from "../../src/Payment.ts"
 import { ChainTransport, fromViemError } from "../../src/payment/Chain.ts"
+import { chainTransport, localNetworks, mint, withDeployedChain } from "../support/chain.ts"
 
 // =============================================================================
 // Harness: one chain and deployment for the file; each test uses its own payer accounts
@@ -29,39 +33,37 @@ import { ChainTransport, fromViemError } from "../../src/payment/Chain.ts"
 
 let chain: LocalChain
 let deployment: LocalDeployment
-
-beforeAll(async () => {
-  chain = await startLocalChain()
-  deployment = await deployLocal(chain.walletClients[0]!, chain.publicClient)
-})
-afterAll(async () => {
-  await chain?.stop()
+withDeployedChain((started, deployed) => {
+  chain = started
+  deployment = deployed
 })
 
 const MB = 1_048_576
 const ETH_USD = 3000
 
-const table = () =>
-  withLocalDeployment({
-    paymentContract: deployment.payment,
-    usdc: { address: deployment.usdc, decimals: 6 },
-    dai: { address: deployment.dai, decimals: 18 }
-  } as Parameters<typeof withLocalDeployment>[0])
-
 const ticker = HttpClient.make((request) =>
   Effect.succeed(HttpClientResponse.fromWeb(request, new Response(JSON.stringify(ETH_USD), { status: 200 })))
 )
 
-const layerWith = (options: { readonly transport?: boolean; readonly networks?: Config.PartialOptions["networks"] }) =>
+/** Payment on the local deployment (or `networks`), its chain calls through `transport` (default: the in-process chain; `false`: none). */
+const layerWith = (options: {
+  readonly transport?: Transport | false
+  readonly networks?: Config.PartialOptions["networks"]
+}) =>
   Payment.layer.pipe(
     Layer.provide(Layer.succeed(HttpClient.HttpClient, ticker)),
-    Layer.provide(Config.layer({ defaultNetwork: "localhost", networks: options.networks ?? table() })),
     Layer.provide(
-      options.transport === false
-        ? Layer.empty
-        : Layer.succeed(ChainTransport, () => custom(chain.provider, { retryCount: 0 }))
-    )
+      Config.layer({ defaultNetwork: "localhost", networks: options.networks ?? localNetworks(deployment) })
+    ),
+    Layer.provide(transportLayer(options.transport))
   )
+
+const transportLayer = (transport: Transport | false | undefined) =>
+  transport === undefined
+    ? chainTransport(chain)
+    : transport === false
+      ? Layer.empty
+      : Layer.succeed(ChainTransport, () => transport)
 
 const run = <A, E>(f: (payment: Payment.Service) => Effect.Effect<A, E>) =>
   Effect.gen(function* () {
@@ -70,17 +72,6 @@ const run = <A, E>(f: (payment: Payment.Service) => Effect.Effect<A, E>) =>
 
 /** A direct viem call, for the arrangements tests make outside the service. */
 const viem = <A>(f: () => Promise<A>) => Effect.promise(f)
-
-const mint = (token: Address, to: Address, amount: bigint) =>
-  viem(async () => {
-    const hash = await chain.walletClients[0]!.writeContract({
-      address: token,
-      abi: mockStablecoinAbi,
-      functionName: "mint",
-      args: [to, amount]
-    })
-    await chain.publicClient.waitForTransactionReceipt({ hash })
-  })
 
 const setTokenStatus = (token: Address, status: boolean) =>
   viem(async () => {
@@ -120,7 +111,7 @@ describe("Payment.fund on the local chain", () => {
           const key = chain.privateKeys[1]!
           const payer = chain.accounts[1]!
           const tokenAddress = deployment[token]
-          yield* mint(tokenAddress, payer, 10n ** BigInt(decimals))
+          yield* mint(chain, tokenAddress, payer, 10n ** BigInt(decimals))
 
           const price = yield* payment.price({ size: MB, token })
           assert.strictEqual(price.amount, amount)
@@ -217,7 +208,7 @@ describe("Payment.fund on the local chain", () => {
           [{ walletClient: wallet }, wallet.account.address]
         ]
         for (const [payer, address] of payers) {
-          yield* mint(deployment.usdc, address, 1_000_000n)
+          yield* mint(chain, deployment.usdc, address, 1_000_000n)
           const native = yield* payment.fund({ ...payer, amount: 1000n })
           assert.strictEqual(native.payment?.sender, address)
           const usdc = yield* payment.fund({ ...payer, amount: 3906n, token: "usdc" })
@@ -230,7 +221,7 @@ describe("Payment.fund on the local chain", () => {
 
   it.effect("a network with an explorer links the transaction", () => {
     // The localhost row, but with an explorer prefix: the link is the prefix and the hash.
-    const networks = table()
+    const networks = localNetworks(deployment)
     const withScan = { ...networks, localhost: { ...networks.localhost!, scan: "https://explorer.test/tx/" } }
     return Effect.gen(function* () {
       const payment = yield* Payment.Payment
@@ -265,7 +256,7 @@ describe("Payment reads", () => {
         const fresh = privateKeyToAccount(`0x${"77".repeat(32)}`).address
         assert.strictEqual(yield* payment.balance({ address: fresh, token: "usdc" }), 0n)
         assert.strictEqual(yield* payment.balance({ address: fresh }), 0n)
-        yield* mint(deployment.usdc, fresh, 42n)
+        yield* mint(chain, deployment.usdc, fresh, 42n)
         assert.strictEqual(yield* payment.balance({ address: fresh, token: "usdc" }), 42n)
         assert.strictEqual(yield* payment.balance({ address: chain.accounts[19]! }), parseEther("10000"))
       })
@@ -282,7 +273,7 @@ describe("Payment.fund failures", () => {
     run((payment) =>
       Effect.gen(function* () {
         const payer = chain.accounts[7]!
-        yield* mint(deployment.dai, payer, 10n ** 18n)
+        yield* mint(chain, deployment.dai, payer, 10n ** 18n)
         yield* setTokenStatus(deployment.dai, false)
         const nonce = yield* transactionCount(payer)
         const error = yield* Effect.flip(
@@ -335,7 +326,7 @@ describe("Payment.fund failures", () => {
     return Effect.gen(function* () {
       const payment = yield* Payment.Payment
       const payer = chain.accounts[15]!
-      yield* mint(deployment.usdc, payer, 10_000n)
+      yield* mint(chain, deployment.usdc, payer, 10_000n)
       const error = yield* Effect.flip(
         payment.fund({ amount: 3906n, token: "usdc", privateKey: chain.privateKeys[15]! })
       )
@@ -343,15 +334,7 @@ describe("Payment.fund failures", () => {
       assert.strictEqual((error as ContractReverted).errorName, "TOKEN_NOT_SUPPORTED")
       // The approval went through; the payment did not.
       assert.strictEqual(yield* allowance(deployment.usdc, payer), 3906n)
-    }).pipe(
-      Effect.provide(
-        Payment.layer.pipe(
-          Layer.provide(Layer.succeed(HttpClient.HttpClient, ticker)),
-          Layer.provide(Config.layer({ defaultNetwork: "localhost", networks: table() })),
-          Layer.provide(Layer.succeed(ChainTransport, () => racing))
-        )
-      )
-    )
+    }).pipe(Effect.provide(layerWith({ transport: racing })))
   })
 
   it.effect("a payer without enough coin: ChainError with viem's short message, the node's words in its cause", () =>
@@ -374,7 +357,7 @@ describe("Payment.fund failures", () => {
   )
 
   it.effect("a node that is down: ChainError, no secret in it", () => {
-    const networks = table()
+    const networks = localNetworks(deployment)
     const down = { ...networks, localhost: { ...networks.localhost!, rpc: "http://127.0.0.1:9/" } }
     return Effect.gen(function* () {
       const payment = yield* Payment.Payment
@@ -390,7 +373,7 @@ describe("Payment.fund failures", () => {
 
   it.effect("a node on another chain than the network's: ChainError before anything is sent", () => {
     // The polygon row (chain 137), reached through the local chain (31337).
-    const networks = table()
+    const networks = localNetworks(deployment)
     const wrong = { ...networks, polygon: { ...networks.localhost!, chainId: 137 } }
     return Effect.gen(function* () {
       const payment = yield* Payment.Payment
@@ -435,15 +418,7 @@ describe("Payment.fund failures", () => {
       const receipt = yield* viem(() => chain.publicClient.getTransactionReceipt({ hash }))
       assert.strictEqual(receipt.status, "reverted")
       assert.strictEqual(receipt.gasUsed, 0x5300n)
-    }).pipe(
-      Effect.provide(
-        Payment.layer.pipe(
-          Layer.provide(Layer.succeed(HttpClient.HttpClient, ticker)),
-          Layer.provide(Config.layer({ defaultNetwork: "localhost", networks: table() })),
-          Layer.provide(Layer.succeed(ChainTransport, () => stingy))
-        )
-      )
-    )
+    }).pipe(Effect.provide(layerWith({ transport: stingy })))
   })
 })
 

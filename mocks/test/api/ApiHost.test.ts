@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 import { fromHex, verifyAggregate } from "../../src/api/Podsi.ts"
 import { startMockNetwork } from "../../src/node.ts"
+import { addFile } from "../support/upload.ts"
 
 const running = startMockNetwork({ pageSize: 3, onUnhandledFrame: "error" })
 const { network } = running
@@ -19,13 +20,7 @@ const get = (path: string, apiKey?: string) =>
   fetch(`${API}${path}`, apiKey === undefined ? {} : { headers: { Authorization: `Bearer ${apiKey}` } })
 
 const uploadText = async (apiKey: string, name: string, text: string) => {
-  const form = new FormData()
-  form.append("file", new Blob([text]), name)
-  const response = await fetch("https://upload.lighthouse.storage/api/v0/add?cid-version=1", {
-    method: "POST",
-    headers: { Authorization: `Bearer ${apiKey}` },
-    body: form
-  })
+  const response = await addFile(apiKey, name, new Blob([text]), { query: "cid-version=1" })
   return (await response.json()) as { Name: string; Hash: string; Size: string }
 }
 
@@ -169,15 +164,7 @@ describe("uploads list", () => {
 describe("file info, deals and proofs", () => {
   it("file_info finds a file by any CID form; 404 unknown, 400 invalid", async () => {
     const { apiKey } = network.seedAccount(privateKeyToAccount(generatePrivateKey()).address)
-    const form = new FormData()
-    form.append("file", new Blob(["v0 file"]), "v0.txt")
-    const { Hash } = await (
-      await fetch("https://upload.lighthouse.storage/api/v0/add?cid-version=0", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${apiKey}` },
-        body: form
-      })
-    ).json()
+    const { Hash } = await (await addFile(apiKey, "v0.txt", new Blob(["v0 file"]), { query: "cid-version=0" })).json()
     const v1 = CID.parse(Hash).toV1().toString()
     expect(await (await get(`/api/lighthouse/file_info?cid=${v1}`)).json()).toMatchObject({
       cid: Hash,

@@ -20,6 +20,7 @@ import { describe, expect, it } from "vitest"
 import { BytesPerUsd, bytesForPayment, receivedPaymentAbi } from "../../src/api/Payments.ts"
 import { createMockNetwork } from "../../src/MockNetwork.ts"
 import { startMockNetwork } from "../../src/node.ts"
+import { addFile } from "../support/upload.ts"
 
 const MiB = 1024 * 1024
 const contract: Address = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
@@ -150,15 +151,7 @@ describe("payments", () => {
     try {
       const payer = privateKeyToAccount(generatePrivateKey()).address
       const { apiKey } = network.seedAccount(payer)
-      const upload = () => {
-        const form = new FormData()
-        form.append("file", new Blob([new Uint8Array(MiB)]), "one-mib.bin")
-        return fetch("https://upload.lighthouse.storage/api/v0/add", {
-          method: "POST",
-          headers: { Authorization: `Bearer ${apiKey}` },
-          body: form
-        })
-      }
+      const upload = () => addFile(apiKey, "one-mib.bin", new Blob([new Uint8Array(MiB)]))
       expect((await upload()).status).toBe(402)
       chain.state.head = 1n
       chain.state.payments.push({ block: 1n, sender: payer, token: usdc, amount: 3906n, txId: 1n })

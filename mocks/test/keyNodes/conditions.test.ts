@@ -5,17 +5,11 @@
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { base58btc } from "multiformats/bases/base58"
-import { setupServer } from "msw/node"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { makeKeyNodes, zeroAddress } from "../../src/keyNodes/index.ts"
-import { call, cids, jwtFor, shard, wallets } from "./support.ts"
+import { describe, expect, it } from "vitest"
+import { zeroAddress } from "../../src/keyNodes/index.ts"
+import { blockNumberAtLeast, call, cids, jwtFor, serveKeyNodes, shard, wallets } from "./support.ts"
 
-const keyNodes = makeKeyNodes()
-const server = setupServer(...keyNodes.handlers)
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
-afterAll(() => server.close())
-beforeEach(() => keyNodes.reset())
+const { keyNodes } = serveKeyNodes()
 
 const { alice, bob } = wallets
 const accessDenied = { message: { message: { message: "Access Denied" } } }
@@ -246,15 +240,7 @@ describe("Solana and Coreum conditions", () => {
   })
 
   it("EVM conditions with no chain configured never grant", async () => {
-    const conditions = [
-      {
-        id: 1,
-        chain: "Polygon",
-        method: "getBlockNumber",
-        standardContractType: "",
-        returnValueTest: { comparator: ">=", value: 0 }
-      }
-    ]
+    const conditions = [blockNumberAtLeast("Polygon")]
     await create(cids.a, { conditions })
     const { token } = await jwtFor(bob)
     expect((await retrieve(bob.address, cids.a, token)).status).toBe(403)
@@ -287,15 +273,7 @@ describe("records", () => {
   })
 
   it("an update with another chain type moves the conditions to the other list", async () => {
-    const evm = [
-      {
-        id: 1,
-        chain: "Polygon",
-        method: "getBlockNumber",
-        standardContractType: "",
-        returnValueTest: { comparator: ">=", value: 0 }
-      }
-    ]
+    const evm = [blockNumberAtLeast("Polygon")]
     const token = await create(cids.b, { conditions: evm })
     for (let n = 1; n <= 5; n++) {
       const answer = await call(

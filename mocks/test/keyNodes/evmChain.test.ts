@@ -17,7 +17,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { mockStablecoinAbi, mockStablecoinBytecode } from "../../../contracts/abi/index.ts"
 import { type LocalChain, startLocalChain } from "../../../scripts/lib/chain.ts"
 import { makeKeyNodes } from "../../src/keyNodes/index.ts"
-import { call, cids, jwtFor, settle, shard, signIn, wallets, watch } from "./support.ts"
+import {
+  blockNumberAtLeast,
+  call,
+  cids,
+  erc20Balance,
+  jwtFor,
+  settle,
+  shard,
+  signIn,
+  wallets,
+  watch
+} from "./support.ts"
 
 const require = createRequire(import.meta.url)
 
@@ -171,17 +182,7 @@ describe("EVM conditions on a Hardhat chain", () => {
 
   it("ERC20 balanceOf: a holder is allowed, a non-holder denied, until tokens arrive", async () => {
     await write("TestToken", "mint", [bob.address, 100n * 10n ** 18n])
-    await protect(cids.b, [
-      {
-        id: 1,
-        chain: "Localhost",
-        method: "balanceOf",
-        standardContractType: "ERC20",
-        contractAddress: addresses.TestToken,
-        parameters: [":userAddress"],
-        returnValueTest: test(">=", "100000000000000000000")
-      }
-    ])
+    await protect(cids.b, [erc20Balance("Localhost", addresses.TestToken!, test(">=", "100000000000000000000"))])
     expect(await allowed(bob, cids.b)).toBe(true)
     expect(await allowed(carol, cids.b)).toBe(false)
     await write("TestToken", "mint", [carol.address, 100n * 10n ** 18n])
@@ -262,22 +263,7 @@ describe("EVM conditions on a Hardhat chain", () => {
     const block = await publicClient.getBlockNumber()
     await protect(
       cids.a,
-      [
-        {
-          id: 1,
-          chain: "Localhost",
-          method: "getBlockNumber",
-          standardContractType: "",
-          returnValueTest: test(">=", block.toString())
-        },
-        {
-          id: 2,
-          chain: "Polygon",
-          method: "getBlockNumber",
-          standardContractType: "",
-          returnValueTest: test(">=", "0")
-        }
-      ],
+      [blockNumberAtLeast("Localhost", block.toString()), blockNumberAtLeast("Polygon", "0", 2)],
       "[1] and [2]"
     )
     keyNodes.setChain((name) => (name === "Localhost" ? publicClient : undefined))
@@ -297,17 +283,7 @@ describe("the provider's flow with an ERC20 condition", () => {
 
   it("kavach accessControl with 5 shards; a token holder recovers the key, a non-holder is denied", async () => {
     await write("TestToken", "mint", [bob.address, 1n])
-    const conditions = [
-      {
-        id: 1,
-        chain: "Localhost",
-        method: "balanceOf",
-        standardContractType: "ERC20",
-        contractAddress: addresses.TestToken,
-        parameters: [":userAddress"],
-        returnValueTest: { comparator: ">", value: "0" }
-      }
-    ]
+    const conditions = [erc20Balance("Localhost", addresses.TestToken!, { comparator: ">", value: "0" })]
     const { masterKey, keyShards } = await kavach.generate()
     const created = await settle(
       kavach.accessControl(

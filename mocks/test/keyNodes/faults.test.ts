@@ -4,25 +4,13 @@
  * kavach makes of them (partial writes, retried 404s, disagreeing answers).
  */
 import kavach from "@lighthouse-web3/kavach"
-import { setupServer } from "msw/node"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import { beforeEach, describe, expect, it, vi } from "vitest"
 import { makeFaults } from "../../src/faults/index.ts"
-import { makeKeyNodes, type NodeId, nodeIds } from "../../src/keyNodes/index.ts"
-import { call, cids, jwtFor, settle, shard, wallets, watch } from "./support.ts"
+import { type NodeId, nodeIds } from "../../src/keyNodes/index.ts"
+import { call, cids, jwtFor, serveKeyNodes, settle, shard, wallets } from "./support.ts"
 
 const faults = makeFaults()
-const keyNodes = makeKeyNodes({ faults })
-const server = watch(setupServer(...keyNodes.handlers))
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
-afterAll(() => server.close())
-beforeEach(() => {
-  keyNodes.reset()
-  faults.clear()
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
+const { keyNodes } = serveKeyNodes({ faults })
 
 const { alice, bob } = wallets
 

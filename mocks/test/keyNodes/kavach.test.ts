@@ -4,23 +4,10 @@
  * shapes its own test-suite records (reference/kavach-behaviour.md §2.4, §5).
  */
 import kavach from "@lighthouse-web3/kavach"
-import { setupServer } from "msw/node"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { makeKeyNodes } from "../../src/keyNodes/index.ts"
-import { cids, settle, wallets, watch } from "./support.ts"
+import { describe, expect, it } from "vitest"
+import { blockNumberAtLeast, cids, erc20Balance, fantomToken, serveKeyNodes, settle, wallets } from "./support.ts"
 
-const keyNodes = makeKeyNodes()
-const server = watch(setupServer(...keyNodes.handlers))
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
-afterAll(() => server.close())
-beforeEach(() => {
-  keyNodes.reset()
-  vi.useFakeTimers({ toFake: ["setTimeout"] })
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
+const { keyNodes } = serveKeyNodes({}, { fakeTimers: true })
 
 const { alice, bob, carol } = wallets
 
@@ -173,22 +160,8 @@ describe("kavach against the mock key nodes", () => {
 
   it("accessControl: POST with 5 shards creates, PUT updates; getAccessCondition reads the record", async () => {
     const conditions = [
-      {
-        id: 1,
-        chain: "FantomTest",
-        method: "balanceOf",
-        standardContractType: "ERC20",
-        contractAddress: "0xF0Bc72fA04aea04d04b1fA80B359Adb566E1c8B1",
-        returnValueTest: { comparator: ">=", value: "0" },
-        parameters: [":userAddress"]
-      },
-      {
-        id: 2,
-        chain: "FantomTest",
-        method: "getBlockNumber",
-        standardContractType: "",
-        returnValueTest: { comparator: ">=", value: "0" }
-      }
+      erc20Balance("FantomTest", fantomToken, { comparator: ">=", value: "0" }),
+      blockNumberAtLeast("FantomTest", "0", 2)
     ]
     const { keyShards } = await kavach.generate()
     const created = await settle(

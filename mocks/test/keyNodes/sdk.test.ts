@@ -4,23 +4,10 @@
  */
 import kavach from "@lighthouse-web3/kavach"
 import lighthouse from "@lighthouse-web3/sdk"
-import { setupServer } from "msw/node"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { makeKeyNodes } from "../../src/keyNodes/index.ts"
-import { cids, settle, signIn, wallets, watch } from "./support.ts"
+import { describe, expect, it } from "vitest"
+import { cids, erc20Balance, fantomToken, serveKeyNodes, settle, signIn, wallets } from "./support.ts"
 
-const keyNodes = makeKeyNodes()
-const server = watch(setupServer(...keyNodes.handlers))
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
-afterAll(() => server.close())
-beforeEach(() => {
-  keyNodes.reset()
-  vi.useFakeTimers({ toFake: ["setTimeout"] })
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
+serveKeyNodes({}, { fakeTimers: true })
 
 const { alice, bob } = wallets
 
@@ -81,25 +68,10 @@ describe("@lighthouse-web3/sdk encryption functions against the mock key nodes",
 
   it("applyAccessCondition updates the conditions; getAccessConditions reads them", async () => {
     await stored(cids.e)
+    const holdsAny = { comparator: ">=", value: "0" }
     const conditions = [
-      {
-        id: 1,
-        chain: "FantomTest",
-        method: "balanceOf",
-        standardContractType: "ERC20",
-        contractAddress: "0xF0Bc72fA04aea04d04b1fA80B359Adb566E1c8B1",
-        returnValueTest: { comparator: ">=", value: "0" },
-        parameters: [":userAddress"]
-      },
-      {
-        id: 2,
-        chain: "FantomTest",
-        method: "balanceOf",
-        standardContractType: "ERC20",
-        contractAddress: "0xF0Bc72fA04aea04d04b1fA80B359Adb566E1c8B1",
-        returnValueTest: { comparator: ">=", value: "0" },
-        parameters: [":userAddress"]
-      }
+      erc20Balance("FantomTest", fantomToken, holdsAny),
+      erc20Balance("FantomTest", fantomToken, holdsAny, 2)
     ]
     const applied = await settle(
       lighthouse.applyAccessCondition(alice.address, cids.e, await signed(alice), conditions, "([1] and [2])")

@@ -4,19 +4,23 @@
  * condition are all refused, and the refusal carries no key material. Checked on the wire and on
  * each node's release log.
  */
-import { setupServer } from "msw/node"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { beforeEach, describe, expect, it } from "vitest"
 import { makeKeyNodes } from "../../src/keyNodes/index.ts"
-import { type Answer, call, cids, jwtFor, shard, signIn, wallets } from "./support.ts"
+import {
+  type Answer,
+  blockNumberAtLeast,
+  call,
+  cids,
+  jwtFor,
+  serveKeyNodes,
+  shard,
+  signIn,
+  wallets
+} from "./support.ts"
 
 let clock = Date.parse("2026-01-01T00:00:00Z")
-const keyNodes = makeKeyNodes({ now: () => clock, jwtTtlSeconds: 60, refreshTtlSeconds: 600 })
-const server = setupServer(...keyNodes.handlers)
-
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
-afterAll(() => server.close())
+const { keyNodes, server } = serveKeyNodes({ now: () => clock, jwtTtlSeconds: 60, refreshTtlSeconds: 600 })
 beforeEach(() => {
-  keyNodes.reset()
   clock = Date.parse("2026-01-01T00:00:00Z")
 })
 
@@ -169,15 +173,7 @@ describe("key-node security", () => {
       403,
       accessDenied
     )
-    const conditions = [
-      {
-        id: 1,
-        chain: "Polygon",
-        method: "getBlockNumber",
-        standardContractType: "",
-        returnValueTest: { comparator: ">=", value: 0 }
-      }
-    ]
+    const conditions = [blockNumberAtLeast("Polygon")]
     expectRefused(
       await call("PUT", "/api/fileAccessConditions/5", { ...body, conditions, chainType: "EVM" }, bobs),
       403,

@@ -1,11 +1,13 @@
 /**
- * Helpers shared by the key-node tests: fixed wallets, a sign-in against the nodes, a raw HTTP
- * caller for the wire-level tests, and `settle`, which runs a promise under fake `setTimeout`
- * so kavach's 1 s pauses between nodes cost no real time.
+ * Helpers shared by the key-node tests: fixed wallets, the mock nodes served for a test file, a
+ * sign-in against the nodes, a raw HTTP caller for the wire-level tests, condition builders, and
+ * `settle`, which runs a promise under fake `setTimeout` so kavach's 1 s pauses between nodes
+ * cost no real time.
  */
-import type { SetupServer } from "msw/node"
+import { type SetupServer, setupServer } from "msw/node"
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
-import { vi } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest"
+import { type KeyNodesOptions, makeKeyNodes } from "../../src/keyNodes/index.ts"
 
 /** Fixed test accounts (never used anywhere real). */
 export const wallets = {
@@ -65,6 +67,34 @@ export const jwtFor = async (account: PrivateKeyAccount): Promise<{ token: strin
   return answer.body
 }
 
+/** An EVM `getBlockNumber` condition (no contract): true on every chain that has reached block `value`. */
+export const blockNumberAtLeast = (chain: string, value: number | string = 0, id = 1) => ({
+  id,
+  chain,
+  method: "getBlockNumber",
+  standardContractType: "",
+  returnValueTest: { comparator: ">=", value }
+})
+
+/** The ERC20 token on FantomTest the provider's examples condition on. */
+export const fantomToken = "0xF0Bc72fA04aea04d04b1fA80B359Adb566E1c8B1"
+
+/** An ERC20 `balanceOf` condition on the caller's balance (`:userAddress`) of the token at `contractAddress`. */
+export const erc20Balance = (
+  chain: string,
+  contractAddress: string,
+  returnValueTest: { readonly comparator: string; readonly value: unknown },
+  id = 1
+) => ({
+  id,
+  chain,
+  method: "balanceOf",
+  standardContractType: "ERC20",
+  contractAddress,
+  parameters: [":userAddress"],
+  returnValueTest
+})
+
 /** A shard that looks like kavach's: 64 hex characters each. */
 export const shard = (n: number) => ({
   key: n.toString(16).padStart(64, "0"),
@@ -85,6 +115,27 @@ export const watch = <S extends SetupServer>(server: S): S => {
     inflight -= 1
   })
   return server
+}
+
+/**
+ * Serves mock key nodes made with `options` for the current test file (`watch`ed; unhandled
+ * requests are errors), empties them and clears `options.faults` before each test, and with
+ * `fakeTimers` fakes `setTimeout` during each test (see `settle`).
+ */
+export const serveKeyNodes = (options: KeyNodesOptions = {}, { fakeTimers = false } = {}) => {
+  const keyNodes = makeKeyNodes(options)
+  const server = watch(setupServer(...keyNodes.handlers))
+  beforeAll(() => server.listen({ onUnhandledFrame: "error" }))
+  afterAll(() => server.close())
+  beforeEach(() => {
+    keyNodes.reset()
+    options.faults?.clear()
+    if (fakeTimers) vi.useFakeTimers({ toFake: ["setTimeout"] })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+  return { keyNodes, server }
 }
 
 const realPause = (ms: number) =>

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
 import { ContentStore } from "../../src/upload/ContentStore.ts"
 import { addAll } from "../../src/upload/Unixfs.ts"
+import { addFile } from "../support/upload.ts"
 
 let served: ServedMockNetwork
 let apiKey: string
@@ -29,15 +30,8 @@ beforeEach(() => {
   apiKey = served.network.seedAccount(owner.address, { dataLimit: 64 * 1024 * 1024 }).apiKey
 })
 
-const upload = (bytes: Uint8Array, name: string, key = apiKey) => {
-  const form = new FormData()
-  form.append("file", new Blob([bytes as BlobPart]), name)
-  return fetch(`${served.urls.node}/api/v0/add?cid-version=1`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${key}` },
-    body: form
-  })
-}
+const upload = (bytes: Uint8Array, name: string, key = apiKey) =>
+  addFile(key, name, new Blob([bytes as BlobPart]), { node: served.urls.node, query: "cid-version=1" })
 
 describe("serveMockNetwork", () => {
   it("listens on 127.0.0.1, one port per host", () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest"
 import { startMockNetwork } from "../../src/node.ts"
 import { ContentStore } from "../../src/upload/ContentStore.ts"
 import { type AddSettings, addAll } from "../../src/upload/Unixfs.ts"
+import { addFile } from "../support/upload.ts"
 
 const running = startMockNetwork({ onUnhandledFrame: "error" })
 afterAll(() => running.close())
@@ -44,13 +45,7 @@ const add = async (content: Uint8Array | undefined, settings: AddSettings, path 
 }
 
 const upload = async (bytes: Uint8Array, query: string, name = "file") => {
-  const form = new FormData()
-  form.append("file", new Blob([bytes as BlobPart]), name)
-  const response = await fetch(`https://upload.lighthouse.storage/api/v0/add?${query}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${apiKey}` },
-    body: form
-  })
+  const response = await addFile(apiKey, name, new Blob([bytes as BlobPart]), { query })
   expect(response.status).toBe(200)
   return (await response.json()) as { Name: string; Hash: string; Size: string }
 }
@@ -79,13 +74,8 @@ describe("kubo-identical CIDs", () => {
       "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH"
     )
     // kubo's HTTP clients send a directory as a part of type application/x-directory.
-    const form = new FormData()
-    form.append("file", new Blob([], { type: "application/x-directory" }), "emptydir")
-    const response = await fetch("https://upload.lighthouse.storage/api/v0/add?cid-version=0", {
-      method: "POST",
-      headers: { Authorization: `Bearer ${apiKey}` },
-      body: form
-    })
+    const directory = new Blob([], { type: "application/x-directory" })
+    const response = await addFile(apiKey, "emptydir", directory, { query: "cid-version=0" })
     expect(await response.json()).toEqual({
       Name: "emptydir",
       Hash: "QmUNLLsPACCz1vLxQVkXqqLX5R1X345qqfHbsf67hvA3Nn",

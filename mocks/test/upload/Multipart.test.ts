@@ -4,6 +4,7 @@
  */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { concat } from "../../src/upload/ContentStore.ts"
 import { boundaryOf, indexOf, MultipartError, readMultipart } from "../../src/upload/Multipart.ts"
 
 const encoder = new TextEncoder()
@@ -24,16 +25,6 @@ const streamOf = (bytes: Uint8Array, cuts: ReadonlyArray<number> = []): Readable
       else controller.enqueue(next)
     }
   })
-}
-
-const concat = (parts: ReadonlyArray<Uint8Array>) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }
 
 interface Spec {

@@ -10,6 +10,7 @@ import { sha256 } from "multiformats/hashes/sha2"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 import { startMockNetwork } from "../../src/node.ts"
+import { addFiles } from "../support/upload.ts"
 
 const running = startMockNetwork({ onUnhandledFrame: "error" })
 const { network } = running
@@ -29,17 +30,15 @@ beforeEach(() => {
 const encoder = new TextEncoder()
 type Named = readonly [name: string, data: Uint8Array | string]
 
-const add = (files: ReadonlyArray<Named>, query = "cid-version=0", headers: Record<string, string> = {}) => {
-  const form = new FormData()
-  for (const [name, data] of files) {
-    form.append("file", new Blob([typeof data === "string" ? encoder.encode(data) : (data as BlobPart)]), name)
-  }
-  return fetch(`${NODE}/api/v0/add?${query}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${apiKey}`, ...headers },
-    body: form
-  })
-}
+const add = (files: ReadonlyArray<Named>, query = "cid-version=0", headers: Record<string, string> = {}) =>
+  addFiles(
+    apiKey,
+    files.map(([name, data]) => [
+      name,
+      new Blob([typeof data === "string" ? encoder.encode(data) : (data as BlobPart)])
+    ]),
+    { node: NODE, query, headers }
+  )
 
 const usage = () => network.state.accounts.get(address)!
 
