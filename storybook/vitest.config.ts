@@ -9,35 +9,6 @@ const dirname = path.dirname(fileURLToPath(import.meta.url))
 // Stories' play functions run as tests in Debian's Chromium: browser downloads are impossible here.
 export default defineProject({
   plugins: [storybookTest({ configDir: path.join(dirname, ".storybook") })],
-  // Pre-bundled before the first test: a re-optimisation mid-run reloads the page under the tests.
-  optimizeDeps: {
-    include: [
-      "@ipld/car",
-      "@ipld/dag-pb",
-      "@noble/curves/abstract/modular.js",
-      "@noble/curves/ed25519.js",
-      "effect",
-      "effect/encoding",
-      "effect/http",
-      "ipfs-unixfs-importer",
-      "ipfs-unixfs",
-      "jose",
-      "msw",
-      "msw/browser",
-      "multiformats/bases/base16",
-      "multiformats/bases/base32",
-      "multiformats/bases/base36",
-      "multiformats/bases/base58",
-      "multiformats/cid",
-      "multiformats/codecs/raw",
-      "multiformats/hashes/digest",
-      "multiformats/hashes/identity",
-      "multiformats/hashes/sha2",
-      "viem",
-      "viem/accounts",
-      "viem/chains"
-    ]
-  },
   test: {
     name: "storybook",
     setupFiles: ["./vitest.setup.ts"],

@@ -13,7 +13,7 @@ import { type HttpHandler, http } from "msw"
 import type { LocalDeployment } from "../../../contracts/abi/deploy.ts"
 import { createMockNetwork, type MockNetwork } from "../../../mocks/src/index.ts"
 import { type LighthouseRuntime, type LighthouseServices, makeRuntime } from "../runtime/LighthouseLayer.ts"
-import { networksFor, paymentsFor, publicClient } from "./chain.ts"
+import { mockOptionsFor, networksFor, publicClient } from "./chain.ts"
 import { alice, bob } from "./wallets.ts"
 
 export interface Demo {
@@ -53,7 +53,7 @@ export const startDemo =
       // EVM access conditions are evaluated on the local chain.
       chain: publicClient,
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-      ...(deployed === undefined ? {} : { payments: paymentsFor(deployed, nextBlock) })
+      ...(deployed === undefined ? {} : mockOptionsFor(deployed, nextBlock))
     })
     network.seedAccount(alice.address, { apiKey: alice.apiKey })
     network.seedAccount(bob.address, { apiKey: bob.apiKey })

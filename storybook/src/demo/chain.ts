@@ -9,7 +9,7 @@ import { hardhat } from "viem/chains"
 import { deployLocal, type LocalDeployment } from "../../../contracts/abi/deploy.ts"
 import { mockStablecoinAbi } from "../../../contracts/abi/MockStablecoin.ts"
 import { type LocalDeployment as NetworkDeployment, withLocalDeployment } from "../../../core/src/Networks.ts"
-import type { PaymentsOptions } from "../../../mocks/src/index.ts"
+import { chainOptions } from "../../../scripts/simulate/ChainOptions.ts"
 import { testMnemonic } from "./wallets.ts"
 
 export const rpcUrl = "http://127.0.0.1:8545"
@@ -56,20 +56,12 @@ export const networksFor = (deployed: LocalDeployment) =>
   } as NetworkDeployment)
 
 /**
- * What the mock API reads payments from (its `ReceivedPayment` events credit data limits), from
- * `fromBlock` on: a story's network must not credit the payments of the stories before it.
+ * The mock network's options for the deployment (payments credited from `ReceivedPayment`
+ * events, EVM conditions on the chain), reading events from `fromBlock` on: a story's network
+ * must not credit the payments of the stories before it.
  */
-export const paymentsFor = (deployed: LocalDeployment, fromBlock: bigint): PaymentsOptions => ({
-  publicClient,
-  contract: deployed.payment,
-  tokens: {
-    [deployed.usdc]: { decimals: 6, symbol: "USDC" },
-    [deployed.dai]: { decimals: 18, symbol: "DAI" }
-  },
-  nativeSymbol: "ETH",
-  nativeDecimals: 18,
-  fromBlock
-})
+export const mockOptionsFor = (deployed: LocalDeployment, fromBlock: bigint) =>
+  chainOptions(publicClient, { ...deployed, blockNumber: fromBlock })
 
 /** The test stablecoins have an open faucet. */
 export const mint = async (token: Address, to: Address, amount: bigint, minter: number): Promise<void> => {
