@@ -14,6 +14,7 @@
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as AccessControl from "./AccessControl.ts"
 import * as Auth from "./Auth.ts"
 import * as Config from "./Config.ts"
@@ -48,9 +49,11 @@ const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalTh
 
 export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
 
-/** All services, over `fetch`; the file system comes from the caller. */
-export const layer = (options: Options = {}): Layer.Layer<Services, never, FileSystem.FileSystem> => {
-  const base = Layer.mergeAll(Config.layer(options), httpLayer)
+/** All services over the caller's HTTP client and file system. */
+export const layerWith = (
+  options: Options = {}
+): Layer.Layer<Services, never, FileSystem.FileSystem | HttpClient.HttpClient> => {
+  const base = Config.layer(options)
   const nodes = Nodes.layer.pipe(Layer.provideMerge(base))
   const shards = Layer.mergeAll(KeyShards.layer, Auth.layer(options.auth)).pipe(Layer.provideMerge(nodes))
   const services = Layer.mergeAll(
@@ -63,6 +66,10 @@ export const layer = (options: Options = {}): Layer.Layer<Services, never, FileS
   ).pipe(Layer.provideMerge(shards))
   return services
 }
+
+/** All services, over `fetch`; the file system comes from the caller. */
+export const layer = (options: Options = {}): Layer.Layer<Services, never, FileSystem.FileSystem> =>
+  layerWith(options).pipe(Layer.provide(httpLayer))
 
 /** All services for a browser: path inputs fail with a typed error instead of reaching a file system. */
 export const layerBrowser = (options: Options = {}): Layer.Layer<Services> =>

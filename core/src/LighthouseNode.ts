@@ -1,14 +1,16 @@
 /**
- * Every service of the library for Node: `Lighthouse.layer` with Node's file system,
- * so uploads take paths and downloads write files. Kept apart from `Lighthouse.ts`
- * so browser bundles never reach `node:fs`.
+ * Every service of the library for Node: Node's file system, so uploads take paths
+ * and downloads write files, and `node:http` for HTTP: undici's `fetch` holds a
+ * streamed request body in memory until the request ends (a 1 GiB upload grew the
+ * heap by 1 GiB), `node:http` streams it with back-pressure. Kept apart from
+ * `Lighthouse.ts` so browser bundles never reach `node:fs` or `node:http`.
  *
  * @since 0.1.0
  */
-import { NodeFileSystem } from "@effect/platform-node"
+import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
 import * as Layer from "effect/Layer"
 import * as Lighthouse from "./Lighthouse.ts"
 
 /** All services for Node. */
 export const layerNode = (options: Lighthouse.Options = {}): Layer.Layer<Lighthouse.Services> =>
-  Lighthouse.layer(options).pipe(Layer.provide(NodeFileSystem.layer))
+  Lighthouse.layerWith(options).pipe(Layer.provide([NodeFileSystem.layer, NodeHttpClient.layerNodeHttp]))

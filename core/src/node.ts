@@ -4,12 +4,13 @@
  *
  * @since 0.1.0
  */
-import { NodeFileSystem } from "@effect/platform-node"
-import { type ClientOptions, createLighthouse, type LighthouseClient } from "./promise.ts"
+import type * as Lighthouse from "./Lighthouse.ts"
+import { layerNode } from "./LighthouseNode.ts"
+import { type LighthouseClient, makeClient } from "./promise.ts"
 
 export * as FileCipherNode from "./crypto/FileCipherNode.ts"
 export { layerNode } from "./LighthouseNode.ts"
 
-/** The Promise client with Node's file system: uploads take paths, downloads write files. */
-export const createLighthouseNode = (options: Omit<ClientOptions, "fileSystem"> = {}): LighthouseClient =>
-  createLighthouse({ ...options, fileSystem: NodeFileSystem.layer })
+/** The Promise client for Node (`layerNode`): uploads take paths, downloads write files, bodies stream. */
+export const createLighthouseNode = (options: Lighthouse.Options = {}): LighthouseClient =>
+  makeClient(layerNode(options))

@@ -88,13 +88,9 @@ const promised = <I, S extends object>(
     }
   })
 
-/** A client with every capability, as Promises. */
-export const createLighthouse = (options: ClientOptions = {}): LighthouseClient => {
-  const runtime = ManagedRuntime.make(
-    options.fileSystem === undefined
-      ? Lighthouse.layerBrowser(options)
-      : Lighthouse.layer(options).pipe(Layer.provide(options.fileSystem))
-  )
+/** A Promise client over any layer that provides every service (see `Lighthouse.layerWith`). */
+export const makeClient = (layer: Layer.Layer<Lighthouse.Services>): LighthouseClient => {
+  const runtime = ManagedRuntime.make(layer)
   return {
     auth: promised(runtime, Auth),
     keyShards: promised(runtime, KeyShards),
@@ -107,3 +103,11 @@ export const createLighthouse = (options: ClientOptions = {}): LighthouseClient 
     dispose: () => runtime.dispose()
   }
 }
+
+/** A client with every capability, as Promises, over `fetch`. */
+export const createLighthouse = (options: ClientOptions = {}): LighthouseClient =>
+  makeClient(
+    options.fileSystem === undefined
+      ? Lighthouse.layerBrowser(options)
+      : Lighthouse.layer(options).pipe(Layer.provide(options.fileSystem))
+  )
