@@ -14,9 +14,16 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, FileSystem, Layer, Redacted, Stream } from "effect"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
 import type { PlatformError } from "effect/PlatformError"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { Auth, type SignInFailure } from "./Auth.ts"
 import { LighthouseConfig } from "./Config.ts"
 import type { MasterKey } from "./crypto/FileCipher.ts"

@@ -13,9 +13,16 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, FileSystem, Layer, Option, Schema, Stream } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import type { PlatformError } from "effect/PlatformError"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { LighthouseConfig } from "./Config.ts"
 import {
   type HttpStatusError,

@@ -8,8 +8,12 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { LighthouseConfig } from "./Config.ts"
 import type { InvalidCid, InvalidResponse, NetworkError, RequestFailed, RequestTimedOut } from "./Errors.ts"
 import { executeJson, type Token, url, withBearer } from "./internal/http.ts"

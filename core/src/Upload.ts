@@ -27,9 +27,18 @@
  *
  * @since 0.1.0
  */
-import { Context, Duration, Effect, FileSystem, Layer, Option, Redacted, Stream } from "effect"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
 import type { PlatformError } from "effect/PlatformError"
-import { HttpBody, HttpClient, HttpClientRequest } from "effect/http"
+import * as HttpBody from "effect/http/HttpBody"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { LighthouseConfig } from "./Config.ts"
 import * as Shamir from "./crypto/Shamir.ts"
 import {

@@ -6,7 +6,8 @@
  *
  * @internal
  */
-import { Effect, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import type { DecryptionFailed } from "../Errors.ts"
 import * as FileCipher from "../crypto/FileCipher.ts"
 

@@ -15,7 +15,7 @@
  *
  * @since 0.1.0
  */
-import type { Stream } from "effect"
+import type * as Stream from "effect/Stream"
 
 // =============================================================================
 // Models

@@ -10,7 +10,8 @@
  *
  * @internal
  */
-import { Effect, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 
 /** One `file` part. */
 export interface Part<E> {

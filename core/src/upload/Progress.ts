@@ -10,7 +10,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 
 /** How far an upload is. */
 export interface Progress {

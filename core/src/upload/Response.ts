@@ -6,7 +6,8 @@
  *
  * @internal
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { InvalidResponse, UploadRejected } from "../Errors.ts"
 import { Cid } from "../schema/Cid.ts"
 

@@ -5,7 +5,8 @@
  *
  * @internal
  */
-import { Effect, type FileSystem } from "effect"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
 import type { PlatformError } from "effect/PlatformError"
 
 /** A file found under the walked folder. */
