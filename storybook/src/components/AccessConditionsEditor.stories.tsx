@@ -86,16 +86,24 @@ export const InvalidConditionJson = meta.story({
     await userEvent.click(canvas.getByRole("radio", { name: "JSON" }))
     const editor = canvas.getByLabelText("Conditions (JSON)")
     const status = canvas.getByText(/valid/)
-    await userEvent.clear(editor)
-    await userEvent.paste('[{"id": 1, "chain": "Ethereum", "method": "balanceOf", "standardContractType": ""')
+    await paste(userEvent, editor, '[{"id": 1, "chain": "Ethereum", "method": "balanceOf", "standardContractType": ""')
     await expect(status).toHaveTextContent(/^Conditions are not valid JSON: /)
     await userEvent.paste(', "returnValueTest": {"comparator": ">=", "value": 1}}]')
     await expect(status).toHaveTextContent(
       'Condition validation error: "conditions[0].method" must be one of [getBalance, getBlockNumber]'
     )
     await expect(editor).toHaveAttribute("aria-invalid", "true")
-    await userEvent.clear(editor)
-    await userEvent.paste(twoConditions)
+    await expect(canvas.getByRole("button", { name: "Apply on the key nodes" })).toBeDisabled()
+  }
+})
+
+/** Two conditions need an aggregator saying how they combine. */
+export const TwoConditionsJson = meta.story({
+  play: async ({ canvas, userEvent }) => {
+    await paste(userEvent, canvas.getByLabelText("File CID"), cid)
+    await userEvent.click(canvas.getByRole("radio", { name: "JSON" }))
+    const status = canvas.getByText(/valid/)
+    await paste(userEvent, canvas.getByLabelText("Conditions (JSON)"), twoConditions)
     await expect(status).toHaveTextContent('Condition validation error: "aggregator" is required')
     await expect(canvas.getByRole("button", { name: "Apply on the key nodes" })).toBeDisabled()
     await paste(userEvent, canvas.getByLabelText(/Aggregator/), "([1] and [2])")
@@ -158,7 +166,7 @@ export const KeyNodeDown = meta.story({
     await paste(userEvent, canvas.getByLabelText("Contract address"), usdc)
     await userEvent.click(canvas.getByRole("button", { name: "Apply on the key nodes" }))
     const alert = await canvas.findByRole("alert")
-    await expect(alert).toHaveTextContent("fetch failed")
+    await expect(alert).toHaveTextContent("Key node 2: fetch failed")
     await expect(alert).toHaveTextContent("Already changed on key nodes 1, 3, 4, 5.")
   }
 })

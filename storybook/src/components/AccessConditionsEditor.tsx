@@ -228,7 +228,12 @@ export const AccessConditionsEditor = ({ signer }: AccessConditionsEditorProps) 
         </label>
       )}
       <label className="lh-field">
-        Aggregator (needed with more than one condition, e.g. <code>([1] and [2]) or [3]</code>)
+        <span>
+          Aggregator{" "}
+          <small>
+            (needed with more than one condition, e.g. <code>([1] and [2]) or [3]</code>)
+          </small>
+        </span>
         <input value={aggregator} onChange={(event) => setAggregator(event.currentTarget.value)} />
       </label>
       <p id="conditions-check" aria-live="polite" className={problem === undefined ? "lh-status" : "lh-error"}>

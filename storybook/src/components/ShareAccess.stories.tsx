@@ -83,7 +83,7 @@ export const KeyNodeDown = meta.story({
     await paste(userEvent, canvas.getByLabelText("Address"), bob.address)
     await userEvent.click(canvas.getByRole("button", { name: "Share" }))
     const alert = await canvas.findByRole("alert")
-    await expect(alert).toHaveTextContent("fetch failed")
+    await expect(alert).toHaveTextContent("Key node 4: fetch failed")
     // A partial write is reported, not hidden.
     await expect(alert).toHaveTextContent("Already changed on key nodes 1, 2, 3, 5.")
   }

@@ -44,7 +44,7 @@ export const KeyNodesDown = meta.story({
   },
   play: async ({ canvas, userEvent }) => {
     await userEvent.click(canvas.getByRole("button", { name: /Sign in/ }))
-    await expect(await canvas.findByRole("alert")).toHaveTextContent("fetch failed")
+    await expect(await canvas.findByRole("alert")).toHaveTextContent("Key nodes: fetch failed")
   }
 })
 

@@ -55,7 +55,8 @@ export const Folder = meta.story({
     ])
     await userEvent.click(canvas.getByRole("button", { name: "Upload 2 file(s)" }))
     const uploaded = await canvas.findByRole("table", { name: "Uploaded" })
-    await expect(uploaded).toHaveTextContent("photos")
+    // The folder's CID, as kubo builds it from the two files.
+    await expect(uploaded).toHaveTextContent("photosbafybeiagrm45d6rgkxgbxmheya363dytgrbowr7f7mt6rpsfz4b3gr5mh4165 B")
   }
 })
 

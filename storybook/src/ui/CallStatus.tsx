@@ -17,12 +17,23 @@ export interface CallStatusProps {
 const partialWrite = (error: object): ReadonlyArray<number> =>
   "succeededNodes" in error && Array.isArray(error.succeededNodes) ? error.succeededNodes : []
 
+/** A key node's own message says nothing of which node it was: `NodeError` names it. */
+const failedNode = (error: object): number | undefined =>
+  "_tag" in error && error._tag === "NodeError" && "nodeId" in error && typeof error.nodeId === "number"
+    ? error.nodeId
+    : undefined
+
 export const CallStatus = ({ call, running, success }: CallStatusProps) => {
   if (call.state === "failure") {
     const changed = partialWrite(call.error)
+    const node = failedNode(call.error)
     return (
       <div role="alert" className="lh-error">
-        <p>{call.error.message}</p>
+        <p>
+          {/* Node 0 is the encryption host's own routes (auth messages, JWTs). */}
+          {node === undefined ? "" : node === 0 ? "Key nodes: " : `Key node ${node}: `}
+          {call.error.message}
+        </p>
         {changed.length > 0 && <p>Already changed on key nodes {changed.join(", ")}.</p>}
       </div>
     )
