@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import * as Mime from "../upload/Mime.ts"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Path from "effect/Path"
@@ -31,44 +32,9 @@ export interface SizedFile {
   readonly mimeType?: string | null | undefined
 }
 
-// The types the provider's uploads most often carry; anything else is `null`, never a guess.
-const mimeTypes: Readonly<Record<string, string>> = {
-  txt: "text/plain",
-  md: "text/markdown",
-  csv: "text/csv",
-  html: "text/html",
-  htm: "text/html",
-  css: "text/css",
-  js: "text/javascript",
-  mjs: "text/javascript",
-  json: "application/json",
-  xml: "application/xml",
-  pdf: "application/pdf",
-  zip: "application/zip",
-  gz: "application/gzip",
-  tar: "application/x-tar",
-  car: "application/vnd.ipld.car",
-  wasm: "application/wasm",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  svg: "image/svg+xml",
-  ico: "image/vnd.microsoft.icon",
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
-  ogg: "audio/ogg",
-  mp4: "video/mp4",
-  webm: "video/webm",
-  mov: "video/quicktime"
-}
-
 /** The MIME type of a file name, from its extension; `null` when unknown. */
 export const mimeTypeOf = (fileName: string): string | null => {
-  const dot = fileName.lastIndexOf(".")
-  if (dot <= 0 || dot === fileName.length - 1) return null
-  return mimeTypes[fileName.slice(dot + 1).toLowerCase()] ?? null
+  return Mime.lookup(fileName) ?? null
 }
 
 /** Checks a size: a whole, non-negative number of bytes. */
