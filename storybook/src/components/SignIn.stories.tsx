@@ -1,4 +1,5 @@
-import { expect } from "storybook/test"
+import { Redacted } from "effect"
+import { expect, fn } from "storybook/test"
 import preview from "../../.storybook/preview.ts"
 import { demo, startDemo } from "../demo/DemoNetwork.ts"
 import { alice, bob, impostor } from "../demo/wallets.ts"
@@ -8,13 +9,13 @@ import { SignIn } from "./SignIn.tsx"
 const meta = preview.meta({
   title: "Flows/Sign in",
   component: SignIn,
-  args: { signer: alice.signer },
+  args: { signer: alice.signer, onSignedIn: fn() },
   beforeEach: startDemo(),
   decorators: [withDemoRuntime]
 })
 
 export const SignsIn = meta.story({
-  play: async ({ canvas, userEvent }) => {
+  play: async ({ args, canvas, userEvent }) => {
     await userEvent.click(canvas.getByRole("button", { name: "Sign in with 0x7099…79c8" }))
     const session = await canvas.findByLabelText("Session")
     await expect(session).toHaveTextContent("Please sign this message to prove you are owner of this account: ")
@@ -26,6 +27,13 @@ export const SignsIn = meta.story({
     const keys = [...demo().network.state.accounts.get(alice.address)!.apiKeys]
     await expect(keys).toHaveLength(2)
     await expect(session).toHaveTextContent(`API key${keys[1]!.slice(0, 8)}…${keys[1]!.slice(-4)}`)
+    // The app gets both tokens, still redacted.
+    await expect(args.onSignedIn).toHaveBeenCalledOnce()
+    const [tokens] = (args.onSignedIn as ReturnType<typeof fn>).mock.calls[0] as [
+      { jwt: Redacted.Redacted<string>; apiKey: Redacted.Redacted<string> }
+    ]
+    await expect(Redacted.value(tokens.apiKey)).toBe(keys[1])
+    await expect(String(tokens.jwt)).not.toContain("jwt:")
   }
 })
 

@@ -13,7 +13,7 @@
  * not an expected failure) is an `UnexpectedError` with the squashed cause.
  */
 import { Cause, type Effect, Exit } from "effect"
-import { useCallback, useEffect, useRef, useState } from "react"
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react"
 import type { LighthouseServices } from "./LighthouseLayer.ts"
 import { useLighthouseRuntime } from "./LighthouseProvider.tsx"
 
@@ -46,9 +46,11 @@ export const useEffectCall = <A, E, Args extends ReadonlyArray<unknown>>(
   const runtime = useLighthouseRuntime()
   const [state, setState] = useState<CallState<A, E>>(idle)
   const inFlight = useRef<AbortController | undefined>(undefined)
-  // The latest `call` without making `run` change on every render.
+  // The latest `call` without making `run` change on every render (callers may pass inline lambdas).
   const latest = useRef(call)
-  latest.current = call
+  useLayoutEffect(() => {
+    latest.current = call
+  })
 
   useEffect(() => () => inFlight.current?.abort(), [])
 
