@@ -12,6 +12,8 @@ export default defineProject({
   test: {
     name: "storybook",
     setupFiles: ["./vitest.setup.ts"],
+    // `STORYBOOK_SCREENSHOTS=1` writes the screenshots the setup file takes (see vitest.setup.ts).
+    provide: { saveScreenshots: process.env.STORYBOOK_SCREENSHOTS === "1" },
     // Payment and EVM-condition stories need the local chain on 127.0.0.1:8545.
     globalSetup: ["./chain/globalSetup.ts"],
     browser: {

@@ -1,10 +1,17 @@
 /**
- * After each story's play function: a screenshot of what the user sees, committed under
- * `storybook/__screenshots__/<Component>/<story>.png` so every flow can be seen without running
- * anything.
+ * After each story's play function: a screenshot of what the user sees. With
+ * `STORYBOOK_SCREENSHOTS=1` it is written to `storybook/__screenshots__/<Component>/<story>.png`
+ * (committed, so every flow can be seen without running anything); otherwise it is taken and
+ * dropped, because encrypted CIDs, nonces and dates differ on every run and would rewrite them all.
  */
-import { afterEach } from "vitest"
+import { afterEach, inject } from "vitest"
 import { page } from "vitest/browser"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    readonly saveScreenshots: boolean
+  }
+}
 
 afterEach(async ({ task }) => {
   if (task.result?.state === "fail") return
@@ -14,6 +21,9 @@ afterEach(async ({ task }) => {
   const story = task.name.toLowerCase().replaceAll(/[^a-z0-9]+/g, "-")
   // The path is relative to the story file.
   const up = "../".repeat(segments.length - 1)
-  const root = document.querySelector(".lh-story") ?? document.body
-  await page.screenshot({ path: `${up}__screenshots__/${component}/${story}.png`, element: root })
+  await page.screenshot({
+    path: `${up}__screenshots__/${component}/${story}.png`,
+    element: document.querySelector(".lh-story") ?? document.body,
+    save: inject("saveScreenshots")
+  })
 })

@@ -24,11 +24,11 @@ export const publicClient = createPublicClient(clientParams)
 export const walletClientOf = (account: ReturnType<typeof mnemonicToAccount>) =>
   createWalletClient({ ...clientParams, account })
 
-/** Whether the local chain answers (stories that need it say so when it does not). */
-export const chainIsUp = (): Promise<boolean> =>
+/** Fails with what to do when no local chain answers (a static catalogue opened without one). */
+const chainIsUp = (): Promise<void> =>
   publicClient.getChainId().then(
-    (id) => id === hardhat.id,
-    () => false
+    (id) => (id === hardhat.id ? undefined : Promise.reject(new Error(`the chain on ${rpcUrl} is not Hardhat's`))),
+    () => Promise.reject(new Error(`no local chain on ${rpcUrl}: \`npm run storybook\` starts one`))
   )
 
 const deployments = new Map<number, Promise<LocalDeployment>>()
@@ -40,7 +40,10 @@ const deployments = new Map<number, Promise<LocalDeployment>>()
 export const deployment = (deployer: number): Promise<LocalDeployment> => {
   let deployed = deployments.get(deployer)
   if (deployed === undefined) {
-    deployed = deployLocal(walletClientOf(mnemonicToAccount(testMnemonic, { addressIndex: deployer })), publicClient)
+    const wallet = walletClientOf(mnemonicToAccount(testMnemonic, { addressIndex: deployer }))
+    deployed = chainIsUp().then(() => deployLocal(wallet, publicClient))
+    // A failure is not kept: the next story tries again (the chain may have come up).
+    deployed.catch(() => deployments.delete(deployer))
     deployments.set(deployer, deployed)
   }
   return deployed
