@@ -82,8 +82,8 @@ export const EncryptedWithKeyNodeDown = meta.story({
     await userEvent.upload(canvas.getByLabelText("Files"), new File(["for my eyes only"], "secret.txt"))
     await userEvent.click(canvas.getByRole("button", { name: /Upload/ }))
     await expect(await canvas.findByRole("alert")).toHaveTextContent("Error encrypting file")
-    await expect(canvas.getByRole("list", { name: "Files whose key was not saved" })).toHaveTextContent(
-      "secret.txt: Error encrypting file"
+    await expect(canvas.getByRole("list", { name: "Stored, but their key was not saved" })).toHaveTextContent(
+      "secret.txt: key node 3: fetch failed (nodes 1, 2, 4, 5 hold their shard)"
     )
   }
 })

@@ -8,6 +8,7 @@
 import { Effect } from "effect"
 import { type FormEvent, useState } from "react"
 import { Auth } from "../../../core/src/Auth.ts"
+import { EncryptionFailed, NodeError } from "../../../core/src/Errors.ts"
 import type * as Signer from "../../../core/src/Signer.ts"
 import { Input, Progress, Upload } from "../../../core/src/Upload.ts"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
@@ -49,6 +50,14 @@ const uploadAll = Effect.fnUntraced(function* (
     ? [yield* upload.folder(Input.files(files), options)]
     : [yield* upload.file(single, options)]
 })
+
+/** Why a file's key shards were not saved, naming the key node that refused them when one did. */
+const unsaved = (failure: { readonly reason: string; readonly cause?: unknown }): string => {
+  const node = failure.cause instanceof EncryptionFailed ? failure.cause.cause : undefined
+  if (!(node instanceof NodeError)) return failure.reason
+  const saved = node.succeededNodes ?? []
+  return `key node ${node.nodeId}: ${node.message}${saved.length > 0 ? ` (nodes ${saved.join(", ")} hold their shard)` : ""}`
+}
 
 export const UploadFiles = (props: UploadFilesProps) => {
   const [selection, setSelection] = useState<Selection>({ files: [], folder: false })
@@ -115,10 +124,10 @@ export const UploadFiles = (props: UploadFilesProps) => {
       )}
       <CallStatus call={call} running="Uploading…" success="Uploaded." />
       {call.state === "failure" && call.error._tag === "EncryptedUploadIncomplete" && (
-        <ul aria-label="Files whose key was not saved">
+        <ul aria-label="Stored, but their key was not saved">
           {call.error.failed.map((f) => (
             <li key={f.name}>
-              {f.name}: {f.reason}
+              {f.name}: {unsaved(f)}
             </li>
           ))}
         </ul>
