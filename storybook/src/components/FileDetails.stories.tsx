@@ -44,8 +44,8 @@ export const WithDeals = meta.story({
     await expect(deals).toHaveTextContent("f05678Sealing: Proving")
     const proof = canvas.getByLabelText("Proof")
     await expect(proof).toHaveTextContent(/^Piecebaga6ea4sea/)
-    await expect(proof).toHaveTextContent(/Deal \d+1234: inclusion proof at index [0-9a-f]+, \d+ hashes/)
-    await expect(proof).toHaveTextContent(/Deal \d+5678: inclusion proof at index [0-9a-f]+, \d+ hashes/)
+    await expect(proof).toHaveTextContent(/Deal \d+f01234: inclusion proof at index [0-9a-f]+, \d+ hashes/)
+    await expect(proof).toHaveTextContent(/Deal \d+f05678: inclusion proof at index [0-9a-f]+, \d+ hashes/)
   }
 })
 

@@ -9,6 +9,7 @@ import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { formatBytes, short } from "../ui/format.ts"
 
+// Proofs name a provider by its actor number (`1234`), deals by its address (`f01234`): shown as the latter.
 const lookUp = Effect.fnUntraced(function* (cid: string) {
   const files = yield* Files
   const info = yield* files.fileInfo(cid)
@@ -98,7 +99,8 @@ export const FileDetails = () => {
                 <div key={deal.dealId}>
                   <dt>Deal {deal.dealId}</dt>
                   <dd>
-                    {deal.storageProvider}: inclusion proof at index {deal.proof.inclusionProof.proofSubtree.index},{" "}
+                    {/^\d+$/.test(deal.storageProvider) ? `f0${deal.storageProvider}` : deal.storageProvider}: inclusion
+                    proof at index {deal.proof.inclusionProof.proofSubtree.index},{" "}
                     {deal.proof.inclusionProof.proofSubtree.path.length} hashes
                   </dd>
                 </div>
