@@ -1,5 +1,4 @@
 import { defineMain } from "@storybook/react-vite/node"
-import { mockBuffer } from "./mockBuffer.ts"
 
 // Pre-bundled up front: optimising one on first use reloads the page under a running story or test.
 const browserDependencies = [
@@ -40,7 +39,6 @@ export default defineMain({
   staticDirs: ["../public"],
   viteFinal: (config) => ({
     ...config,
-    plugins: [...(config.plugins ?? []), mockBuffer()],
     optimizeDeps: {
       ...config.optimizeDeps,
       include: [...(config.optimizeDeps?.include ?? []), ...browserDependencies]

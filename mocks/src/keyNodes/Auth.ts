@@ -20,7 +20,8 @@
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { errors, jwtVerify, SignJWT } from "jose"
 import { base58btc } from "multiformats/bases/base58"
-import { verifyMessage } from "viem"
+import { base64url as base64urlCodec } from "multiformats/bases/base64"
+import { hexToBytes, verifyMessage } from "viem"
 
 /** The text every auth message starts with; the nonce (a UUID) follows. */
 export const authMessagePrefix = "Please sign this message to prove you are owner of this account: "
@@ -98,12 +99,12 @@ export interface Auth {
 
 const randomBytes = (n: number) => crypto.getRandomValues(new Uint8Array(n))
 
-const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url")
+// No `Buffer`: the key nodes also run in browsers (Storybook, msw's worker).
+const base64url = (bytes: Uint8Array) => base64urlCodec.baseEncode(bytes)
 
 const decodeSignatureBytes = (signature: string): Uint8Array | undefined => {
   try {
-    if (/^(0x)?[0-9a-fA-F]{128}$/.test(signature))
-      return Uint8Array.from(Buffer.from(signature.replace(/^0x/, ""), "hex"))
+    if (/^(0x)?[0-9a-fA-F]{128}$/.test(signature)) return hexToBytes(`0x${signature.replace(/^0x/, "")}`)
     return base58btc.baseDecode(signature)
   } catch {
     return undefined
