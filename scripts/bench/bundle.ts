@@ -14,7 +14,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { build } from "esbuild"
-import { writeSection } from "./report.ts"
+import * as Report from "./report.ts"
 
 export interface BundleRow {
   readonly name: string
@@ -100,5 +100,5 @@ export const markdownSection = (rows: ReadonlyArray<BundleRow>): string => {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const section = markdownSection(await run())
   console.log(section)
-  writeSection(section)
+  Report.writeSection(section)
 }

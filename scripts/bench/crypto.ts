@@ -16,7 +16,7 @@
  * `npx tsx scripts/bench/crypto.ts` prints the rows and rewrites the `## Crypto` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
-import { writeSection } from "./report.ts"
+import * as Report from "./report.ts"
 import { execFile } from "node:child_process"
 import { createCipheriv, createDecipheriv } from "node:crypto"
 import { cpus } from "node:os"
@@ -29,17 +29,7 @@ import { deriveFileKey, type FileKey } from "../../core/src/crypto/FileCipher.ts
 import { decryptStreamUnverified, encryptStream } from "../../core/src/crypto/FileCipherNode.ts"
 import * as Shamir from "../../core/src/crypto/Shamir.ts"
 
-/** One measured figure, with the baseline it is compared to when there is one. */
-export interface BenchRow {
-  readonly benchmark: string
-  readonly value: number
-  readonly unit: string
-  readonly baseline?: { readonly name: string; readonly value: number } | undefined
-  /** value / baseline (or the figure the target is about). */
-  readonly ratio?: number | undefined
-  readonly target: string
-  readonly pass: boolean
-}
+export type BenchRow = Report.BenchRow
 
 /** Options of {@link run}: smaller figures for a quick look. */
 export interface RunOptions {
@@ -407,5 +397,5 @@ if (process.argv[1] === self && process.argv[2] === CHILD) {
       `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ${r.unit}${base}${ratio}  [${r.target}]`
     )
   }
-  writeSection(markdownSection(rows))
+  Report.writeSection(markdownSection(rows))
 }

@@ -18,7 +18,7 @@
  * `npx tsx scripts/bench/nodes.ts` prints the rows and rewrites the `## Key nodes` section of
  * BENCHMARKS.md; `run()` returns the rows.
  */
-import { writeSection } from "./report.ts"
+import * as Report from "./report.ts"
 import { cpus } from "node:os"
 import { fileURLToPath } from "node:url"
 import * as kavach from "@lighthouse-web3/kavach"
@@ -33,18 +33,10 @@ import * as KeyShards from "../../core/src/KeyShards.ts"
 import * as Nodes from "../../core/src/Nodes.ts"
 import * as Signer from "../../core/src/Signer.ts"
 
-/** One measured figure, with the reference it is compared to. */
-export interface BenchRow {
-  readonly benchmark: string
-  /** Median wall time, milliseconds. */
-  readonly value: number
+/** One measured figure: a median wall time in milliseconds over `runs` runs. */
+export interface BenchRow extends Report.BenchRow {
   readonly unit: "ms"
   readonly runs: number
-  readonly baseline?: { readonly name: string; readonly value: number } | undefined
-  /** value / baseline. */
-  readonly ratio?: number | undefined
-  readonly target: string
-  readonly pass: boolean
 }
 
 /** Options of {@link run}: fewer runs for a quick look. */
@@ -347,5 +339,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ms (${r.runs} runs)${ratio}  [${r.target}]`
     )
   }
-  writeSection(markdownSection(rows))
+  Report.writeSection(markdownSection(rows))
 }

@@ -7,6 +7,18 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
+/** One measured figure, with the baseline it is compared to when there is one. */
+export interface BenchRow {
+  readonly benchmark: string
+  readonly value: number
+  readonly unit: string
+  readonly baseline?: { readonly name: string; readonly value: number } | undefined
+  /** value / baseline (or the figure the target is about). */
+  readonly ratio?: number | undefined
+  readonly target: string
+  readonly pass: boolean
+}
+
 export const benchmarksFile = fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url))
 
 /** Replaces the section whose heading is `section`'s first line (or appends it). */

@@ -28,9 +28,10 @@
  * `npx tsx scripts/bench/transfer.ts` prints the rows and rewrites the `## Transfers` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
+import * as Report from "./report.ts"
 import { execFile } from "node:child_process"
 import { createHash, randomFillSync } from "node:crypto"
-import { createReadStream, createWriteStream, existsSync, readFileSync, writeFileSync } from "node:fs"
+import { createReadStream, createWriteStream, readFileSync, writeFileSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import { createRequire } from "node:module"
 import { cpus, tmpdir } from "node:os"
@@ -48,17 +49,7 @@ import * as Nodes from "../../core/src/Nodes.ts"
 import * as Signer from "../../core/src/Signer.ts"
 import * as Upload from "../../core/src/Upload.ts"
 
-/** One measured figure, with the baseline it is compared to. */
-export interface BenchRow {
-  readonly benchmark: string
-  readonly value: number
-  readonly unit: string
-  readonly baseline?: { readonly name: string; readonly value: number } | undefined
-  /** value / baseline. */
-  readonly ratio?: number | undefined
-  readonly target: string
-  readonly pass: boolean
-}
+export type BenchRow = Report.BenchRow
 
 /** Options of {@link run}. */
 export interface RunOptions {
@@ -388,20 +379,6 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>, options: RunOptio
     ""
   ].join("\n")
 
-/** Replaces (or appends) the `## Transfers` section, leaving every other section as it was. */
-const writeSection = (path: string, section: string) => {
-  const text = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmarks\n"
-  const lines = text.split("\n")
-  const start = lines.findIndex((l) => l.trim() === "## Transfers")
-  if (start < 0) {
-    writeFileSync(path, `${text.trimEnd()}\n\n${section}`)
-    return
-  }
-  const next = lines.findIndex((l, i) => i > start && l.startsWith("## "))
-  const after = next < 0 ? [] : ["", ...lines.slice(next)]
-  writeFileSync(path, `${[...lines.slice(0, start), ...section.trimEnd().split("\n"), ...after].join("\n")}\n`)
-}
-
 if (process.argv[1] === self && process.argv[2] === CHILD) {
   const side = process.argv[3] as Side
   const which = process.argv[4] as Case
@@ -419,5 +396,5 @@ if (process.argv[1] === self && process.argv[2] === CHILD) {
       `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ${r.unit}${base}${ratio}  [${r.target}]`
     )
   }
-  writeSection(fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url)), markdownSection(rows))
+  Report.writeSection(markdownSection(rows))
 }
