@@ -1,3 +1,4 @@
+import "./tooling/requireNode.mjs"
 import { defineConfig } from "vitest/config"
 
 // One `vitest run` covers the library, the local network and the scripts (project

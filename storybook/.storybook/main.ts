@@ -30,6 +30,8 @@ const browserDependencies = [
 
 export default defineMain({
   framework: "@storybook/react-vite",
+  // No telemetry banner in test output, and nothing sent from a developer's machine.
+  core: { disableTelemetry: true },
   stories: ["../src/**/*.stories.tsx"],
   addons: ["@storybook/addon-docs", "@storybook/addon-a11y", "@storybook/addon-vitest"],
   // The msw service worker is served from here (`npx msw init storybook/public`).
