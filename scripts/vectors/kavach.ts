@@ -28,6 +28,7 @@ interface Case {
 
 const generated = (threshold: number, keyCount: number) => async () => {
   const { masterKey, keyShards } = await generate(threshold, keyCount)
+  if (masterKey === null) throw new Error(`kavach's generate(${threshold}, ${keyCount}) returned no key`)
   return { masterKey, keyShards }
 }
 
@@ -81,6 +82,7 @@ const vectors = []
 for (const { make, recoverFrom, ...rest } of cases) {
   const { masterKey, keyShards } = await make()
   const { masterKey: recovered } = await recoverKey(recoverFrom.map((i) => keyShards[i]!))
+  if (recovered === null) throw new Error(`kavach's recoverKey failed for ${rest.source}`)
   vectors.push({
     masterKey,
     threshold: rest.threshold,
