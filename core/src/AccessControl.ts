@@ -15,7 +15,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { LighthouseConfig } from "./Config.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
 import {
   AccessDenied,
   CidNotFound,
@@ -29,7 +29,7 @@ import {
 } from "./Errors.ts"
 import { type Token, url } from "./internal/http.ts"
 import { innermostMessage } from "./internal/nodeAnswers.ts"
-import { type FanOut, type FanOutResult, KeyNodes } from "./Nodes.ts"
+import { type FanOut, type FanOutResult, KeyNodes } from "./KeyNodes.ts"
 import { parsePublicKey } from "./schema/Address.ts"
 import { validateConditionRequest } from "./schema/AccessCondition.ts"
 import { parseCid } from "./schema/Cid.ts"

@@ -25,7 +25,7 @@ import * as Semaphore from "effect/Semaphore"
 import { Base64Url } from "effect/encoding"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { LighthouseConfig } from "./Config.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
 import {
   type HttpStatusError,
   type InvalidPublicKey,
@@ -37,7 +37,7 @@ import {
   type SignerError
 } from "./Errors.ts"
 import { executeJson, reveal, type Token, url } from "./internal/http.ts"
-import { KeyNodes } from "./Nodes.ts"
+import { KeyNodes } from "./KeyNodes.ts"
 import { parsePublicKey } from "./schema/Address.ts"
 import type { Signer } from "./Signer.ts"
 

@@ -25,7 +25,7 @@ import type { PlatformError } from "effect/PlatformError"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { Auth, type SignInFailure } from "./Auth.ts"
-import { LighthouseConfig } from "./Config.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
 import type { MasterKey } from "./crypto/FileCipher.ts"
 import {
   type DecryptionFailed,

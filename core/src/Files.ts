@@ -23,7 +23,7 @@ import * as Stream from "effect/Stream"
 import type { PlatformError } from "effect/PlatformError"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { LighthouseConfig } from "./Config.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
 import {
   type HttpStatusError,
   type InvalidCid,

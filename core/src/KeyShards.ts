@@ -19,7 +19,7 @@ import * as Layer from "effect/Layer"
 import * as Random from "effect/Random"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { LighthouseConfig } from "./Config.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
 import * as Shamir from "./crypto/Shamir.ts"
 import {
   AccessDenied,
@@ -35,7 +35,7 @@ import {
 } from "./Errors.ts"
 import type { Token } from "./internal/http.ts"
 import { innermostMessage } from "./internal/nodeAnswers.ts"
-import { allNodes, type FanOutResult, KeyNodes } from "./Nodes.ts"
+import { allNodes, type FanOutResult, KeyNodes } from "./KeyNodes.ts"
 import { parsePublicKey } from "./schema/Address.ts"
 import { parseCid } from "./schema/Cid.ts"
 import type { KeyShard } from "./schema/KeyShard.ts"

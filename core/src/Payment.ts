@@ -53,7 +53,7 @@ import {
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { paymentAbi, tokenAbi } from "./payment/Abi.ts"
-import { LighthouseConfig } from "./Config.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
 import {
   ChainError,
   type ContractReverted,

@@ -39,7 +39,7 @@ import type { PlatformError } from "effect/PlatformError"
 import * as HttpBody from "effect/http/HttpBody"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { LighthouseConfig } from "./Config.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
 import * as Shamir from "./crypto/Shamir.ts"
 import {
   AuthTokenMustBeJwt,

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Layer } from "effect"
-import * as Config from "../src/Config.ts"
+import * as Config from "../src/LighthouseConfig.ts"
 import { withLocalDeployment, networks } from "../src/Networks.ts"
 
 const fromEnv = (env: Record<string, string>) =>

@@ -24,7 +24,7 @@ import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { LighthouseConfig } from "./Config.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
 import { NodeError, NodesDisagree } from "./Errors.ts"
 import { reveal, type Token, url } from "./internal/http.ts"
 
