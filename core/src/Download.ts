@@ -1,6 +1,6 @@
 /**
- * `Download`: content by CID from the gateway (`POST {gateway}/api/v0/cat/{cid}`, spec §7;
- * reference/sdk-behaviour.md §4.5), as a stream, as bytes or into a file, decrypted on the fly
+ * `Download`: content by CID from the gateway (`POST {gateway}/api/v0/cat/{cid}`),
+ * as a stream, as bytes or into a file, decrypted on the fly
  * when a master key, or a signer entitled to the file's key shards, is given.
  *
  * Only verified plaintext reaches the caller: AES-GCM authenticates a file with one tag at its

@@ -91,7 +91,7 @@ const fileWithPath = (content: string, relativePath: string, type = "") => {
 }
 
 describe("Upload plain", () => {
-  it.effect("text: POST /api/v0/add with the spec's query and headers, one `file` part, kubo's CID", () =>
+  it.effect("text: POST /api/v0/add with the provider's query and headers, one `file` part, kubo's CID", () =>
     Effect.gen(function* () {
       const { apiKey } = seed()
       const upload = yield* Upload.Upload

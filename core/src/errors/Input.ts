@@ -23,7 +23,7 @@ export class InvalidKeyShards extends Schema.TaggedError<InvalidKeyShards>()("In
   }
 }
 
-/** An access condition (or the request around it) breaks a rule of spec §5. */
+/** An access condition (or the request around it) breaks one of the provider's rules for conditions. */
 export class ConditionValidationError extends Schema.TaggedError<ConditionValidationError>()(
   "ConditionValidationError",
   {

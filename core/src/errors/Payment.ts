@@ -37,7 +37,7 @@ export class PrivateKeyNotFound extends Schema.TaggedError<PrivateKeyNotFound>()
   }
 }
 
-/** The custom errors of the payment contract (reference/payment-contract.md §2.1) and Ownable's. */
+/** The custom errors of the provider's deployed payment contract, and Ownable's. */
 export const ContractErrorName = Schema.Literals([
   "ENDOWMENT_TRANSFER_FAILED",
   "INSUFFICIENT_CONTRACT_BALANCE",

@@ -20,7 +20,7 @@ export class RequestFailed extends Schema.TaggedError<RequestFailed>()("RequestF
   }
 }
 
-/** A non-2xx answer where the spec uses the `HTTP error!` form (file info, gateway, ticker…). */
+/** A non-2xx answer where the provider uses the `HTTP error!` form (file info, gateway, ticker…). */
 export class HttpStatusError extends Schema.TaggedError<HttpStatusError>()("HttpStatusError", {
   status: Schema.Number,
   url: Schema.String,

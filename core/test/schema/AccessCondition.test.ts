@@ -272,7 +272,7 @@ describe("AccessCondition", () => {
 
   describe("rejected, naming the field", () => {
     it.effect.each<readonly [string, ConditionInput, string]>([
-      ["no conditions (spec §5: at least 1)", { conditions: [] }, `"conditions" must contain at least 1 items`],
+      ["no conditions (at least 1 is required)", { conditions: [] }, `"conditions" must contain at least 1 items`],
       ["conditions not an array", { conditions: "x" as never }, `"conditions" must be an array`],
       ["a null condition", { conditions: [null] }, `"conditions[0]" Expected object`],
       ["id 0", { conditions: [{ ...erc20, id: 0 }] }, `"conditions[0].id" Expected a value greater than or equal to 1`],
