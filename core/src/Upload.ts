@@ -55,20 +55,7 @@ import * as Plain from "./upload/Plain.ts"
 import * as Progress from "./upload/Progress.ts"
 
 export { Input, Progress }
-export { BodyMode } from "./upload/Options.ts"
-export type {
-  CarOptions,
-  CarRoot,
-  DealParameters,
-  EncryptedNamedOptions,
-  EncryptedUploadFailure,
-  EncryptionOptions,
-  FileOptions,
-  NamedOptions,
-  Options,
-  UploadedEntry,
-  UploadFailure
-} from "./upload/Options.ts"
+export * from "./upload/Options.ts"
 
 // =============================================================================
 // Service
