@@ -17,7 +17,7 @@
  * 404 for paths it does not know.
  */
 import type { HttpHandler } from "msw"
-import { DefaultHosts } from "../../core/src/Config.ts"
+import { DefaultHosts } from "../../core/src/LighthouseConfig.ts"
 import { type Account, Accounts, type QuotaUpdate } from "./api/Accounts.ts"
 import { apiHandlers } from "./api/ApiHost.ts"
 import { type Deal, type DealOptions, Deals } from "./api/Deals.ts"

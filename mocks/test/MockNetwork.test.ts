@@ -4,7 +4,7 @@
  */
 import { setupServer } from "msw/node"
 import { afterEach, describe, expect, it } from "vitest"
-import { DefaultHosts } from "../../core/src/Config.ts"
+import { DefaultHosts } from "../../core/src/LighthouseConfig.ts"
 import { createMockNetwork } from "../src/MockNetwork.ts"
 import { addFile, addFiles } from "./support/upload.ts"
 

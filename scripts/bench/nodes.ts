@@ -27,10 +27,10 @@ import { FetchHttpClient } from "effect/http"
 import { privateKeyToAccount } from "viem/accounts"
 import { startMockNetwork } from "../../mocks/src/node.ts"
 import * as Auth from "../../core/src/Auth.ts"
-import * as Config from "../../core/src/Config.ts"
-import { DefaultHosts } from "../../core/src/Config.ts"
+import * as Config from "../../core/src/LighthouseConfig.ts"
+import { DefaultHosts } from "../../core/src/LighthouseConfig.ts"
 import * as KeyShards from "../../core/src/KeyShards.ts"
-import * as Nodes from "../../core/src/Nodes.ts"
+import * as Nodes from "../../core/src/KeyNodes.ts"
 import * as Signer from "../../core/src/Signer.ts"
 
 /** One measured figure: a median wall time in milliseconds over `runs` runs. */

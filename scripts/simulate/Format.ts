@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Redacted } from "effect"
-import type { FanOutResult } from "../../core/src/Nodes.ts"
+import type { FanOutResult } from "../../core/src/KeyNodes.ts"
 
 const KiB = 1024
 const MiB = 1024 * KiB

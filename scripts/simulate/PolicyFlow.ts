@@ -8,7 +8,7 @@
  */
 import { Clock, Effect, Redacted } from "effect"
 import * as Auth from "../../core/src/Auth.ts"
-import * as Config from "../../core/src/Config.ts"
+import * as Config from "../../core/src/LighthouseConfig.ts"
 import * as KeyShards from "../../core/src/KeyShards.ts"
 import { Env, libraryLayer } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"

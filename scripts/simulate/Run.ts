@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Clock, Duration, Effect, Layer, Option } from "effect"
-import { defaults } from "../../core/src/Config.ts"
+import { defaults } from "../../core/src/LighthouseConfig.ts"
 import type { MockNetwork } from "../../mocks/src/MockNetwork.ts"
 import { Env, header, libraryLayer, setup } from "./Environment.ts"
 import * as Flow from "./Flow.ts"

@@ -21,7 +21,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts"
 import { type LocalDeployment, lighthousePaymentAbi, mockStablecoinAbi } from "../../../contracts/abi/index.ts"
 import type { LocalChain } from "../../../scripts/lib/chain.ts"
-import * as Config from "../../src/Config.ts"
+import * as Config from "../../src/LighthouseConfig.ts"
 import type { ChainError, ContractReverted, OtherContractError } from "../../src/Errors.ts"
 import * as Payment from "../../src/Payment.ts"
 import { ChainTransport, fromViemError } from "../../src/payment/Chain.ts"
