@@ -15,13 +15,11 @@
  * a hook on the running network, and a stop.
  */
 import { parseArgs } from "node:util"
-import { deployLocal, localTokens } from "../contracts/abi/deploy.ts"
-import type { HostName } from "../mocks/src/faults/index.ts"
-import { HostNames } from "../mocks/src/faults/index.ts"
-import type { MockNetwork, MockNetworkOptions } from "../mocks/src/MockNetwork.ts"
-import { serveMockNetwork } from "../mocks/src/server/serve.ts"
-import { startLocalChain } from "./lib/chain.ts"
-import { chainOptions } from "./simulate/ChainOptions.ts"
+import { deployLocal, localTokens } from "lighthouse-effect/contracts"
+import { HostNames, type HostName, type MockNetwork, type MockNetworkOptions } from "lighthouse-effect/mocks"
+import { serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { startLocalChain } from "lighthouse-effect/mocks/chain"
+import { chainOptions } from "lighthouse-effect/mocks"
 
 /** Something started with the mock network and stopped with it. */
 interface ServeExtension {

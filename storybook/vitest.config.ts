@@ -2,12 +2,16 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { storybookTest } from "@storybook/addon-vitest/vitest-plugin"
 import { playwright } from "@vitest/browser-playwright"
+import { defaultClientConditions, defaultServerConditions } from "vite"
 import { defineProject } from "vitest/config"
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
 
 // Stories' play functions run as tests in Debian's Chromium: browser downloads are impossible here.
 export default defineProject({
+  // `lighthouse-effect/...` self-references resolve to the TypeScript sources (package.json `exports`).
+  resolve: { conditions: ["@lighthouse-effect/source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["@lighthouse-effect/source", ...defaultServerConditions] } },
   plugins: [storybookTest({ configDir: path.join(dirname, ".storybook") })],
   test: {
     name: "storybook",

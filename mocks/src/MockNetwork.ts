@@ -17,7 +17,7 @@
  * 404 for paths it does not know.
  */
 import type { HttpHandler } from "msw"
-import { DefaultHosts } from "../../core/src/Config.ts"
+import { Config } from "lighthouse-effect"
 import { type Account, Accounts, type QuotaUpdate } from "./api/Accounts.ts"
 import { apiHandlers } from "./api/ApiHost.ts"
 import { type Deal, type DealOptions, Deals } from "./api/Deals.ts"
@@ -104,10 +104,10 @@ const trimHost = (host: string) => host.replace(/\/+$/, "")
 
 export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork => {
   const hosts: MockHosts = {
-    api: trimHost(options.hosts?.api ?? DefaultHosts.api),
-    node: trimHost(options.hosts?.node ?? DefaultHosts.node),
-    gateway: trimHost(options.hosts?.gateway ?? DefaultHosts.gateway),
-    encryption: trimHost(options.hosts?.encryption ?? DefaultHosts.encryption)
+    api: trimHost(options.hosts?.api ?? Config.DefaultHosts.api),
+    node: trimHost(options.hosts?.node ?? Config.DefaultHosts.node),
+    gateway: trimHost(options.hosts?.gateway ?? Config.DefaultHosts.gateway),
+    encryption: trimHost(options.hosts?.encryption ?? Config.DefaultHosts.encryption)
   }
   if (new Set(Object.values(hosts)).size !== 4) {
     throw new Error(`the four hosts must differ: ${JSON.stringify(hosts)}`)

@@ -25,9 +25,8 @@ import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import * as kavach from "@lighthouse-web3/kavach"
 import { Effect, Redacted, Stream } from "effect"
-import { deriveFileKey, type FileKey } from "../../core/src/crypto/FileCipher.ts"
-import { decryptStreamUnverified, encryptStream } from "../../core/src/crypto/FileCipherNode.ts"
-import * as Shamir from "../../core/src/crypto/Shamir.ts"
+import { FileCipher, Shamir } from "lighthouse-effect"
+import { FileCipherNode } from "lighthouse-effect/node"
 
 export type BenchRow = Report.BenchRow
 
@@ -119,7 +118,7 @@ const cpuSeconds = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return (used.user + used.system) / 1e6
   })
 
-const rawAesGcm = (key: FileKey, block: Uint8Array, total: number) =>
+const rawAesGcm = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   Effect.sync(() => {
     const cipher = createCipheriv("aes-256-gcm", Redacted.value(key.key), new Uint8Array(12))
     let bytes = 0
@@ -130,10 +129,10 @@ const rawAesGcm = (key: FileKey, block: Uint8Array, total: number) =>
     if (bytes !== total + 16) throw new Error("raw loop lost bytes")
   })
 
-const streamingEncrypt = (key: FileKey, block: Uint8Array, total: number) =>
+const streamingEncrypt = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   Effect.gen(function* () {
     const bytes = yield* source(block, total).pipe(
-      encryptStream(key),
+      FileCipherNode.encryptStream(key),
       Stream.runFold(
         () => 0,
         (n, chunk) => n + chunk.length
@@ -148,7 +147,7 @@ const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math
  * Rounds of raw, stream, stream, raw (so drifts in machine load cancel), each timed in CPU
  * seconds; the ratio is the median of the rounds' ratios.
  */
-const throughput = (key: FileKey, block: Uint8Array, total: number, rounds: number) =>
+const throughput = (key: FileCipher.FileKey, block: Uint8Array, total: number, rounds: number) =>
   Effect.gen(function* () {
     const raw = rawAesGcm(key, block, total)
     const streamed = streamingEncrypt(key, block, total)
@@ -207,7 +206,7 @@ const peakGrowth = <E, R>(body: (sample: () => void) => Effect.Effect<void, E, R
   })
 
 /** The same bytes through a bare `node:crypto` cipher and decipher: the floor V8's collector sets. */
-const rawRoundTrip = (key: FileKey, block: Uint8Array, total: number) =>
+const rawRoundTrip = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   peakGrowth((sample) =>
     Effect.sync(() => {
       const iv = new Uint8Array(12)
@@ -223,12 +222,12 @@ const rawRoundTrip = (key: FileKey, block: Uint8Array, total: number) =>
     })
   )
 
-const streamRoundTrip = (key: FileKey, block: Uint8Array, total: number) =>
+const streamRoundTrip = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   peakGrowth((sample) =>
     Effect.gen(function* () {
       const bytes = yield* source(block, total).pipe(
-        encryptStream(key),
-        decryptStreamUnverified(key),
+        FileCipherNode.encryptStream(key),
+        FileCipherNode.decryptStreamUnverified(key),
         Stream.runFold(
           () => 0,
           (n, chunk) => {
@@ -263,7 +262,7 @@ const inChild = (which: "raw" | "stream", bytes: number) =>
 
 const child = (which: string, bytes: number) =>
   Effect.gen(function* () {
-    const key = yield* deriveFileKey(MASTER)
+    const key = yield* FileCipher.deriveFileKey(MASTER)
     const block = crypto.getRandomValues(new Uint8Array(CHUNK))
     return yield* which === "raw" ? rawRoundTrip(key, block, bytes) : streamRoundTrip(key, block, bytes)
   })
@@ -303,7 +302,7 @@ export const run = (options?: RunOptions) =>
       pass: verifiedOps / kavachOps >= 50
     })
 
-    const key = yield* deriveFileKey(MASTER)
+    const key = yield* FileCipher.deriveFileKey(MASTER)
     const block = crypto.getRandomValues(new Uint8Array(CHUNK))
     // Warm both paths up before timing them.
     yield* rawAesGcm(key, block, 16 * MiB)

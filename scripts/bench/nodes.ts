@@ -25,13 +25,8 @@ import * as kavach from "@lighthouse-web3/kavach"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { privateKeyToAccount } from "viem/accounts"
-import { startMockNetwork } from "../../mocks/src/node.ts"
-import * as Auth from "../../core/src/Auth.ts"
-import * as Config from "../../core/src/Config.ts"
-import { DefaultHosts } from "../../core/src/Config.ts"
-import * as KeyShards from "../../core/src/KeyShards.ts"
-import * as Nodes from "../../core/src/Nodes.ts"
-import * as Signer from "../../core/src/Signer.ts"
+import { startMockNetwork } from "lighthouse-effect/mocks/node"
+import { Auth, Config, KeyShards, Nodes, Signer } from "lighthouse-effect"
 
 /** One measured figure: a median wall time in milliseconds over `runs` runs. */
 export interface BenchRow extends Report.BenchRow {
@@ -142,7 +137,7 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
     const bare = () =>
       Promise.all(
         [1, 2, 3, 4, 5].map((n) =>
-          fetch(`${DefaultHosts.encryption}/api/setSharedKey/${n}`, {
+          fetch(`${Config.DefaultHosts.encryption}/api/setSharedKey/${n}`, {
             method: "POST",
             headers: { "content-type": "application/json", authorization: `Bearer ${jwt}` },
             body: JSON.stringify({ address: signer.address, cid, payload: keyShards[n - 1] })

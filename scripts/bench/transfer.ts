@@ -40,14 +40,8 @@ import { fileURLToPath } from "node:url"
 import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
-import { serveMockNetwork } from "../../mocks/src/server/serve.ts"
-import * as Auth from "../../core/src/Auth.ts"
-import * as Config from "../../core/src/Config.ts"
-import * as Download from "../../core/src/Download.ts"
-import * as KeyShards from "../../core/src/KeyShards.ts"
-import * as Nodes from "../../core/src/Nodes.ts"
-import * as Signer from "../../core/src/Signer.ts"
-import * as Upload from "../../core/src/Upload.ts"
+import { serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { Auth, Config, Download, KeyShards, Nodes, Signer, Upload } from "lighthouse-effect"
 
 export type BenchRow = Report.BenchRow
 

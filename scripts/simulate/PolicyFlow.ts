@@ -7,9 +7,7 @@
  * @since 0.1.0
  */
 import { Clock, Effect, Redacted } from "effect"
-import * as Auth from "../../core/src/Auth.ts"
-import * as Config from "../../core/src/Config.ts"
-import * as KeyShards from "../../core/src/KeyShards.ts"
+import { Auth, Config, KeyShards } from "lighthouse-effect"
 import { Env, libraryLayer } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import { need } from "./Session.ts"
