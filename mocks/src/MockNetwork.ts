@@ -27,7 +27,8 @@ import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.
 import { DefaultPrices, Tickers } from "./api/Tickers.ts"
 import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
 import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
-import { ContentStore, parseCid } from "./upload/ContentStore.ts"
+import { parseCid } from "./http/Request.ts"
+import { ContentStore } from "./upload/ContentStore.ts"
 import { gatewayHandlers } from "./upload/Gateway.ts"
 import { uploadNodeHandlers } from "./upload/UploadNode.ts"
 
