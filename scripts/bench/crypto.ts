@@ -47,7 +47,6 @@ const CHUNK = 64 * 1024
 const MASTER = "635aa83f11730c019aa3138e54876ea4541b8fca21e8104609ee6d699a475d59"
 
 const now = Effect.sync(() => performance.now())
-const figure = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
 /** A full collection (for memory baselines), enabled on first use so importing this file changes nothing. */
 const gc = () => {
   setFlagsFromString("--expose-gc")
@@ -311,7 +310,7 @@ export const run = (options?: RunOptions) =>
     rows.push({
       benchmark:
         `encryptStream throughput, ${throughputBytes / MiB} MiB in 64 KiB chunks, PBKDF2 excluded ` +
-        `(CPU time; median of ${rounds} interleaved rounds; fastest pass against fastest pass: ${figure(speed.bestRatio)}×)`,
+        `(CPU time; median of ${rounds} interleaved rounds; fastest pass against fastest pass: ${Report.figure(speed.bestRatio)}×)`,
       value: speed.streamed,
       unit: "MiB/s",
       baseline: { name: "bare node:crypto aes-256-gcm loop", value: speed.raw },
@@ -327,7 +326,7 @@ export const run = (options?: RunOptions) =>
     const size = `${memoryBytes / MiB} MiB`
     const bare = "bare node:crypto cipher → decipher loop, same bytes"
     rows.push({
-      benchmark: `peak heap + external growth, ${size} encrypted then decrypted as one stream (${figure(memory.seconds)} s)`,
+      benchmark: `peak heap + external growth, ${size} encrypted then decrypted as one stream (${Report.figure(memory.seconds)} s)`,
       value: memory.heap,
       unit: "MiB",
       baseline: { name: bare, value: floor.heap },
@@ -367,13 +366,7 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/crypto.ts\` on Node ${process.version}, ` +
       `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads).`,
     "",
-    "| benchmark | here | baseline | ratio | target | met |",
-    "|---|---|---|---|---|---|",
-    ...rows.map(
-      (r) =>
-        `| ${r.benchmark} | ${figure(r.value)} ${r.unit} | ${r.baseline ? `${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : "–"} | ` +
-        `${r.ratio === undefined ? "–" : `${figure(r.ratio)}×`} | ${r.target} | ${r.pass ? "yes" : "**no**"} |`
-    ),
+    ...Report.comparisonTable(rows),
     "",
     "Throughput is timed in CPU seconds in interleaved rounds (this machine is shared; wall time swings 3× between",
     "passes). Each memory figure comes from a fresh process, over a baseline taken after a full collection. Every",
@@ -389,12 +382,6 @@ if (process.argv[1] === self && process.argv[2] === CHILD) {
   console.log(JSON.stringify(await Effect.runPromise(child(process.argv[3]!, Number(process.argv[4])))))
 } else if (process.argv[1] === self) {
   const rows = await Effect.runPromise(run())
-  for (const r of rows) {
-    const base = r.baseline ? `  vs ${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : ""
-    const ratio = r.ratio === undefined ? "" : `  ratio ${figure(r.ratio)}×`
-    console.log(
-      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ${r.unit}${base}${ratio}  [${r.target}]`
-    )
-  }
+  Report.printRows(rows)
   Report.writeSection(markdownSection(rows))
 }

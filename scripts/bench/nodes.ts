@@ -98,6 +98,170 @@ const runtimeFor = (mode: "sequential" | "concurrent") =>
     )
   )
 
+/** kavach's own save and recover against the same mock: a raw signature is single-use per node, so it gets the JWT too. */
+const kavachTimes = async (
+  slowRuns: number,
+  jwt: string,
+  keyShards: ReadonlyArray<{ readonly key: string; readonly index: string }>
+) => {
+  const address = privateKeyToAccount(privateKey).address
+  const kavachShards = keyShards.map((s) => ({ ...s }))
+  const kavachSave = await time(
+    slowRuns,
+    async () => {
+      const result = await kavach.saveShards(address, cid, jwt, kavachShards)
+      if (!result.isSuccess) throw new Error(`kavach saveShards failed: ${JSON.stringify(result.error)}`)
+    },
+    0
+  )
+  const kavachFetch = await time(
+    slowRuns,
+    async () => {
+      const { shards, error } = await kavach.recoverShards(address, cid, jwt, 3)
+      if (error !== null) throw new Error(`kavach recoverShards failed: ${JSON.stringify(error)}`)
+      await kavach.recoverKey(shards)
+    },
+    0
+  )
+
+  return { kavachSave, kavachFetch }
+}
+
+/** The medians of one run, in milliseconds. */
+type KeyNodeFigures = Record<
+  | "singleMs"
+  | "bareMs"
+  | "concurrentSave"
+  | "concurrentFetch"
+  | "singleSlow"
+  | "concurrentSaveSlow"
+  | "concurrentFetchSlow"
+  | "sequentialSave"
+  | "sequentialFetch"
+  | "kavachSave"
+  | "kavachFetch",
+  number
+>
+
+const ratioRow = (
+  benchmark: string,
+  value: number,
+  runs: number,
+  reference: number,
+  target: string,
+  pass: (ratio: number) => boolean
+): BenchRow => ({
+  benchmark,
+  value,
+  unit: "ms",
+  runs,
+  baseline: { name: "one single-node call", value: reference },
+  ratio: value / reference,
+  target,
+  pass: pass(value / reference)
+})
+const atMost = (limit: number) => (ratio: number) => ratio <= limit
+const info = () => true
+
+/** The figures as report rows, each against its reference and target. */
+const rowsOf = (
+  figures: KeyNodeFigures,
+  { fastRuns, slowRuns, latency }: { readonly fastRuns: number; readonly slowRuns: number; readonly latency: number }
+): Array<BenchRow> => {
+  const {
+    singleMs,
+    bareMs,
+    concurrentSave,
+    concurrentFetch,
+    singleSlow,
+    concurrentSaveSlow,
+    concurrentFetchSlow,
+    sequentialSave,
+    sequentialFetch,
+    kavachSave,
+    kavachFetch
+  } = figures
+  return [
+    ratioRow("one call to one node (POST /api/setSharedKey/1), the reference", singleMs, fastRuns, singleMs, "–", info),
+    ratioRow("5 bare `fetch`es at once, no client (the mock's own floor)", bareMs, fastRuns, singleMs, "–", info),
+    ratioRow("save 5 shards, concurrent policy", concurrentSave, fastRuns, singleMs, "≤ 1.5× one call", atMost(1.5)),
+    {
+      benchmark: "save 5 shards, concurrent policy, against the mock's floor (the client's own cost)",
+      value: concurrentSave,
+      unit: "ms",
+      runs: fastRuns,
+      baseline: { name: "5 bare fetches at once", value: bareMs },
+      ratio: concurrentSave / bareMs,
+      target: "≤ 1.5× the floor",
+      pass: concurrentSave / bareMs <= 1.5
+    },
+    ratioRow(
+      "fetchKey (3 nodes + recover), concurrent policy",
+      concurrentFetch,
+      fastRuns,
+      singleMs,
+      "≤ 1.5× one call",
+      atMost(1.5)
+    ),
+    ratioRow(
+      `with ${latency} ms node latency: one call to one node, the reference`,
+      singleSlow,
+      fastRuns,
+      singleSlow,
+      "–",
+      info
+    ),
+    ratioRow(
+      `with ${latency} ms node latency: save 5 shards, concurrent policy`,
+      concurrentSaveSlow,
+      fastRuns,
+      singleSlow,
+      "≤ 1.5× one call",
+      atMost(1.5)
+    ),
+    ratioRow(
+      `with ${latency} ms node latency: fetchKey, concurrent policy`,
+      concurrentFetchSlow,
+      fastRuns,
+      singleSlow,
+      "≤ 1.5× one call",
+      atMost(1.5)
+    ),
+    ratioRow(
+      "save 5 shards, default policy (sequential, 1000 ms pause)",
+      sequentialSave,
+      slowRuns,
+      singleMs,
+      "4 pauses + 5 calls (spec)",
+      () => sequentialSave >= 4000 && sequentialSave < 4000 + 10 * singleMs + 200
+    ),
+    ratioRow(
+      "save 5 shards, kavach 0.2.1 `saveShards` (sleeps 1 s after every node)",
+      kavachSave,
+      slowRuns,
+      singleMs,
+      "baseline",
+      info
+    ),
+    ratioRow(
+      "fetchKey (3 nodes + recover), default policy (sequential, 1000 ms pause)",
+      sequentialFetch,
+      slowRuns,
+      singleMs,
+      "2 pauses + 3 calls (spec)",
+      () => sequentialFetch >= 2000 && sequentialFetch < 2000 + 6 * singleMs + 200
+    ),
+    ratioRow(
+      "`recoverShards` (3 nodes) + `recoverKey`, kavach 0.2.1 (sleeps 1 s after every node)",
+      kavachFetch,
+      slowRuns,
+      singleMs,
+      "baseline",
+      info
+    )
+  ]
+}
+
 /** Runs every key-node benchmark against a fresh in-process mock network and returns its rows. */
 export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<BenchRow>> => {
   const fastRuns = options.fastRuns ?? 100
@@ -162,132 +326,23 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
     const sequentialSave = await time(slowRuns, save(sequential), 0)
     const sequentialFetch = await time(slowRuns, fetchKey(sequential), 0)
 
-    // The provider's client on the same mock: a raw signature is single-use per node, so it gets the JWT too.
-    const address = privateKeyToAccount(privateKey).address
-    const kavachShards = keyShards.map((s) => ({ ...s }))
-    const kavachSave = await time(
-      slowRuns,
-      async () => {
-        const result = await kavach.saveShards(address, cid, jwt, kavachShards)
-        if (!result.isSuccess) throw new Error(`kavach saveShards failed: ${JSON.stringify(result.error)}`)
-      },
-      0
-    )
-    const kavachFetch = await time(
-      slowRuns,
-      async () => {
-        const { shards, error } = await kavach.recoverShards(address, cid, jwt, 3)
-        if (error !== null) throw new Error(`kavach recoverShards failed: ${JSON.stringify(error)}`)
-        await kavach.recoverKey(shards)
-      },
-      0
-    )
-
-    const ratioRow = (
-      benchmark: string,
-      value: number,
-      runs: number,
-      reference: number,
-      target: string,
-      pass: (ratio: number) => boolean
-    ): BenchRow => ({
-      benchmark,
-      value,
-      unit: "ms",
-      runs,
-      baseline: { name: "one single-node call", value: reference },
-      ratio: value / reference,
-      target,
-      pass: pass(value / reference)
-    })
-    const atMost = (limit: number) => (ratio: number) => ratio <= limit
-    const info = () => true
-    return [
-      ratioRow(
-        "one call to one node (POST /api/setSharedKey/1), the reference",
-        singleMs,
-        fastRuns,
-        singleMs,
-        "–",
-        info
-      ),
-      ratioRow("5 bare `fetch`es at once, no client (the mock's own floor)", bareMs, fastRuns, singleMs, "–", info),
-      ratioRow("save 5 shards, concurrent policy", concurrentSave, fastRuns, singleMs, "≤ 1.5× one call", atMost(1.5)),
+    const { kavachSave, kavachFetch } = await kavachTimes(slowRuns, jwt, keyShards)
+    return rowsOf(
       {
-        benchmark: "save 5 shards, concurrent policy, against the mock's floor (the client's own cost)",
-        value: concurrentSave,
-        unit: "ms",
-        runs: fastRuns,
-        baseline: { name: "5 bare fetches at once", value: bareMs },
-        ratio: concurrentSave / bareMs,
-        target: "≤ 1.5× the floor",
-        pass: concurrentSave / bareMs <= 1.5
-      },
-      ratioRow(
-        "fetchKey (3 nodes + recover), concurrent policy",
+        singleMs,
+        bareMs,
+        concurrentSave,
         concurrentFetch,
-        fastRuns,
-        singleMs,
-        "≤ 1.5× one call",
-        atMost(1.5)
-      ),
-      ratioRow(
-        `with ${latency} ms node latency: one call to one node, the reference`,
         singleSlow,
-        fastRuns,
-        singleSlow,
-        "–",
-        info
-      ),
-      ratioRow(
-        `with ${latency} ms node latency: save 5 shards, concurrent policy`,
         concurrentSaveSlow,
-        fastRuns,
-        singleSlow,
-        "≤ 1.5× one call",
-        atMost(1.5)
-      ),
-      ratioRow(
-        `with ${latency} ms node latency: fetchKey, concurrent policy`,
         concurrentFetchSlow,
-        fastRuns,
-        singleSlow,
-        "≤ 1.5× one call",
-        atMost(1.5)
-      ),
-      ratioRow(
-        "save 5 shards, default policy (sequential, 1000 ms pause)",
         sequentialSave,
-        slowRuns,
-        singleMs,
-        "4 pauses + 5 calls (spec)",
-        () => sequentialSave >= 4000 && sequentialSave < 4000 + 10 * singleMs + 200
-      ),
-      ratioRow(
-        "save 5 shards, kavach 0.2.1 `saveShards` (sleeps 1 s after every node)",
-        kavachSave,
-        slowRuns,
-        singleMs,
-        "baseline",
-        info
-      ),
-      ratioRow(
-        "fetchKey (3 nodes + recover), default policy (sequential, 1000 ms pause)",
         sequentialFetch,
-        slowRuns,
-        singleMs,
-        "2 pauses + 3 calls (spec)",
-        () => sequentialFetch >= 2000 && sequentialFetch < 2000 + 6 * singleMs + 200
-      ),
-      ratioRow(
-        "`recoverShards` (3 nodes) + `recoverKey`, kavach 0.2.1 (sleeps 1 s after every node)",
-        kavachFetch,
-        slowRuns,
-        singleMs,
-        "baseline",
-        info
-      )
-    ]
+        kavachSave,
+        kavachFetch
+      },
+      { fastRuns, slowRuns, latency }
+    )
   } finally {
     await sequential.dispose()
     await concurrent.dispose()
@@ -298,8 +353,6 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
 // =============================================================================
 // Report
 // =============================================================================
-
-const figure = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
 
 /** The rows as the `## Key nodes` section of BENCHMARKS.md. */
 export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
@@ -320,7 +373,7 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
     "|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.benchmark} | ${figure(r.value)} ms | ${r.runs} | ${r.ratio === undefined ? "–" : `${figure(r.ratio)}×`} | ` +
+        `| ${r.benchmark} | ${Report.figure(r.value)} ms | ${r.runs} | ${r.ratio === undefined ? "–" : `${Report.figure(r.ratio)}×`} | ` +
         `${r.baseline?.name ?? "–"} | ${r.target} | ${r.pass ? "yes" : "**no**"} |`
     ),
     ""
@@ -329,9 +382,9 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = await run()
   for (const r of rows) {
-    const ratio = r.ratio === undefined ? "" : `  ratio ${figure(r.ratio)}×`
+    const ratio = r.ratio === undefined ? "" : `  ratio ${Report.figure(r.ratio)}×`
     console.log(
-      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ms (${r.runs} runs)${ratio}  [${r.target}]`
+      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${Report.figure(r.value)} ms (${r.runs} runs)${ratio}  [${r.target}]`
     )
   }
   Report.writeSection(markdownSection(rows))

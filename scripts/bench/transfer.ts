@@ -342,8 +342,6 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
 // Report
 // =============================================================================
 
-const figure = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
-
 /** The rows as the `## Transfers` section of BENCHMARKS.md. */
 export const markdownSection = (rows: ReadonlyArray<BenchRow>, options: RunOptions = {}): string =>
   [
@@ -352,19 +350,13 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>, options: RunOptio
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/transfer.ts\` on Node ${process.version}, ` +
       `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads); ${options.runs ?? envNumber("BENCH_RUNS") ?? 1} run(s) per side, median.`,
     "",
-    "| benchmark | here | baseline | ratio | target | met |",
-    "|---|---|---|---|---|---|",
-    ...rows.map(
-      (r) =>
-        `| ${r.benchmark} | ${figure(r.value)} ${r.unit} | ${r.baseline ? `${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : "–"} | ` +
-        `${r.ratio === undefined ? "–" : `${figure(r.ratio)}×`} | ${r.target} | ${r.pass ? "yes" : "**no**"} |`
-    ),
+    ...Report.comparisonTable(rows),
     "",
     "Each side of each case runs in a fresh process; memory is the peak RSS (sampled every 5 ms, and the kernel's",
     "`VmHWM`) over the RSS after setup and two full collections. Both clients send to the same mock network,",
     "served over loopback HTTP from the parent process (in-process msw would keep whole request bodies in the",
     "measured process). Wall times include the key nodes' calls with each client's default policy: this library",
-    "pauses 1 s between nodes (spec §7), kavach sleeps 1 s after every node. Both sides download and decrypt the",
+    "pauses 1 s between nodes (its sequential default), kavach sleeps 1 s after every node. Both sides download and decrypt the",
     "file this library uploaded; the SDK's decrypted bytes are written to a file like this library's, and both",
     "outputs are checked against the source. This library runs over `NodeHttpClient.layerNodeHttp`: over",
     "`FetchHttpClient` (undici's `fetch`) a streamed request body stays in memory until the request ends (a 1 GiB",
@@ -383,12 +375,6 @@ if (process.argv[1] === self && process.argv[2] === CHILD) {
   process.exit(0)
 } else if (process.argv[1] === self) {
   const rows = await run()
-  for (const r of rows) {
-    const base = r.baseline ? `  vs ${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : ""
-    const ratio = r.ratio === undefined ? "" : `  ratio ${figure(r.ratio)}×`
-    console.log(
-      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ${r.unit}${base}${ratio}  [${r.target}]`
-    )
-  }
+  Report.printRows(rows)
   Report.writeSection(markdownSection(rows))
 }

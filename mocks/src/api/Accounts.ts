@@ -4,7 +4,7 @@
  *
  * API keys are only handed out for a valid EIP-191 signature of the message this API issued to
  * that address (`issueMessage` → `redeemSignature`); a message can be redeemed once. The same
- * signature scheme makes the one-time upload token `address$signature` of the spec (§6.3).
+ * signature scheme makes the one-time upload token `address$signature` the provider accepts.
  */
 import { recoverMessageAddress } from "viem"
 import { Address } from "lighthouse-effect"

@@ -11,7 +11,7 @@
  *   sharedTo, owner, cid }`, read from node 1 (the provider served it from its first node, port 9001
  *   in dev mode), so faults on node 1 reach it.
  *
- * Conditions are validated by the project's condition schema (spec §5): a failure is a 400 whose
+ * Conditions are validated by the library's condition schema (`AccessCondition.validateConditions`): a failure is a 400 whose
  * `message` is `Condition validation error: "<path>" <problem>`. EVM and Coreum conditions are
  * stored in `conditions`, Solana ones in `conditionsSolana`; an update with another chain type
  * empties the other list.
