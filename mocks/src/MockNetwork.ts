@@ -103,7 +103,8 @@ export interface MockNetwork {
 
 const trimHost = (host: string) => host.replace(/\/+$/, "")
 
-export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork => {
+/** The four host URLs (the provider's by default), which must differ. */
+const hostsOf = (options: MockNetworkOptions): MockHosts => {
   const hosts: MockHosts = {
     api: trimHost(options.hosts?.api ?? Config.DefaultHosts.api),
     node: trimHost(options.hosts?.node ?? Config.DefaultHosts.node),
@@ -113,6 +114,24 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   if (new Set(Object.values(hosts)).size !== 4) {
     throw new Error(`the four hosts must differ: ${JSON.stringify(hosts)}`)
   }
+  return hosts
+}
+
+/** The key nodes on the encryption host, with the network's clock, faults and chain. */
+const keyNodesOf = (options: MockNetworkOptions, host: string, clock: () => number, faults: Faults) =>
+  makeKeyNodes({
+    host,
+    now: clock,
+    faults,
+    ...(options.chain === undefined ? {} : { chain: options.chain }),
+    ...(options.keyNodes?.jwtTtlSeconds === undefined ? {} : { jwtTtlSeconds: options.keyNodes.jwtTtlSeconds }),
+    ...(options.keyNodes?.refreshTtlSeconds === undefined
+      ? {}
+      : { refreshTtlSeconds: options.keyNodes.refreshTtlSeconds })
+  })
+
+export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork => {
+  const hosts = hostsOf(options)
   const pageSize = options.pageSize ?? 2000
   if (!(Number.isInteger(pageSize) && pageSize >= 1)) throw new RangeError(`pageSize must be >= 1, got ${pageSize}`)
 
@@ -128,16 +147,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   const initialPrices = options.tickers ?? DefaultPrices
   const tickers = new Tickers(initialPrices)
   const payments = options.payments === undefined ? undefined : new Payments(options.payments, accounts, tickers)
-  const keyNodes = makeKeyNodes({
-    host: hosts.encryption,
-    now: clock,
-    faults,
-    ...(options.chain === undefined ? {} : { chain: options.chain }),
-    ...(options.keyNodes?.jwtTtlSeconds === undefined ? {} : { jwtTtlSeconds: options.keyNodes.jwtTtlSeconds }),
-    ...(options.keyNodes?.refreshTtlSeconds === undefined
-      ? {}
-      : { refreshTtlSeconds: options.keyNodes.refreshTtlSeconds })
-  })
+  const keyNodes = keyNodesOf(options, hosts.encryption, clock, faults)
 
   const handlers: ReadonlyArray<HttpHandler> = [
     ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize }),
