@@ -237,6 +237,62 @@ const envNumber = (name: string) => {
   return raw === undefined || raw === "" ? undefined : Number(raw)
 }
 
+/** Each case's medians, ours against the SDK's: peak memory growth, then wall time. */
+const rowsOf = (
+  results: Readonly<Record<string, ReadonlyArray<Measured>>>,
+  encryptedMiB: number,
+  plainMiB: number
+): Array<BenchRow> => {
+  const pick = (key: string, field: "wallMs" | "growthMiB") => median(results[key]!.map((m) => m[field]))
+  const rows: Array<BenchRow> = []
+  const cases: ReadonlyArray<{
+    readonly key: Case
+    readonly label: string
+    readonly memoryTarget: { readonly text: string; readonly pass: (ours: number, sdk: number) => boolean }
+  }> = [
+    {
+      key: "encrypted-upload",
+      label: `encrypted upload, ${encryptedMiB} MiB file`,
+      memoryTarget: { text: "≤ 1/8 of the SDK's", pass: (o, s) => o <= s / 8 }
+    },
+    {
+      key: "plain-upload",
+      label: `plain upload, ${plainMiB} MiB file`,
+      memoryTarget: { text: "≤ 128 MiB", pass: (o) => o <= 128 }
+    },
+    {
+      key: "download-decrypt",
+      label: `download + decrypt into a file, ${encryptedMiB} MiB (key recovery included)`,
+      memoryTarget: { text: "below the SDK's", pass: (o, s) => o < s }
+    }
+  ]
+  for (const c of cases) {
+    const memOurs = pick(`${c.key}/ours`, "growthMiB")
+    const memSdk = pick(`${c.key}/sdk`, "growthMiB")
+    rows.push({
+      benchmark: `${c.label}: peak RSS growth`,
+      value: memOurs,
+      unit: "MiB",
+      baseline: { name: SDK_NAME, value: memSdk },
+      ratio: memOurs / memSdk,
+      target: c.memoryTarget.text,
+      pass: c.memoryTarget.pass(memOurs, memSdk)
+    })
+    const timeOurs = pick(`${c.key}/ours`, "wallMs") / 1000
+    const timeSdk = pick(`${c.key}/sdk`, "wallMs") / 1000
+    rows.push({
+      benchmark: `${c.label}: wall time`,
+      value: timeOurs,
+      unit: "s",
+      baseline: { name: SDK_NAME, value: timeSdk },
+      ratio: timeOurs / timeSdk,
+      target: "≤ the SDK's",
+      pass: timeOurs <= timeSdk
+    })
+  }
+  return rows
+}
+
 /** Runs every transfer benchmark and returns its rows. */
 export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<BenchRow>> => {
   const encryptedMiB = options.encryptedMiB ?? envNumber("BENCH_ENCRYPTED_MIB") ?? 256
@@ -284,54 +340,7 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
       record("encrypted-upload/sdk", await inChild("sdk", "encrypted-upload", input(encryptedFile)))
     }
 
-    const pick = (key: string, field: "wallMs" | "growthMiB") => median(results[key]!.map((m) => m[field]))
-    const rows: Array<BenchRow> = []
-    const cases: ReadonlyArray<{
-      readonly key: Case
-      readonly label: string
-      readonly memoryTarget: { readonly text: string; readonly pass: (ours: number, sdk: number) => boolean }
-    }> = [
-      {
-        key: "encrypted-upload",
-        label: `encrypted upload, ${encryptedMiB} MiB file`,
-        memoryTarget: { text: "≤ 1/8 of the SDK's", pass: (o, s) => o <= s / 8 }
-      },
-      {
-        key: "plain-upload",
-        label: `plain upload, ${plainMiB} MiB file`,
-        memoryTarget: { text: "≤ 128 MiB", pass: (o) => o <= 128 }
-      },
-      {
-        key: "download-decrypt",
-        label: `download + decrypt into a file, ${encryptedMiB} MiB (key recovery included)`,
-        memoryTarget: { text: "below the SDK's", pass: (o, s) => o < s }
-      }
-    ]
-    for (const c of cases) {
-      const memOurs = pick(`${c.key}/ours`, "growthMiB")
-      const memSdk = pick(`${c.key}/sdk`, "growthMiB")
-      rows.push({
-        benchmark: `${c.label}: peak RSS growth`,
-        value: memOurs,
-        unit: "MiB",
-        baseline: { name: SDK_NAME, value: memSdk },
-        ratio: memOurs / memSdk,
-        target: c.memoryTarget.text,
-        pass: c.memoryTarget.pass(memOurs, memSdk)
-      })
-      const timeOurs = pick(`${c.key}/ours`, "wallMs") / 1000
-      const timeSdk = pick(`${c.key}/sdk`, "wallMs") / 1000
-      rows.push({
-        benchmark: `${c.label}: wall time`,
-        value: timeOurs,
-        unit: "s",
-        baseline: { name: SDK_NAME, value: timeSdk },
-        ratio: timeOurs / timeSdk,
-        target: "≤ the SDK's",
-        pass: timeOurs <= timeSdk
-      })
-    }
-    return rows
+    return rowsOf(results, encryptedMiB, plainMiB)
   } finally {
     await served.close()
     await fs.rm(dir, { recursive: true, force: true })
