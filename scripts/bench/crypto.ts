@@ -13,7 +13,7 @@
  *   so that loop sets a floor no streaming code over `node:crypto` can go under. The data is made
  *   on the fly from one reused 64 KiB block, never stored.
  *
- * `npx tsx scripts/bench/crypto.ts` prints the rows and rewrites the `## Crypto` section of
+ * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/crypto.ts` prints the rows and rewrites the `## Crypto` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
 import * as Report from "./report.ts"
@@ -363,7 +363,7 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
   [
     "## Crypto",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/crypto.ts\` on Node ${process.version}, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/crypto.ts\` on Node ${process.version}, ` +
       `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads).`,
     "",
     ...Report.comparisonTable(rows),

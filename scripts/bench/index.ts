@@ -17,9 +17,13 @@ const benches = ["crypto.ts", "nodes.ts", "transfer.ts", "bundle.ts"]
 
 for (const bench of benches) {
   console.log(`\n=== ${bench} ===`)
-  execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(new URL(bench, import.meta.url))], {
-    stdio: "inherit"
-  })
+  execFileSync(
+    process.execPath,
+    ["--conditions=@lighthouse-effect/source", "--import", "tsx", fileURLToPath(new URL(bench, import.meta.url))],
+    {
+      stdio: "inherit"
+    }
+  )
 }
 
 const cpu = cpus()[0]?.model ?? "unknown CPU"

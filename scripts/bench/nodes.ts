@@ -15,7 +15,7 @@
  *
  * Real time, not the TestClock: this measures what a user waits for.
  *
- * `npx tsx scripts/bench/nodes.ts` prints the rows and rewrites the `## Key nodes` section of
+ * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/nodes.ts` prints the rows and rewrites the `## Key nodes` section of
  * BENCHMARKS.md; `run()` returns the rows.
  */
 import * as Report from "./report.ts"
@@ -339,7 +339,7 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
   [
     "## Key nodes",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/nodes.ts\` on Node ${process.version}, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/nodes.ts\` on Node ${process.version}, ` +
       `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads), against the in-process mock network (msw). ` +
       "Median wall time; the fast figures are taken in interleaved turns so machine load hits them alike; " +
       "ratios are to one single-node call in the same run unless said otherwise.",

@@ -25,7 +25,7 @@
  * Sizes: `BENCH_ENCRYPTED_MIB` (default 256), `BENCH_PLAIN_MIB` (default 1024), `BENCH_RUNS`
  * (runs per side, the median is kept; default 1).
  *
- * `npx tsx scripts/bench/transfer.ts` prints the rows and rewrites the `## Transfers` section of
+ * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/transfer.ts` prints the rows and rewrites the `## Transfers` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
 import * as Report from "./report.ts"
@@ -356,7 +356,7 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>, options: RunOptio
   [
     "## Transfers",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/transfer.ts\` on Node ${process.version}, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/transfer.ts\` on Node ${process.version}, ` +
       `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads); ${options.runs ?? envNumber("BENCH_RUNS") ?? 1} run(s) per side, median.`,
     "",
     ...Report.comparisonTable(rows),
