@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url"
 import Chromium from "@sparticuz/chromium"
 import { storybookTest } from "@storybook/addon-vitest/vitest-plugin"
 import { playwright } from "@vitest/browser-playwright"
+import { defaultClientConditions, defaultServerConditions } from "vite"
 import { defineProject } from "vitest/config"
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
@@ -13,6 +14,9 @@ const dirname = path.dirname(fileURLToPath(import.meta.url))
 // from elsewhere, no root, no system package. `CHROMIUM_PATH` picks another Chromium.
 const executablePath = process.env.CHROMIUM_PATH ?? (await Chromium.executablePath())
 export default defineProject({
+  // `lighthouse-effect/...` self-references resolve to the TypeScript sources (package.json `exports`).
+  resolve: { conditions: ["@lighthouse-effect/source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["@lighthouse-effect/source", ...defaultServerConditions] } },
   plugins: [storybookTest({ configDir: path.join(dirname, ".storybook") })],
   test: {
     name: "storybook",

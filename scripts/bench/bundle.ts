@@ -86,7 +86,7 @@ export const markdownSection = (rows: ReadonlyArray<BundleRow>): string => {
   return [
     "## Browser bundle",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/bundle.ts\` (esbuild, browser, ESM, minified, tree-shaken; gzip level 9).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/bundle.ts\` (esbuild, browser, ESM, minified, tree-shaken; gzip level 9).`,
     "",
     "| bundle | minified | gzip |",
     "|---|---|---|",

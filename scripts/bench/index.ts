@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import "../../tooling/requireNode.mjs"
 import { execFileSync } from "node:child_process"
 import { cpus, totalmem } from "node:os"
 import { fileURLToPath } from "node:url"
@@ -17,9 +18,13 @@ const benches = ["crypto.ts", "nodes.ts", "transfer.ts", "bundle.ts", "installSi
 
 for (const bench of benches) {
   console.log(`\n=== ${bench} ===`)
-  execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(new URL(bench, import.meta.url))], {
-    stdio: "inherit"
-  })
+  execFileSync(
+    process.execPath,
+    ["--conditions=@lighthouse-effect/source", "--import", "tsx", fileURLToPath(new URL(bench, import.meta.url))],
+    {
+      stdio: "inherit"
+    }
+  )
 }
 
 const cpu = cpus()[0]?.model ?? "unknown CPU"

@@ -20,7 +20,7 @@ import {
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { type LocalDeployment, lighthousePaymentAbi, mockStablecoinAbi } from "../../../contracts/abi/index.ts"
-import type { LocalChain } from "../../../scripts/lib/chain.ts"
+import type { LocalChain } from "lighthouse-effect/mocks/chain"
 import * as Config from "../../src/LighthouseConfig.ts"
 import type { ChainError, ContractReverted, OtherContractError } from "../../src/Errors.ts"
 import * as Payment from "../../src/Payment.ts"
