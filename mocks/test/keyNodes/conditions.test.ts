@@ -89,7 +89,7 @@ describe("condition validation on the nodes", () => {
     ],
     [
       "an unknown chain type",
-      { conditions: valid, aggregator: "[1] or [2]", chainType: "RADIX" },
+      { conditions: valid, aggregator: "[1] or [2]", chainType: "TRON" },
       /"chainType" must be one of/
     ],
     [
