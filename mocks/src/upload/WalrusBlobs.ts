@@ -42,6 +42,14 @@ export class WalrusBlobs {
     return this.#byCid.get(cid)
   }
 
+  /** Whether `cid` is stored on Walrus: a recorded upload, or a file inside one. */
+  holds(cid: string): boolean {
+    if (this.#byCid.has(cid)) return true
+    const blobId = walrusBlobId(cid)
+    for (const blobIds of this.#byCid.values()) if (blobIds.includes(blobId)) return true
+    return false
+  }
+
   forget(cid: string): void {
     this.#byCid.delete(cid)
   }
