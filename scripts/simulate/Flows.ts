@@ -12,6 +12,18 @@ import { ipns } from "./IpnsFlow.ts"
 import { listing } from "./ListingFlow.ts"
 import { payment } from "./PaymentFlow.ts"
 import { policy } from "./PolicyFlow.ts"
+import { radix } from "./RadixFlow.ts"
 import { upload } from "./UploadFlow.ts"
 
-export const flows: ReadonlyArray<Flow> = [account, payment, upload, encryption, access, files, ipns, listing, policy]
+export const flows: ReadonlyArray<Flow> = [
+  account,
+  payment,
+  upload,
+  encryption,
+  access,
+  radix,
+  files,
+  ipns,
+  listing,
+  policy
+]
