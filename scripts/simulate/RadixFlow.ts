@@ -8,11 +8,7 @@
  * @since 0.2.0
  */
 import { Effect, Redacted } from "effect"
-import * as AccessControl from "../../core/src/AccessControl.ts"
-import * as Auth from "../../core/src/Auth.ts"
-import * as Download from "../../core/src/Download.ts"
-import * as KeyShards from "../../core/src/KeyShards.ts"
-import * as Upload from "../../core/src/Upload.ts"
+import { AccessControl, Auth, Download, KeyShards, Upload } from "lighthouse-effect"
 import { Env, mock, type Wallet } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import * as Format from "./Format.ts"

@@ -10,10 +10,10 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { Deleted } from "../Files.ts"
 import { executeJson, type Token, url, withBearer } from "../internal/http.ts"
 import { parseCid } from "../schema/Cid.ts"
 import { WalrusBlobs } from "../schema/Walrus.ts"
+import { Deleted } from "./Models.ts"
 
 /** What a call to the API host needs. */
 export interface WalrusApiDeps {

@@ -13,7 +13,7 @@
  *
  * @since 0.2.0
  */
-import type { RadixCondition } from "../../../core/src/schema/AccessCondition.ts"
+import type { AccessCondition } from "lighthouse-effect"
 import { type ComparatorSymbol, compare } from "./Comparator.ts"
 import { accountKey } from "./Ledger.ts"
 import { type EvaluationContext, substitute } from "./Parameters.ts"
@@ -87,7 +87,7 @@ const asRadixUnits = (value: unknown): bigint => {
 
 /** What the ledger answers for the condition, and how to read its expected value. */
 const radixActual = (
-  condition: RadixCondition,
+  condition: AccessCondition.RadixCondition,
   ledger: RadixLedger,
   account: string
 ): { readonly actual: bigint; readonly toUnits: (value: unknown) => unknown } | undefined => {
@@ -104,7 +104,7 @@ const radixActual = (
 
 /** Whether a Radix condition holds for the caller. Never throws. */
 export const evaluateRadixCondition = (
-  condition: RadixCondition,
+  condition: AccessCondition.RadixCondition,
   context: EvaluationContext,
   ledger: RadixLedger
 ): boolean => {

@@ -1,7 +1,7 @@
 /**
  * The provider's own client, `@lighthouse-web3/kavach` 0.2.1, unmodified, against the mock key
  * nodes through msw with the default host: every network function, success and the failure
- * shapes its own test-suite records (nested `Access Denied`, `cid not found`, `Invalid Signature`),
+ * shapes its own test suite records (nested `Access Denied`, `cid not found`, `Invalid Signature`),
  * and Radix conditions, which kavach validates but does not type.
  */
 import kavach from "@lighthouse-web3/kavach"

@@ -8,7 +8,7 @@ import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import { describe, expect, it } from "vitest"
-import { WalrusBlobs as WalrusBlobsAnswer } from "../../../core/src/schema/Walrus.ts"
+import { Walrus } from "lighthouse-effect"
 import { WalrusBlobs, walrusBlobId } from "../../src/upload/WalrusBlobs.ts"
 
 const rawCid = (bytes: Uint8Array) => CID.createV1(raw.code, sha256.digest(bytes) as never).toString()
@@ -47,7 +47,7 @@ describe("WalrusBlobs", () => {
     expect(ids).toEqual([walrusBlobId(files[0]!), walrusBlobId(files[1]!)])
     expect(blobs.blobIdsOf("folder")).toEqual(ids)
     // What the API host answers decodes with the library's schema.
-    const decoded = Effect.runSyncExit(Schema.decodeUnknownEffect(WalrusBlobsAnswer)({ blobIds: ids }))
+    const decoded = Effect.runSyncExit(Schema.decodeUnknownEffect(Walrus.WalrusBlobs)({ blobIds: ids }))
     expect(Exit.isSuccess(decoded)).toBe(true)
     blobs.forget("folder")
     expect(blobs.blobIdsOf("folder")).toBeUndefined()
@@ -58,7 +58,7 @@ describe("WalrusBlobs", () => {
 
   it("the library refuses blob ids of the wrong shape", () => {
     for (const blobIds of [["short"], ["x".repeat(44)], [`${"a".repeat(42)}=`], "id"]) {
-      const exit = Effect.runSyncExit(Schema.decodeUnknownEffect(WalrusBlobsAnswer)({ blobIds }))
+      const exit = Effect.runSyncExit(Schema.decodeUnknownEffect(Walrus.WalrusBlobs)({ blobIds }))
       expect(Exit.isFailure(exit)).toBe(true)
     }
   })

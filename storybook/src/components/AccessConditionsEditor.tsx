@@ -5,10 +5,7 @@
  */
 import { Effect, Result } from "effect"
 import { type FormEvent, useState } from "react"
-import { AccessControl } from "../../../core/src/AccessControl.ts"
-import { Auth } from "../../../core/src/Auth.ts"
-import { type ChainType, validateConditions } from "../../../core/src/schema/AccessCondition.ts"
-import type * as Signer from "../../../core/src/Signer.ts"
+import { AccessCondition, AccessControl, Auth, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 
@@ -30,7 +27,7 @@ interface Fields {
 }
 
 /** A sensible first condition per chain type. */
-const starting: Record<ChainType, Fields> = {
+const starting: Record<AccessCondition.ChainType, Fields> = {
   EVM: {
     chain: "Ethereum",
     standardContractType: "ERC20",
@@ -89,7 +86,7 @@ const radixFromFields = (f: Fields): unknown => ({
 })
 
 /** EVM, Solana and Coreum conditions: a contract (optional for native methods) and parameters. */
-const contractFromFields = (chainType: ChainType, f: Fields): unknown => ({
+const contractFromFields = (chainType: AccessCondition.ChainType, f: Fields): unknown => ({
   id: 1,
   chain: f.chain,
   method: f.method,
@@ -104,13 +101,13 @@ const contractFromFields = (chainType: ChainType, f: Fields): unknown => ({
 })
 
 /** One condition from the form, shaped for its chain type. */
-const fromFields = (chainType: ChainType, f: Fields): unknown =>
+const fromFields = (chainType: AccessCondition.ChainType, f: Fields): unknown =>
   chainType === "RADIX" ? radixFromFields(f) : contractFromFields(chainType, f)
 
 /** The conditions as typed, or why they cannot even be read. */
 const parse = (
   mode: "fields" | "json",
-  chainType: ChainType,
+  chainType: AccessCondition.ChainType,
   fields: Fields,
   json: string
 ): { readonly conditions?: ReadonlyArray<unknown>; readonly problem?: string } => {
@@ -124,10 +121,10 @@ const parse = (
 
 const apply = Effect.fnUntraced(function* (
   signer: Signer.Service,
-  request: { cid: string; conditions: ReadonlyArray<unknown>; aggregator: string; chainType: ChainType }
+  request: { cid: string; conditions: ReadonlyArray<unknown>; aggregator: string; chainType: AccessCondition.ChainType }
 ) {
-  const token = yield* Auth.use((auth) => auth.token(signer))
-  const accessControl = yield* AccessControl
+  const token = yield* Auth.Auth.use((auth) => auth.token(signer))
+  const accessControl = yield* AccessControl.AccessControl
   yield* accessControl.update({
     address: signer.address,
     cid: request.cid,
@@ -142,7 +139,7 @@ const apply = Effect.fnUntraced(function* (
 
 export const AccessConditionsEditor = ({ signer }: AccessConditionsEditorProps) => {
   const [cid, setCid] = useState("")
-  const [chainType, setChainType] = useState<ChainType>("EVM")
+  const [chainType, setChainType] = useState<AccessCondition.ChainType>("EVM")
   const [mode, setMode] = useState<"fields" | "json">("fields")
   const [fields, setFields] = useState<Fields>(starting.EVM)
   const [json, setJson] = useState("")
@@ -157,7 +154,7 @@ export const AccessConditionsEditor = ({ signer }: AccessConditionsEditorProps) 
       : Result.match(
           Effect.runSync(
             Effect.result(
-              validateConditions({
+              AccessCondition.validateConditions({
                 conditions: parsed.conditions,
                 chainType,
                 ...(aggregator === "" ? {} : { aggregator })
@@ -204,7 +201,7 @@ export const AccessConditionsEditor = ({ signer }: AccessConditionsEditorProps) 
           <select
             value={chainType}
             onChange={(event) => {
-              const next = event.currentTarget.value as ChainType
+              const next = event.currentTarget.value as AccessCondition.ChainType
               setChainType(next)
               setFields(starting[next])
             }}
