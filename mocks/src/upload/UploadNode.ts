@@ -46,7 +46,7 @@ import { type ContentStore, type StagingStore, verifyBlock } from "./ContentStor
 import { mimeTypeOf } from "./mime.ts"
 import { boundaryOf, MultipartError, type Part, readMultipart } from "./Multipart.ts"
 import { type AddedEntry, addAll, type AddSettings } from "./Unixfs.ts"
-import type { WalrusBlobs } from "./WalrusBlobs.ts"
+import type { WalrusBlobs } from "../api/WalrusBlobs.ts"
 
 export interface UploadNodeContext {
   readonly host: string

@@ -14,7 +14,7 @@ import { makeFaults } from "../../src/faults/index.ts"
 import { ContentStore } from "../../src/upload/ContentStore.ts"
 import { gatewayHandlers } from "../../src/upload/Gateway.ts"
 import { uploadNodeHandlers } from "../../src/upload/UploadNode.ts"
-import { WalrusBlobs, walrusBlobId } from "../../src/upload/WalrusBlobs.ts"
+import { WalrusBlobs, walrusBlobId } from "../../src/api/WalrusBlobs.ts"
 import { addFiles } from "../support/upload.ts"
 
 const WALRUS_NODE = "https://upload-walrus.lighthouse.storage"
