@@ -14,6 +14,7 @@ import { payment } from "./PaymentFlow.ts"
 import { policy } from "./PolicyFlow.ts"
 import { radix } from "./RadixFlow.ts"
 import { upload } from "./UploadFlow.ts"
+import { walrus } from "./WalrusFlow.ts"
 
 export const flows: ReadonlyArray<Flow> = [
   account,
@@ -22,6 +23,7 @@ export const flows: ReadonlyArray<Flow> = [
   encryption,
   access,
   radix,
+  walrus,
   files,
   ipns,
   listing,
