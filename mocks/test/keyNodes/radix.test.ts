@@ -6,7 +6,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { makeRadixLedger, parseRadixDecimal } from "../../src/keyNodes/RadixLedger.ts"
-import { call, cids, jwtFor, serveKeyNodes, shard, wallets } from "./support.ts"
+import { call, cids, createAsAlice, jwtFor, serveKeyNodes, shard, wallets } from "./support.ts"
 
 const { keyNodes } = serveKeyNodes()
 
@@ -22,20 +22,8 @@ const radix = (
   returnValueTest: { readonly comparator: string; readonly value: unknown }
 ) => ({ id, chain: "Radix_Mainnet", method, standardContractType: "", resourceAddress, returnValueTest })
 
-/** Alice creates `cid` on all 5 nodes with these conditions; returns her token. */
-const create = async (cid: string, fields: Record<string, unknown>) => {
-  const { token } = await jwtFor(alice)
-  for (let n = 1; n <= 5; n++) {
-    const answer = await call(
-      "POST",
-      `/api/fileAccessConditions/${n}`,
-      { address: alice.address, cid, decryptionType: "ADDRESS", chainType: "RADIX", ...fields, payload: shard(n) },
-      token
-    )
-    expect(answer).toEqual({ status: 200, body: { message: "success", data: { cid } } })
-  }
-  return token
-}
+/** Alice creates `cid` on all 5 nodes with these Radix conditions; returns her token. */
+const create = (cid: string, fields: Record<string, unknown>) => createAsAlice(cid, { chainType: "RADIX", ...fields })
 
 const retrieve = async (cid: string, dynamicData: unknown = {}) => {
   const { token } = await jwtFor(bob)
