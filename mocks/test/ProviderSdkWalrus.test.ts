@@ -87,8 +87,13 @@ describe("@lighthouse-web3/sdk storing on Walrus", () => {
     expect(await listed("all")).toEqual([onIpfs.data.Hash, onWalrus.data.Hash])
 
     const [record] = (await lighthouse.getUploads(sdk.apiKey, null, "walrus")).data.fileList
-    // An id that is not one of the caller's Walrus files: 404.
+    // An id that is not one of the caller's Walrus files: 404; nor does the IPFS route take a Walrus file.
     await expect(lighthouse.deleteFileWalrus(sdk.apiKey, "no-such-id")).rejects.toThrow(
+      "Request failed with status code 404"
+    )
+    await expect(lighthouse.deleteFile(sdk.apiKey, record!.id)).rejects.toThrow("Request failed with status code 404")
+    const ipfsRecord = (await lighthouse.getUploads(sdk.apiKey, null, "ipfs")).data.fileList[0]!
+    await expect(lighthouse.deleteFileWalrus(sdk.apiKey, ipfsRecord.id)).rejects.toThrow(
       "Request failed with status code 404"
     )
     expect(await lighthouse.deleteFileWalrus(sdk.apiKey, record!.id)).toEqual({

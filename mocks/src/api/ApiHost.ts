@@ -9,7 +9,7 @@
  * | `POST /api/auth/create_api_key` `{publicKey, signedMessage}` (also `/get_api_key`) | JSON string API key; 400 no message issued, 401 bad signature |
  * | `GET /api/user/user_data_usage` (Bearer) | `{dataLimit, dataUsed, dataLimitPermanent, dataUsedPermanent, walrusDataLimit, walrusDataUsed}` |
  * | `GET /api/user/files_uploaded?lastKey=&fileType=` (Bearer) | `{fileList, totalFiles}`, newest first, `pageSize` a page; 400 unknown cursor |
- * | `DELETE /api/user/delete_file?id=` (Bearer) | `{message: "File deleted successfully."}`; 404 not the caller's file |
+ * | `DELETE /api/user/delete_file?id=` (Bearer) | `{message: "File deleted successfully."}`; 404 not the caller's file, or stored on Walrus |
  * | `DELETE /api/user/delete_file_walrus?id=` (Bearer) | the same for a file stored on Walrus (its Walrus quota freed) |
  * | `GET /api/lighthouse/walrus_blobs?cid=` | `{blobIds}`, one per file stored on Walrus; 404 nothing on Walrus |
  * | `GET /api/lighthouse/file_info?cid=` | `{fileSizeInBytes, cid, encryption, fileName, mimeType, txHash}`; 404 unknown |
