@@ -51,7 +51,10 @@ const discard = { put: (cid: CID) => cid }
 
 /** Computes the CIDs of an upload from the files passed through it, in order. */
 export interface CidCalculator {
-  /** `content` unchanged; each chunk goes to the importer as it passes. */
+  /**
+   * `content` unchanged; each chunk goes to the importer as it passes. Files are imported in the
+   * order of the calls, so a file's content may run before an earlier one's has finished.
+   */
   readonly file: <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E, R>
   /** An empty directory at `path`. */
   readonly directory: (path: string) => Effect.Effect<void>
@@ -85,28 +88,28 @@ export const calculator = (settings: AddSettings): Effect.Effect<CidCalculator, 
       })
     )
 
-    const file = <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) =>
-      Stream.suspend(() => {
-        const chunks = new Pipe<Uint8Array>(1)
-        open.add(chunks)
-        void candidates.push({ path, content: chunks })
-        return content.pipe(
-          Stream.mapEffect((chunk) =>
-            Effect.as(
-              Effect.promise(() => chunks.push(chunk)),
-              chunk
-            )
-          ),
-          Stream.concat(
-            Stream.fromEffectDrain(
-              Effect.sync(() => {
-                chunks.end()
-                open.delete(chunks)
-              })
-            )
+    // The file takes its place among the candidates now, whenever its content runs.
+    const file = <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => {
+      const chunks = new Pipe<Uint8Array>(1)
+      open.add(chunks)
+      void candidates.push({ path, content: chunks })
+      return content.pipe(
+        Stream.mapEffect((chunk) =>
+          Effect.as(
+            Effect.promise(() => chunks.push(chunk)),
+            chunk
+          )
+        ),
+        Stream.concat(
+          Stream.fromEffectDrain(
+            Effect.sync(() => {
+              chunks.end()
+              open.delete(chunks)
+            })
           )
         )
-      })
+      )
+    }
 
     const directory = (path: string) => Effect.promise(() => candidates.push({ path }))
 
