@@ -115,7 +115,7 @@ const fetchRawBlock =
       HttpClientRequest.setHeader("Accept", RAW_ACCEPT)
     )
     return trustless(client, request, RAW_ACCEPT, timeout).pipe(
-      Effect.flatMap((response) => {
+      Effect.flatMap((response): Effect.Effect<ArrayBuffer, VerifiedFailure> => {
         const length = Number(response.headers["content-length"] ?? Number.NaN)
         if (length > MAX_BLOCK_BYTES) {
           return Effect.fail(failure(root, "block-too-large", `block ${cid} is answered with ${length} bytes`, cid))

@@ -22,6 +22,9 @@ export interface SentPart<E> {
   readonly blob?: (() => Blob) | undefined
 }
 
+/** How a part's content can fail. */
+type ContentError<P> = P extends SentPart<infer E> ? E : never
+
 /** An entry of the node's answer. */
 export interface AnsweredEntry {
   readonly Name: string
@@ -74,20 +77,25 @@ const compare = (
  * Tracks the CIDs of `parts` for an `add` with `settings`: each part's content feeds the
  * calculator as the body reads it; in `blob` mode a part sent as its `Blob` is read alongside.
  */
-export const track = <E, P extends SentPart<E>>(
+export const track = <P extends SentPart<unknown>>(
   parts: ReadonlyArray<P>,
   settings: AddSettings,
   mode: "stream" | "blob"
-): Effect.Effect<Tracked<P, E>, never, Scope.Scope> =>
+): Effect.Effect<Tracked<P, ContentError<P>>, never, Scope.Scope> =>
   Effect.gen(function* () {
     const cids = yield* calculator(settings)
     const fed = parts.map((part) => ({ ...part, content: cids.file(part.name, part.content) }))
     // A `Blob` sent as is is read again here (the same bytes); other contents pass once, through the body.
     const unread = mode === "blob" ? fed.filter((part) => part.blob !== undefined) : []
     const reading = yield* Effect.forkScoped(
-      Effect.forEach(unread, (part) => Stream.runDrain(part.content), { discard: true })
+      Effect.forEach(
+        unread,
+        // The parts' contents fail as their type `P` says.
+        (part) => Stream.runDrain(part.content as Stream.Stream<Uint8Array, ContentError<P>>),
+        { discard: true }
+      )
     )
-    const tracked: Tracked<P, E> = {
+    const tracked: Tracked<P, ContentError<P>> = {
       parts: fed,
       check: (answered, result) =>
         Fiber.join(reading).pipe(
