@@ -93,18 +93,22 @@ const trustless = (
     )
   )
 
-/** The verified bytes of `target` from one CAR answer. */
-export const viaCar = (
+/**
+ * Asks for `target` as a CAR; once the gateway has answered with one, its verified bytes. A
+ * gateway that answers otherwise fails here, before any byte.
+ */
+export const openCar = (
   client: HttpClient.HttpClient,
   gateway: string,
   target: Target,
   timeout: Duration.Duration
-): Stream.Stream<Uint8Array, VerifiedFailure> => {
+): Effect.Effect<
+  Stream.Stream<Uint8Array, VerifiedFailure>,
+  VerificationUnsupported | HttpStatusError | TransportFailure
+> => {
   const request = carRequest(gateway, target)
-  return Stream.unwrap(
-    Effect.map(trustless(client, request, "application/vnd.ipld.car", timeout), (response) =>
-      verifyCar(response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: request.url, cause }))), target)
-    )
+  return Effect.map(trustless(client, request, "application/vnd.ipld.car", timeout), (response) =>
+    verifyCar(response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: request.url, cause }))), target)
   )
 }
 
@@ -126,11 +130,24 @@ const fetchRawBlock =
     )
   }
 
-/** The verified bytes of `target`, asking the gateway for one block at a time. */
-export const viaRawBlocks = (
+/**
+ * Asks for the root block of `target` (`?format=raw`); once the gateway has answered with it, the
+ * verified bytes, the other blocks asked for one at a time as the stream needs them.
+ */
+export const openRawBlocks = (
   client: HttpClient.HttpClient,
   gateway: string,
   target: Target,
   timeout: Duration.Duration
-): Stream.Stream<Uint8Array, VerifiedFailure> =>
-  verifyBlocks(fetchRawBlock(client, gateway, target.root, timeout), target)
+): Effect.Effect<Stream.Stream<Uint8Array, VerifiedFailure>, VerifiedFailure> => {
+  const fetchBlock = fetchRawBlock(client, gateway, target.root, timeout)
+  return Effect.map(fetchBlock(target.root), (rootBlock) => {
+    let first: Uint8Array | undefined = rootBlock
+    const source = (cid: CID) => {
+      const prefetched = first
+      first = undefined
+      return prefetched !== undefined && cid.equals(target.root) ? Effect.succeed(prefetched) : fetchBlock(cid)
+    }
+    return verifyBlocks(source, target)
+  })
+}

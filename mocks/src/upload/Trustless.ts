@@ -170,3 +170,80 @@ export async function* carStream(roots: ReadonlyArray<CID>, blocks: Iterable<Blo
   yield await carHeader(roots)
   for (const block of blocks) yield carSection(block)
 }
+
+/** A trustless answer to send, or why there is none. */
+export type TrustlessAnswer =
+  | { readonly ok: true; readonly headers: Record<string, string>; readonly body: AsyncGenerator<Uint8Array> }
+  | { readonly ok: false; readonly status: number; readonly message: string }
+
+/** Every block under `cid`, depth first, each once (a directory's whole DAG, `dag-scope=all`). */
+function* everyBlock(get: GetBlock, cid: CID, seen: Set<string>): Generator<CID> {
+  const key = base58btc.encode(cid.multihash.bytes)
+  if (seen.has(key)) return
+  seen.add(key)
+  yield cid
+  for (const link of decode(get, cid).links) yield* everyBlock(get, link.Hash, seen)
+}
+
+const carAnswer = (get: GetBlock, request: Request, root: CID, path: ReadonlyArray<string>): TrustlessAnswer => {
+  const query = new URL(request.url).searchParams
+  const resolved = resolvePath(get, root, path)
+  if (resolved === undefined)
+    return { ok: false, status: 404, message: `no link named "${path.join("/")}" under ${root}` }
+  const scope = query.get("dag-scope") ?? "all"
+  if (scope !== "all" && scope !== "entity" && scope !== "block") {
+    return { ok: false, status: 400, message: `dag-scope must be all, entity or block, got ${scope}` }
+  }
+  const { entity } = resolved
+  const isDirectory = decode(get, entity).unixfs?.isDirectory() === true
+  const dups = !wantsNoDuplicates(request)
+  let blocks: Iterable<Block>
+  if (scope === "block" || (isDirectory && scope === "entity")) {
+    blocks = [...resolved.blocks, entity].map((cid) => ({ cid, bytes: get(cid) }))
+  } else if (isDirectory) {
+    const inside = everyBlock(get, entity, new Set())
+    blocks = (function* () {
+      for (const cid of [...resolved.blocks, ...inside]) yield { cid, bytes: get(cid) }
+    })()
+  } else {
+    const range = entityRange(query.get("entity-bytes"), fileSize(get, entity))
+    if (range === undefined) return { ok: false, status: 400, message: "entity-bytes must be from:to" }
+    blocks = trustlessBlocks(get, root, { path, from: range.from, to: range.to, dups })
+  }
+  return {
+    ok: true,
+    headers: {
+      "content-type": `application/vnd.ipld.car; version=1; order=dfs; dups=${dups ? "y" : "n"}`,
+      "x-ipfs-path": `/ipfs/${[root.toString(), ...path].join("/")}`,
+      "cache-control": "public, max-age=29030400, immutable"
+    },
+    body: carStream([root], blocks)
+  }
+}
+
+/** The trustless answer to `request` for `root` and `path`, in `format`. */
+export const trustlessAnswer = (
+  get: GetBlock,
+  request: Request,
+  format: TrustlessFormat,
+  root: CID,
+  path: ReadonlyArray<string>
+): TrustlessAnswer => {
+  if (format === "car") return carAnswer(get, request, root, path)
+  const resolved = resolvePath(get, root, path)
+  if (resolved === undefined)
+    return { ok: false, status: 404, message: `no link named "${path.join("/")}" under ${root}` }
+  const bytes = get(resolved.entity)
+  return {
+    ok: true,
+    headers: {
+      "content-type": "application/vnd.ipld.raw",
+      "content-length": String(bytes.length),
+      "x-ipfs-path": `/ipfs/${[root.toString(), ...path].join("/")}`,
+      "cache-control": "public, max-age=29030400, immutable"
+    },
+    body: (async function* () {
+      yield bytes
+    })()
+  }
+}
