@@ -6,9 +6,11 @@
 import { Effect, Stream } from "effect"
 import { CID } from "multiformats/cid"
 import { describe, expect, it } from "vitest"
+import type { ContentVerificationFailed } from "../../../core/src/errors/Verification.ts"
 import { verifyCar } from "../../../core/src/verify/Car.ts"
 import { GatewayLies, type GatewayLie, OTHER_FILE, tellLie } from "../../src/faults/Lies.ts"
 import { ContentStore } from "../../src/upload/ContentStore.ts"
+import { streamOf } from "../../src/upload/Gateway.ts"
 import { trustlessAnswer } from "../../src/upload/Trustless.ts"
 import { addAll } from "../../src/upload/Unixfs.ts"
 
@@ -31,20 +33,22 @@ const answer = (content: ContentStore, root: CID, path: Array<string>, query = "
   const request = new Request(`https://gateway.test/ipfs/${root}/${path.join("/")}?format=car${query}`)
   const answered = trustlessAnswer((cid) => content.get(cid), request, "car", root, path)
   if (!answered.ok) throw new Error(answered.message)
-  return new Response(ReadableStream.from(answered.body), { headers: answered.headers })
+  return new Response(streamOf(answered.body), { headers: answered.headers })
 }
+
+type Outcome = { readonly ok: Uint8Array } | { readonly failed: ContentVerificationFailed }
 
 const verified = async (
   response: Response,
   root: CID,
   path: Array<string>,
-  range?: { offset: number; length: number }
-) => {
-  const body = Stream.fromAsyncIterable(response.body!, (e) => e)
+  range?: { offset: number; length: number } | undefined
+): Promise<Outcome> => {
+  const body = Stream.fromReadableStream({ evaluate: () => response.body!, onError: (e) => new Error(String(e)) })
   return Effect.runPromise(
     Stream.mkUint8Array(verifyCar(body, { root, path, range })).pipe(
-      Effect.map((out) => ({ ok: out }) as const),
-      Effect.catchTag("ContentVerificationFailed", (failed) => Effect.succeed({ failed }))
+      Effect.map((out): Outcome => ({ ok: out })),
+      Effect.catchTag("ContentVerificationFailed", (failed) => Effect.succeed<Outcome>({ failed }))
     )
   )
 }
