@@ -5,9 +5,8 @@
  */
 import { Effect, Stream } from "effect"
 import { CID } from "multiformats/cid"
+import { type Errors, Verify } from "lighthouse-effect"
 import { describe, expect, it } from "vitest"
-import type { ContentVerificationFailed } from "../../../core/src/errors/Verification.ts"
-import { verifyCar } from "../../../core/src/verify/Car.ts"
 import { GatewayLies, type GatewayLie, OTHER_FILE, tellLie } from "../../src/faults/Lies.ts"
 import { ContentStore } from "../../src/upload/ContentStore.ts"
 import { streamOf } from "../../src/upload/Gateway.ts"
@@ -36,7 +35,7 @@ const answer = (content: ContentStore, root: CID, path: Array<string>, query = "
   return new Response(streamOf(answered.body), { headers: answered.headers })
 }
 
-type Outcome = { readonly ok: Uint8Array } | { readonly failed: ContentVerificationFailed }
+type Outcome = { readonly ok: Uint8Array } | { readonly failed: Errors.ContentVerificationFailed }
 
 const verified = async (
   response: Response,
@@ -46,7 +45,7 @@ const verified = async (
 ): Promise<Outcome> => {
   const body = Stream.fromReadableStream({ evaluate: () => response.body!, onError: (e) => new Error(String(e)) })
   return Effect.runPromise(
-    Stream.mkUint8Array(verifyCar(body, { root, path, range })).pipe(
+    Stream.mkUint8Array(Verify.verifyCar(body, { root, path, range })).pipe(
       Effect.map((out): Outcome => ({ ok: out })),
       Effect.catchTag("ContentVerificationFailed", (failed) => Effect.succeed<Outcome>({ failed }))
     )
