@@ -41,22 +41,26 @@ export interface Retrieval {
   readonly timeout: Duration.Duration
 }
 
-/** `range` of a stream: `length` bytes from `offset`; nothing is read past its end. */
+/**
+ * `range` of a stream: `length` bytes from `offset`. Reading stops at the range's end, unless
+ * `read-all` (a stream whose end authenticates it must be read to it).
+ */
 export const slice =
-  (range: ByteRange | undefined) =>
+  (range: ByteRange | undefined, reading: "stop-at-end" | "read-all" = "stop-at-end") =>
   <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E, R> => {
     if (range === undefined) return bytes
     const end = range.length === undefined ? Number.POSITIVE_INFINITY : range.offset + range.length
     return Stream.suspend(() => {
       let position = 0
-      return bytes.pipe(
+      const pieces = bytes.pipe(
         Stream.map((chunk) => {
           const start = position
           position += chunk.byteLength
           const piece = chunk.subarray(Math.max(0, range.offset - start), Math.max(0, end - start))
           return { piece, last: position >= end }
-        }),
-        Stream.takeUntil(({ last }) => last),
+        })
+      )
+      return (reading === "read-all" ? pieces : pieces.pipe(Stream.takeUntil(({ last }) => last))).pipe(
         Stream.map(({ piece }) => piece),
         Stream.filter((piece) => piece.byteLength > 0)
       )

@@ -40,7 +40,7 @@ export interface Tracked<P, E> {
    */
   readonly check: (
     answered: ReadonlyArray<AnsweredEntry>,
-    result: AnsweredEntry
+    result?: AnsweredEntry | undefined
   ) => Effect.Effect<void, CidMismatch | E>
 }
 
@@ -56,7 +56,7 @@ const sameCid = (computed: CID, answered: string) => {
 const compare = (
   computed: ReadonlyArray<ImportedEntry>,
   answered: ReadonlyArray<AnsweredEntry>,
-  result: AnsweredEntry
+  result: AnsweredEntry | undefined
 ): Effect.Effect<void, CidMismatch> => {
   const byPath = new Map(computed.map((entry) => [entry.path, entry.cid]))
   const root = computed.at(-1)
@@ -64,7 +64,9 @@ const compare = (
     const cid = byPath.get(entry.Name) ?? (entry === result ? root?.cid : undefined)
     return cid === undefined ? [] : [{ entry, cid }]
   })
-  if (!pairs.some((pair) => pair.entry === result) && root !== undefined) pairs.push({ entry: result, cid: root.cid })
+  if (result !== undefined && root !== undefined && !pairs.some((pair) => pair.entry === result)) {
+    pairs.push({ entry: result, cid: root.cid })
+  }
   const wrong = pairs.find(({ entry, cid }) => !sameCid(cid, entry.Hash))
   return wrong === undefined
     ? Effect.void

@@ -14,6 +14,7 @@
  * held whole.
  */
 import { CarWriter } from "@ipld/car"
+import { blockLength, headerLength } from "@ipld/car/buffer-writer"
 import * as dagPb from "@ipld/dag-pb"
 import { UnixFS } from "ipfs-unixfs"
 import { varint } from "multiformats"
@@ -197,27 +198,31 @@ const carAnswer = (get: GetBlock, request: Request, root: CID, path: ReadonlyArr
   const { entity } = resolved
   const isDirectory = decode(get, entity).unixfs?.isDirectory() === true
   const dups = !wantsNoDuplicates(request)
-  let blocks: Iterable<Block>
+  let blocks: () => Iterable<Block>
   if (scope === "block" || (isDirectory && scope === "entity")) {
-    blocks = [...resolved.blocks, entity].map((cid) => ({ cid, bytes: get(cid) }))
+    blocks = () => [...resolved.blocks, entity].map((cid) => ({ cid, bytes: get(cid) }))
   } else if (isDirectory) {
-    const inside = everyBlock(get, entity, new Set())
-    blocks = (function* () {
-      for (const cid of [...resolved.blocks, ...inside]) yield { cid, bytes: get(cid) }
-    })()
+    blocks = function* () {
+      for (const cid of [...resolved.blocks, ...everyBlock(get, entity, new Set())]) yield { cid, bytes: get(cid) }
+    }
   } else {
     const range = entityRange(query.get("entity-bytes"), fileSize(get, entity))
     if (range === undefined) return { ok: false, status: 400, message: "entity-bytes must be from:to" }
-    blocks = trustlessBlocks(get, root, { path, from: range.from, to: range.to, dups })
+    blocks = () => trustlessBlocks(get, root, { path, from: range.from, to: range.to, dups })
   }
+  // The length is known up front (the blocks are at hand), so the answer is not delimited by the
+  // connection closing.
+  let length = headerLength({ roots: [root] })
+  for (const block of blocks()) length += blockLength(block)
   return {
     ok: true,
     headers: {
       "content-type": `application/vnd.ipld.car; version=1; order=dfs; dups=${dups ? "y" : "n"}`,
+      "content-length": String(length),
       "x-ipfs-path": `/ipfs/${[root.toString(), ...path].join("/")}`,
       "cache-control": "public, max-age=29030400, immutable"
     },
-    body: carStream([root], blocks)
+    body: carStream([root], blocks())
   }
 }
 
