@@ -11,6 +11,7 @@ import type { CidMismatch, FileStreamError } from "../Errors.ts"
 import type { AddSettings } from "../verify/UnixfsCids.ts"
 import { type AnsweredEntry, track } from "../verify/Uploaded.ts"
 import { BodyMode, type UploadFailure } from "./Options.ts"
+import * as Response from "./Response.ts"
 import { type SendRequest, send, type Transport } from "./Send.ts"
 
 /** A sent `add`: the node's answer, and the check of the entries read from it. */
@@ -36,3 +37,24 @@ export const sendAdd = Effect.fnUntraced(function* (
   const sent = yield* send(deps, { ...request, parts: tracked.parts })
   return { ...sent, check: tracked.check }
 })
+
+/**
+ * Sends an `add` and reads the node's entries; `pick` chooses the upload's own entry, which is
+ * returned once every entry checked out (unless `verify` is `false`).
+ */
+export const addChecked = (
+  deps: Transport,
+  request: SendRequest,
+  settings: AddSettings,
+  verify: boolean | undefined,
+  pick: (entries: ReadonlyArray<Response.UploadedEntry>) => Response.UploadedEntry
+): Effect.Effect<Response.UploadedEntry, UploadFailure | CidMismatch> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const sent = yield* sendAdd(deps, request, settings, verify)
+      const entries = yield* Response.entries(sent.text, sent.url)
+      const result = pick(entries)
+      yield* sent.check(entries, result)
+      return result
+    })
+  )

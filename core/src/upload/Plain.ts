@@ -10,7 +10,7 @@ import * as Input from "./Input.ts"
 import type { CarOptions, FileOptions, NamedOptions, Options, UploadFailure } from "./Options.ts"
 import { folderFiles, planFile, toPart } from "./Plan.ts"
 import * as Response from "./Response.ts"
-import { sendAdd } from "./Checked.ts"
+import { addChecked } from "./Checked.ts"
 import { addQuery, addSettings, send, type Transport } from "./Send.ts"
 
 /** What a plain upload needs: the transport, and a file system for path inputs. */
@@ -27,29 +27,22 @@ const uploadOne = Effect.fnUntraced(function* (
 ): Effect.fn.Return<Response.UploadedEntry, UploadFailure> {
   const planned = yield* planFile(deps.fs, source, name)
   const wrap = options.wrapWithDirectory ?? false
-  return yield* Effect.scoped(
-    Effect.gen(function* () {
-      const sent = yield* sendAdd(
-        deps,
-        {
-          path: "/api/v0/add",
-          query: addQuery(options, wrap),
-          apiKey: options.apiKey,
-          encryption: false,
-          mimeType: options.mimeType ?? defaultMimeType ?? planned.mimeType,
-          dealParameters: options.dealParameters,
-          onProgress: options.onProgress,
-          parts: [toPart(planned)]
-        },
-        addSettings(options, wrap),
-        options.verify
-      )
-      const entries = yield* Response.entries(sent.text, sent.url)
-      // Without wrapping the file's own entry; with it, the wrapping directory (last).
-      const result = wrap ? entries.at(-1)! : (entries.find((e) => e.Name === name) ?? entries.at(-1)!)
-      yield* sent.check(entries, result)
-      return result
-    })
+  return yield* addChecked(
+    deps,
+    {
+      path: "/api/v0/add",
+      query: addQuery(options, wrap),
+      apiKey: options.apiKey,
+      encryption: false,
+      mimeType: options.mimeType ?? defaultMimeType ?? planned.mimeType,
+      dealParameters: options.dealParameters,
+      onProgress: options.onProgress,
+      parts: [toPart(planned)]
+    },
+    addSettings(options, wrap),
+    options.verify,
+    // Without wrapping the file's own entry; with it, the wrapping directory (last).
+    (entries) => (wrap ? entries.at(-1)! : (entries.find((e) => e.Name === name) ?? entries.at(-1)!))
   )
 })
 
@@ -69,28 +62,21 @@ export const folder = Effect.fn("Upload.folder")(function* (
     planFile(deps.fs, f.source, root === undefined ? f.relative : `${root}/${f.relative}`)
   )
   const wrap = root === undefined
-  return yield* Effect.scoped(
-    Effect.gen(function* () {
-      const sent = yield* sendAdd(
-        deps,
-        {
-          path: "/api/v0/add",
-          query: addQuery(options, wrap),
-          apiKey: options.apiKey,
-          encryption: false,
-          mimeType: undefined,
-          dealParameters: options.dealParameters,
-          onProgress: options.onProgress,
-          parts: planned.map(toPart)
-        },
-        addSettings(options, wrap),
-        options.verify
-      )
-      const entries = yield* Response.entries(sent.text, sent.url)
-      const result = root === undefined ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!)
-      yield* sent.check(entries, result)
-      return result
-    })
+  return yield* addChecked(
+    deps,
+    {
+      path: "/api/v0/add",
+      query: addQuery(options, wrap),
+      apiKey: options.apiKey,
+      encryption: false,
+      mimeType: undefined,
+      dealParameters: options.dealParameters,
+      onProgress: options.onProgress,
+      parts: planned.map(toPart)
+    },
+    addSettings(options, wrap),
+    options.verify,
+    (entries) => (root === undefined ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!))
   )
 })
 

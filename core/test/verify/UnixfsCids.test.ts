@@ -8,6 +8,7 @@ import { Effect, Stream } from "effect"
 import * as fc from "fast-check"
 import { ContentStore } from "../../../mocks/src/upload/ContentStore.ts"
 import { addAll } from "../../../mocks/src/upload/Unixfs.ts"
+import { lcgMegabyte } from "../../../mocks/test/support/upload.ts"
 import { type AddSettings, calculator, cidsOf } from "../../src/verify/UnixfsCids.ts"
 
 const hello = new TextEncoder().encode("hello world\n")
@@ -38,17 +39,6 @@ const nodeEntries = async (files: ReadonlyArray<{ path: string; bytes: Uint8Arra
     out.push({ path: entry.path, cid: entry.cid.toString(), size: entry.size })
   }
   return out
-}
-
-const lcgMegabyte = () => {
-  const bytes = new Uint8Array(1_000_000)
-  let state = 1n
-  const mask = (1n << 64n) - 1n
-  for (let i = 0; i < bytes.length; i++) {
-    state = (state * 6364136223846793005n + 1442695040888963407n) & mask
-    bytes[i] = Number(state >> 56n)
-  }
-  return bytes
 }
 
 describe("kubo's CIDs", () => {

@@ -12,6 +12,7 @@ import { fixedSize } from "ipfs-unixfs-importer/chunker"
 import { balanced } from "ipfs-unixfs-importer/layout"
 import { base58btc } from "multiformats/bases/base58"
 import type { CID } from "multiformats/cid"
+import { concat } from "../../../mocks/src/upload/ContentStore.ts"
 import {
   type Block,
   carHeader,
@@ -81,13 +82,5 @@ export const trustlessBlocks = (
 ): Array<Block> => [...gatewayBlocks(dag.get, dag.root, options)]
 
 /** A CARv1 rooted at `roots` holding `blocks` in order (anything, valid or not). */
-export const encodeCar = async (roots: ReadonlyArray<CID>, blocks: ReadonlyArray<Block>): Promise<Uint8Array> => {
-  const parts = [await carHeader(roots), ...blocks.map(carSection)]
-  const car = new Uint8Array(parts.reduce((total, part) => total + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    car.set(part, offset)
-    offset += part.length
-  }
-  return car
-}
+export const encodeCar = async (roots: ReadonlyArray<CID>, blocks: ReadonlyArray<Block>): Promise<Uint8Array> =>
+  concat([await carHeader(roots), ...blocks.map(carSection)])

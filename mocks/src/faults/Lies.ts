@@ -55,18 +55,11 @@ const writeCar = async (roots: ReadonlyArray<CID>, blocks: ReadonlyArray<Block>)
   for (const block of blocks) await writer.put(block)
   await writer.close()
   await collected
-  return concat(parts)
+  return await concat(parts)
 }
 
-const concat = (parts: ReadonlyArray<Uint8Array>) => {
-  const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
-}
+const concat = async (parts: ReadonlyArray<Uint8Array>) =>
+  new Uint8Array(await new Blob(parts as Array<Uint8Array<ArrayBuffer>>).arrayBuffer())
 
 /** A copy of `bytes` with its middle byte flipped (one byte when empty). */
 const flipMiddle = (bytes: Uint8Array) => {
@@ -114,7 +107,7 @@ const lieInCar = async (lie: GatewayLie, car: Uint8Array): Promise<Uint8Array> =
   }
 }
 
-const lieInBytes = (lie: GatewayLie, bytes: Uint8Array): Uint8Array => {
+const lieInBytes = async (lie: GatewayLie, bytes: Uint8Array): Promise<Uint8Array> => {
   switch (lie) {
     case "flip-byte":
       return flipMiddle(bytes)
@@ -164,6 +157,6 @@ export const tellLie = async (lie: Lie, response: Response): Promise<Response> =
   }
   const bytes = new Uint8Array(await response.arrayBuffer())
   const isCar = (headers.get("content-type") ?? "").toLowerCase().startsWith("application/vnd.ipld.car")
-  const body = isCar ? await lieInCar(lie, bytes) : lieInBytes(lie, bytes)
+  const body = isCar ? await lieInCar(lie, bytes) : await lieInBytes(lie, bytes)
   return new Response(body as Uint8Array<ArrayBuffer>, { status: response.status, headers })
 }
