@@ -1,7 +1,12 @@
 /**
- * `Download`: content by CID from the gateway (`POST {gateway}/api/v0/cat/{cid}`),
- * as a stream, as bytes or into a file, decrypted on the fly
- * when a master key, or a signer entitled to the file's key shards, is given.
+ * `Download`: content by CID from the gateway, as a stream, as bytes or into a file, decrypted
+ * on the fly when a master key, or a signer entitled to the file's key shards, is given.
+ *
+ * Verified by default: the content comes as the gateway's trustless CAR
+ * (`GET {gateway}/ipfs/{cid}?format=car`) and every block is checked against the CID while it
+ * streams (`ContentVerificationFailed` names the CID and what was wrong); a gateway that cannot
+ * answer so is read with `POST {gateway}/api/v0/cat/{cid}` unverified, which the result reports
+ * (`verification: "required"` refuses instead, `"off"` never verifies).
  *
  * Only verified plaintext reaches the caller: AES-GCM authenticates a file with one tag at its
  * end, so `toFile` writes to a temporary file beside the target and renames it once
@@ -27,7 +32,14 @@ import * as Stream from "effect/Stream"
 import * as HttpClient from "effect/http/HttpClient"
 import { Auth } from "./Auth.ts"
 import * as Content from "./download/Content.ts"
-import type { DecryptFailure, DecryptOptions, FetchFailure, Options } from "./download/Models.ts"
+import type {
+  DecryptFailure,
+  DecryptOptions,
+  FetchFailure,
+  Options,
+  Retrieved,
+  VerificationReport
+} from "./download/Models.ts"
 import * as Verified from "./download/Verified.ts"
 import { KeyShards } from "./KeyShards.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
@@ -43,15 +55,18 @@ export interface Service {
   readonly stream: (cid: string, options?: Options) => Stream.Stream<Uint8Array, FetchFailure>
   /** The content in memory: decrypted and verified when asked. */
   readonly bytes: (cid: string, options?: DecryptOptions) => Effect.Effect<Uint8Array, DecryptFailure>
+  /** As `bytes`, with the report of the content's verification against its CID. */
+  readonly retrieve: (cid: string, options?: DecryptOptions) => Effect.Effect<Retrieved, DecryptFailure>
   /**
    * The content into the file at `path`, which appears only once the download (and, when
-   * decrypting, the tag check) is complete; an existing file there is replaced.
+   * decrypting, the tag check) is complete; an existing file there is replaced. The result
+   * reports the content's verification against its CID.
    */
   readonly toFile: (
     cid: string,
     path: string,
     options?: DecryptOptions
-  ) => Effect.Effect<void, DecryptFailure | PlatformError>
+  ) => Effect.Effect<VerificationReport, DecryptFailure | PlatformError>
 }
 
 /**
@@ -77,6 +92,7 @@ export const make = Effect.gen(function* () {
   return Download.of({
     stream: (cid, options) => Content.open(deps, cid, options).pipe(Stream.withSpan("Download.stream")),
     bytes: (cid, options) => Verified.bytes(deps, cid, options),
+    retrieve: (cid, options) => Verified.retrieve(deps, cid, options),
     toFile: (cid, path, options) => Verified.toFile(deps, cid, path, options)
   })
 })

@@ -19,6 +19,9 @@
  * - An encrypted upload whose shards cannot all be saved fails with `EncryptedUploadIncomplete`,
  *   which lists what was uploaded, which shards were saved and, for the others, the shards
  *   themselves (redacted) so the save can be retried: nothing is half-done silently.
+ * - Verified: the CIDs of the bytes are computed as they are sent, and an answer naming another
+ *   CID fails with `CidMismatch` (both CIDs named); `verify: false` takes the node's word. CAR
+ *   imports carry their own CIDs and are not recomputed.
  *
  * **Gotchas** In Node, give the service `NodeHttpClient.layerNodeHttp` (msw intercepts it too):
  * undici's `fetch` keeps a streamed request body in memory until the request ends (measured: 260
@@ -26,7 +29,8 @@
  * browsers the body goes as one `Blob` ({@link BodyMode}).
  *
  * The work lives in `upload/`: `Plan.ts` (inputs made ready to send), `Send.ts` (one multipart
- * request), `Plain.ts` and `Encrypted.ts` (the operations), `Options.ts` (options and failures).
+ * request), `Checked.ts` (its answer checked against the CIDs of the bytes sent), `Plain.ts` and
+ * `Encrypted.ts` (the operations), `Options.ts` (options and failures).
  *
  * @since 0.1.0
  */

@@ -1,7 +1,9 @@
 /**
- * `Download` on the wire, against the mock network: `POST {gateway}/api/v0/cat/{cid}` for every
- * form (stream, bytes, file), a gateway given per call, decryption with a master key or with a
- * signer's recovered key, and the guarantee that only verified plaintext is handed out.
+ * `Download` on the wire, against the mock network: unverified reads (`POST
+ * {gateway}/api/v0/cat/{cid}`) in every form (stream, bytes, file), a gateway given per call,
+ * decryption with a master key or with a signer's recovered key, and the guarantee that only
+ * authenticated plaintext is handed out. Verified downloads (the default) are in
+ * `verify/Transfers.test.ts`.
  */
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
@@ -47,7 +49,7 @@ const encrypted = (plaintext: Uint8Array, name = "secret.bin") =>
   })
 
 describe("Download plain", () => {
-  it.effect("bytes, stream and file: POST /api/v0/cat/{cid}, no body, no auth", () =>
+  it.effect("unverified (verification: off): bytes, stream and file: POST /api/v0/cat/{cid}, no body, no auth", () =>
     Effect.gen(function* () {
       const apiKey = seed()
       const content = big(700 * 1024)
@@ -56,20 +58,21 @@ describe("Download plain", () => {
       log.length = 0
       const download = yield* Download.Download
 
-      assert.deepStrictEqual(yield* download.bytes(entry.Hash), content)
+      const off = { verification: "off" } as const
+      assert.deepStrictEqual(yield* download.bytes(entry.Hash, off), content)
       const [request] = log
       assert.strictEqual(request!.method, "POST")
       assert.strictEqual(request!.url.href, `${GATEWAY}/api/v0/cat/${entry.Hash}`)
       assert.isUndefined(request!.headers.authorization)
       assert.strictEqual(request!.body?.length ?? 0, 0)
 
-      const chunks = yield* Stream.runCollect(download.stream(entry.Hash))
+      const chunks = yield* Stream.runCollect(download.stream(entry.Hash, off))
       assert.isTrue(chunks.length > 1)
       assert.deepStrictEqual(Buffer.concat(chunks), Buffer.from(content))
 
       const dir = yield* tempDir
       const target = nodePath.join(dir, "out.bin")
-      yield* download.toFile(entry.Hash, target)
+      assert.deepStrictEqual(yield* download.toFile(entry.Hash, target, off), { verified: false, reason: "off" })
       assert.deepStrictEqual(new Uint8Array(yield* Effect.promise(() => fs.readFile(target))), content)
       assert.deepStrictEqual(yield* Effect.promise(() => fs.readdir(dir)), ["out.bin"])
     }).pipe(Effect.provide(layer))
@@ -83,9 +86,11 @@ describe("Download plain", () => {
       log.length = 0
       const download = yield* Download.Download
       // The mock gateway answers on its host only; a trailing slash is tolerated.
-      const bytes = yield* download.bytes(entry.Hash, { gateway: `${GATEWAY}/` })
+      const bytes = yield* download.bytes(entry.Hash, { gateway: `${GATEWAY}/`, verification: "off" })
       assert.strictEqual(new TextDecoder().decode(bytes), "via my gateway\n")
-      const other = yield* Effect.flip(download.bytes(entry.Hash, { gateway: "https://gateway.example.test" }))
+      const other = yield* Effect.flip(
+        download.bytes(entry.Hash, { gateway: "https://gateway.example.test", verification: "off" })
+      )
       assert.strictEqual(other._tag, "NetworkError")
       assert.strictEqual(log.at(-1)!.url.href, `https://gateway.example.test/api/v0/cat/${entry.Hash}`)
     }).pipe(Effect.provide(layer))
@@ -161,7 +166,7 @@ describe("Download encrypted", () => {
       const plaintext = encoder.encode("only for alice\n")
       const { cid } = yield* encrypted(plaintext, "alice.txt")
       const download = yield* Download.Download
-      const bytes = yield* download.bytes(cid, { decrypt: { signer: aliceSigner } })
+      const bytes = yield* download.bytes(cid, { decrypt: { signer: aliceSigner }, verification: "off" })
       assert.deepStrictEqual(bytes, plaintext)
       const paths = log.map((r) => `${r.method} ${r.url.host}${r.url.pathname}`)
       assert.strictEqual(paths.filter((p) => p.includes("/api/retrieveSharedKey/")).length, 3)

@@ -65,7 +65,14 @@ describe("Walrus storage", () => {
       const onWalrus = yield* upload.text("walrus bytes\n", { apiKey, name: "w.txt", storageType: "walrus" })
       const onIpfs = yield* upload.text("ipfs bytes\n", { apiKey, name: "i.txt" })
       log.length = 0
+      // Verified by default: the Walrus gateway's trustless answer, checked block by block.
       assert.strictEqual(text(yield* download.bytes(onWalrus.Hash, { storageType: "walrus" })), "walrus bytes\n")
+      assert.strictEqual(log[0]!.method, "GET")
+      assert.strictEqual(log[0]!.url.href, `${WALRUS_GATEWAY}/ipfs/${onWalrus.Hash}?format=car&dag-scope=entity`)
+      // Unverified, the content as a browser asks for it.
+      log.length = 0
+      const plain = yield* download.bytes(onWalrus.Hash, { storageType: "walrus", verification: "off" })
+      assert.strictEqual(text(plain), "walrus bytes\n")
       assert.strictEqual(log[0]!.method, "GET")
       assert.strictEqual(log[0]!.url.href, `${WALRUS_GATEWAY}/ipfs/${onWalrus.Hash}`)
       const missing = (yield* Effect.flip(download.bytes(onIpfs.Hash, { storageType: "walrus" }))) as HttpStatusError

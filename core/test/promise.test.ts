@@ -54,6 +54,23 @@ describe("Promise facade over the composed layer", () => {
     expect(new TextDecoder().decode(plain)).toBe("a secret for three of five nodes")
   })
 
+  it("verification: the same options, the report, and the typed errors of a lying host", async () => {
+    const apiKey = await lighthouse.auth.createApiKey(signer)
+    const entry = await lighthouse.upload.text("checked\n", { apiKey })
+    const retrieved = await lighthouse.download.retrieve(entry.Hash, { verification: "required" })
+    expect(retrieved.verification).toEqual({ verified: true })
+    expect(new TextDecoder().decode(retrieved.bytes)).toBe("checked\n")
+    const lie = mock.network.faults.lie({ host: "gateway" }, "other-file")
+    const failure = await lighthouse.download.bytes(entry.Hash).catch((e: unknown) => e)
+    mock.network.faults.remove(lie)
+    expect(failure).toBeInstanceOf(Errors.ContentVerificationFailed)
+    expect(failure).toMatchObject({ _tag: "ContentVerificationFailed", cid: entry.Hash, problem: "unexpected-block" })
+    mock.network.faults.lie({ host: "node" }, "wrong-cid", { times: 1 })
+    const mismatch = await lighthouse.upload.text("checked\n", { apiKey }).catch((e: unknown) => e)
+    expect(mismatch).toBeInstanceOf(Errors.CidMismatch)
+    expect(mismatch).toMatchObject({ _tag: "CidMismatch", expected: entry.Hash })
+  })
+
   it("rejects with the typed catalogue error", async () => {
     const failure = await lighthouse.files.fileInfo("not-a-cid").catch((e: unknown) => e)
     expect(failure).toBeInstanceOf(Errors.InvalidCid)

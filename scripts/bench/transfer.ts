@@ -28,20 +28,18 @@
  * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/transfer.ts` prints the rows and rewrites the `## Transfers` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
+import { clientLayer, envNumber, MiB, type Measured, makeFile, measure, median, sha256Of } from "./measure.ts"
 import * as Report from "./report.ts"
 import { execFile } from "node:child_process"
-import { createHash, randomFillSync } from "node:crypto"
-import { createReadStream, createWriteStream, readFileSync, writeFileSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import { createRequire } from "node:module"
 import { cpus, tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
-import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, ManagedRuntime } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
 import { serveMockNetwork } from "lighthouse-effect/mocks/server"
-import { Auth, Download, KeyNodes, KeyShards, LighthouseConfig, Signer, Upload } from "lighthouse-effect"
+import { Auth, Download, Signer, Upload } from "lighthouse-effect"
 
 export type BenchRow = Report.BenchRow
 
@@ -55,7 +53,6 @@ export interface RunOptions {
   readonly runs?: number
 }
 
-const MiB = 1024 * 1024
 const SDK_NAME = "@lighthouse-web3/sdk 0.4.7"
 // Hardhat's account #1: a throw-away key for the local network only.
 const PRIVATE_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
@@ -73,65 +70,12 @@ interface ChildInput {
   readonly out?: string | undefined
 }
 
-interface Measured {
-  readonly wallMs: number
-  readonly baselineMiB: number
-  readonly peakMiB: number
-  readonly growthMiB: number
-  readonly cid?: string | undefined
-}
-
 // =============================================================================
 // Child: one operation, measured
 // =============================================================================
 
-const rssMiB = () => process.memoryUsage().rss / MiB
-
-/** The kernel's peak RSS of this process, in MiB, when Linux tells it. */
-const kernelPeakMiB = (): number | undefined => {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))
-    return match === null ? undefined : Number(match[1]) / 1024
-  } catch {
-    return undefined
-  }
-}
-
-const resetKernelPeak = () => {
-  try {
-    writeFileSync("/proc/self/clear_refs", "5")
-    return true
-  } catch {
-    return false
-  }
-}
-
-const measure = async (operation: () => Promise<string | undefined>): Promise<Measured> => {
-  const gc = (globalThis as { gc?: () => void }).gc
-  gc?.()
-  gc?.()
-  const baseline = rssMiB()
-  const kernel = resetKernelPeak()
-  let peak = baseline
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssMiB())
-  }, 5)
-  const started = performance.now()
-  const cid = await operation()
-  const wallMs = performance.now() - started
-  clearInterval(sampler)
-  peak = Math.max(peak, rssMiB(), (kernel ? kernelPeakMiB() : undefined) ?? 0)
-  return { wallMs, baselineMiB: baseline, peakMiB: peak, growthMiB: peak - baseline, cid }
-}
-
 const ours = async (which: Case, input: ChildInput): Promise<Measured> => {
-  const layer = Layer.mergeAll(Upload.layer, Download.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(Layer.provideMerge(KeyNodes.layer))),
-    Layer.provideMerge(
-      // node:http, not fetch: undici's fetch keeps a streamed request body in memory until the request ends.
-      Layer.mergeAll(LighthouseConfig.layer({ hosts: input.urls }), NodeHttpClient.layerNodeHttp, NodeFileSystem.layer)
-    )
-  )
+  const layer = clientLayer(input.urls)
   const runtime = ManagedRuntime.make(layer)
   const signer = Signer.makeFromAccount(privateKeyToAccount(PRIVATE_KEY))
   const token = await runtime.runPromise(Effect.flatMap(Effect.service(Auth.Auth), (auth) => auth.token(signer)))
@@ -208,34 +152,6 @@ const inChild = (side: Side, which: Case, input: ChildInput) =>
       }
     )
   )
-
-/** A file of `mib` MiB of random bytes, written 1 MiB at a time. */
-const makeFile = async (path: string, mib: number) => {
-  const out = createWriteStream(path)
-  const block = new Uint8Array(MiB)
-  for (let i = 0; i < mib; i++) {
-    randomFillSync(block)
-    if (!out.write(Buffer.from(block))) await new Promise<void>((resolve) => out.once("drain", () => resolve()))
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())))
-}
-
-const sha256Of = async (path: string) => {
-  const hash = createHash("sha256")
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
-  return hash.digest("hex")
-}
-
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
-const envNumber = (name: string) => {
-  const raw = process.env[name]
-  return raw === undefined || raw === "" ? undefined : Number(raw)
-}
 
 /** Each case's medians, ours against the SDK's: peak memory growth, then wall time. */
 const rowsOf = (

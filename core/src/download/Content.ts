@@ -16,9 +16,10 @@ import { type DecryptionFailed, type InvalidCid, NetworkError } from "../Errors.
 import { execute, url } from "../internal/http.ts"
 import type { FetchKeyFailure, KeyShards } from "../KeyShards.ts"
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
-import { parseCid } from "../schema/Cid.ts"
+import { type Cid, decodeCid, parseCid } from "../schema/Cid.ts"
+import { retrieve, slice } from "../verify/Retrieval.ts"
 import * as Cipher from "../upload/Cipher.ts"
-import type { Decryption, DecryptOptions, FetchFailure, Options } from "./Models.ts"
+import type { ByteRange, Decryption, DecryptOptions, FetchFailure, Options, VerificationReport } from "./Models.ts"
 
 /** What a download needs. */
 export interface DownloadDeps {
@@ -29,31 +30,68 @@ export interface DownloadDeps {
   readonly keyShards: KeyShards["Service"]
 }
 
-/** The ciphertext (or plaintext) stream of a CID, opened when the stream runs. */
-export const open = (
+/** A download's path inside its CID, as segments. */
+const segmentsOf = (path: string | undefined) => (path ?? "").split("/").filter((segment) => segment !== "")
+
+/** The gateway to read from: the call's, else Walrus' for content stored there, else the configured one. */
+const gatewayOf = (config: LighthouseConfig.Options, options: Options | undefined): string =>
+  options?.gateway ?? (options?.storageType === "walrus" ? config.hosts.walrusGateway : config.hosts.gateway)
+
+/** The stored bytes of a CID as the gateway's `cat` gives them, unverified, opened when the stream runs. */
+const cat = (
   { client, config }: DownloadDeps,
-  cid: string,
+  cid: Cid,
   options: Options | undefined
 ): Stream.Stream<Uint8Array, FetchFailure> =>
   Stream.unwrap(
     Effect.gen(function* () {
-      const valid = yield* parseCid(cid)
-      const inside = (options?.path ?? "")
-        .split("/")
-        .filter((segment) => segment !== "")
+      const inside = segmentsOf(options?.path)
         .map((segment) => `/${encodeURIComponent(segment)}`)
         .join("")
       // Walrus' gateway serves content as a browser asks for it; the IPFS gateway as kubo's `cat`.
       const fromWalrus = options?.storageType === "walrus"
-      const target = fromWalrus
-        ? url(options?.gateway ?? config.hosts.walrusGateway, `/ipfs/${valid}${inside}`)
-        : url(options?.gateway ?? config.hosts.gateway, `/api/v0/cat/${valid}${inside}`)
+      const target = url(
+        gatewayOf(config, options),
+        fromWalrus ? `/ipfs/${cid}${inside}` : `/api/v0/cat/${cid}${inside}`
+      )
       const request = fromWalrus ? HttpClientRequest.get(target) : HttpClientRequest.post(target)
       const response = yield* execute(client, request, {
         style: "http-error",
         timeout: config.transferTimeout
       })
       return response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: target, cause })))
+    })
+  )
+
+/**
+ * The stored bytes of a CID (or of `range` of them), verified as `options.verification` asks;
+ * `report` tells, once the stream has opened, whether they were.
+ */
+const stored = Effect.fnUntraced(function* (
+  deps: DownloadDeps,
+  cid: Cid,
+  options: Options | undefined,
+  range: ByteRange | undefined
+) {
+  const retrieval = {
+    client: deps.client,
+    gateway: gatewayOf(deps.config, options),
+    timeout: deps.config.transferTimeout
+  }
+  const target = { root: decodeCid(cid), path: segmentsOf(options?.path), range }
+  return yield* retrieve(retrieval, target, options, cat(deps, cid, options))
+})
+
+/** The stored bytes of a CID (never decrypted), verified as asked, opened when the stream runs. */
+export const open = (
+  deps: DownloadDeps,
+  cid: string,
+  options: Options | undefined
+): Stream.Stream<Uint8Array, FetchFailure> =>
+  Stream.unwrap(
+    Effect.gen(function* () {
+      const valid = yield* parseCid(cid)
+      return (yield* stored(deps, valid, options, options?.range)).stream
     })
   )
 
@@ -75,19 +113,26 @@ const resolveKey = (
         })
       })
 
-/** The content, decrypted (unverified until it ends) when asked; the key is fetched first. */
+/**
+ * The content, decrypted when asked (authenticated only once the stream has ended), and the
+ * report of its verification; the key is fetched before any byte.
+ */
 export const content = Effect.fnUntraced(function* (
   deps: DownloadDeps,
   cid: string,
   options: DecryptOptions | undefined
 ): Effect.fn.Return<
-  Stream.Stream<Uint8Array, FetchFailure | DecryptionFailed>,
+  {
+    readonly stream: Stream.Stream<Uint8Array, FetchFailure | DecryptionFailed>
+    readonly report: Effect.Effect<VerificationReport>
+  },
   InvalidCid | FetchKeyFailure | SignInFailure
 > {
   const valid = yield* parseCid(cid)
-  const source = open(deps, valid, options)
-  if (options?.decrypt === undefined) return source
+  if (options?.decrypt === undefined) return yield* stored(deps, valid, options, options?.range)
   // Before downloading: without the key there is no point fetching the bytes.
   const key = yield* resolveKey(deps, valid, options.decrypt)
-  return source.pipe(Cipher.decryptUnverified(key))
+  const { stream, report } = yield* stored(deps, valid, options, undefined)
+  // The whole ciphertext is read even for a range: the tag at its end authenticates it all.
+  return { stream: stream.pipe(Cipher.decryptUnverified(key), slice(options.range, "read-all")), report }
 })

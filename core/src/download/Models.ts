@@ -6,16 +6,22 @@
 import type { SignInFailure } from "../Auth.ts"
 import type { MasterKey } from "../crypto/FileCipher.ts"
 import type {
+  ContentVerificationFailed,
   DecryptionFailed,
   HttpStatusError,
   InvalidCid,
   InvalidResponse,
   NetworkError,
-  RequestTimedOut
+  RequestTimedOut,
+  VerificationUnsupported
 } from "../Errors.ts"
 import type { FetchKeyFailure } from "../KeyShards.ts"
 import type { Signer } from "../Signer.ts"
 import type { StorageType } from "../schema/Walrus.ts"
+import type { VerificationReport, VerifyOptions } from "../verify/Retrieval.ts"
+import type { ByteRange } from "../verify/Walk.ts"
+
+export type { ByteRange, VerificationReport }
 
 /**
  * How to decrypt: with the file's master key (64-hex, plain or `Redacted`), or with a signer
@@ -29,17 +35,27 @@ export type Decryption =
       readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
     }
 
-/** Options of every download. */
-export interface Options {
+/**
+ * Options of every download. By default (`verification: "if-supported"`) the content comes from
+ * the gateway's trustless answer (`GET /ipfs/{cid}?format=car`) and every block is checked
+ * against the CID before its bytes go out; a gateway that cannot answer so is read unverified
+ * (`POST /api/v0/cat/{cid}`), and the report says so.
+ */
+export interface Options extends VerifyOptions {
   /** Gateway host for this call. @default the configured gateway */
   readonly gateway?: string | undefined
-  /** A file inside the CID when it is a folder (`sub/file.txt`), read as `/api/v0/cat/{cid}/{path}`. */
+  /** A file inside the CID when it is a folder (`sub/file.txt`). */
   readonly path?: string | undefined
   /**
    * `walrus`: content stored on Walrus, read from the Walrus gateway as `GET /ipfs/{cid}[/{path}]`
    * (`gateway` then overrides the configured Walrus gateway). @default "ipfs"
    */
   readonly storageType?: StorageType | undefined
+  /**
+   * Only these bytes of the file (of the plaintext when decrypting, which still reads the whole
+   * file: its tag covers it all). Verified, only the blocks that hold them are fetched.
+   */
+  readonly range?: ByteRange | undefined
 }
 
 /** Options of downloads that may decrypt. */
@@ -49,7 +65,20 @@ export interface DecryptOptions extends Options {
 }
 
 /** Why fetching the bytes failed. */
-export type FetchFailure = InvalidCid | HttpStatusError | NetworkError | RequestTimedOut | InvalidResponse
+export type FetchFailure =
+  | InvalidCid
+  | HttpStatusError
+  | NetworkError
+  | RequestTimedOut
+  | InvalidResponse
+  | ContentVerificationFailed
+  | VerificationUnsupported
 
 /** Why a decrypting download failed. */
 export type DecryptFailure = FetchFailure | DecryptionFailed | FetchKeyFailure | SignInFailure
+
+/** A download's bytes, and whether they were verified. */
+export interface Retrieved {
+  readonly bytes: Uint8Array
+  readonly verification: VerificationReport
+}

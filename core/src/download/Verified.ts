@@ -2,7 +2,8 @@
  * Downloads that hand over only verified plaintext: AES-GCM authenticates a file with one tag at
  * its end, so `bytes` returns only after the check and `toFile` writes beside the target and
  * renames once the tag checks (the target never holds unauthenticated bytes, nor a partial
- * download). Both are bounded by the transfer time-out over the whole download.
+ * download). Both are bounded by the transfer time-out over the whole download. Each tells (in
+ * `retrieve`'s and `toFile`'s result) whether the gateway's bytes were verified against the CID.
  *
  * @since 0.1.0
  */
@@ -11,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { RequestTimedOut } from "../Errors.ts"
 import { content, type DownloadDeps } from "./Content.ts"
-import type { DecryptOptions } from "./Models.ts"
+import type { DecryptOptions, Retrieved } from "./Models.ts"
 
 const randomSuffix = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("")
@@ -24,12 +25,21 @@ const timedOut = (deps: DownloadDeps, options: DecryptOptions | undefined) => ()
     })
   )
 
-export const bytes = Effect.fn("Download.bytes")(function* (deps: DownloadDeps, cid: string, options?: DecryptOptions) {
-  const source = yield* content(deps, cid, options)
-  // Returned only once the whole stream (and with it the GCM tag) has checked out.
-  return yield* Stream.mkUint8Array(source).pipe(
+/** The content in memory, and whether it was verified; returned once the whole stream (and any tag) checked out. */
+export const retrieve = Effect.fn("Download.retrieve")(function* (
+  deps: DownloadDeps,
+  cid: string,
+  options?: DecryptOptions
+) {
+  const { stream, report } = yield* content(deps, cid, options)
+  const bytes = yield* Stream.mkUint8Array(stream).pipe(
     Effect.timeoutOrElse({ duration: deps.config.transferTimeout, orElse: timedOut(deps, options) })
   )
+  return { bytes, verification: yield* report } satisfies Retrieved
+})
+
+export const bytes = Effect.fn("Download.bytes")(function* (deps: DownloadDeps, cid: string, options?: DecryptOptions) {
+  return (yield* retrieve(deps, cid, options)).bytes
 })
 
 export const toFile = Effect.fn("Download.toFile")(function* (
@@ -39,13 +49,14 @@ export const toFile = Effect.fn("Download.toFile")(function* (
   options?: DecryptOptions
 ) {
   const { fs } = deps
-  const source = yield* content(deps, cid, options)
+  const { stream, report } = yield* content(deps, cid, options)
   const partial = `${path}.${randomSuffix()}.partial`
-  yield* source.pipe(
+  yield* stream.pipe(
     // `wx`: never write through a file or link someone placed at the temporary name.
     Stream.run(fs.sink(partial, { flag: "wx" })),
     Effect.andThen(fs.rename(partial, path)),
     Effect.timeoutOrElse({ duration: deps.config.transferTimeout, orElse: timedOut(deps, options) }),
     Effect.onError(() => Effect.ignore(fs.remove(partial, { force: true })))
   )
+  return yield* report
 })

@@ -43,3 +43,6 @@ export type Cid = typeof Cid.Type
 /** Checks a CID, failing with the catalogue's `Invalid CID`. */
 export const parseCid = (input: string): Effect.Effect<Cid, InvalidCid> =>
   isValidCid(input) ? Effect.succeed(input as Cid) : Effect.fail(new InvalidCid({ cid: input }))
+
+/** The CID a checked `Cid` spells. */
+export const decodeCid = (cid: Cid): CID => forms.find((f) => f.pattern.test(cid))!.decode(cid)

@@ -29,7 +29,8 @@ import type { EncryptedNamedOptions, EncryptedUploadFailure, EncryptionOptions }
 import { folderFiles, type Planned, planFile } from "./Plan.ts"
 import type { PlainDeps } from "./Plain.ts"
 import * as Response from "./Response.ts"
-import { addQuery, send } from "./Send.ts"
+import { sendAdd } from "./Checked.ts"
+import { addQuery, addSettings } from "./Send.ts"
 
 /** What an encrypted upload needs: a plain upload's, and the key nodes to save the shards on. */
 export interface EncryptedDeps extends PlainDeps {
@@ -152,18 +153,35 @@ const uploadEncrypted = Effect.fnUntraced(function* (
 ): Effect.fn.Return<ReadonlyArray<Response.UploadedEntry>, EncryptedUploadFailure> {
   const address = yield* refuseBadRequest(files, options)
   const { keyed, parts } = yield* encryptFiles(deps, files)
-  const { text, url: target } = yield* send(deps, {
-    path: "/api/v0/add",
-    query: addQuery(options, false),
-    apiKey: options.apiKey,
-    encryption: true,
-    mimeType: files.length === 1 ? (options.mimeType ?? defaultMimeType ?? keyed[0]!.planned.mimeType) : undefined,
-    dealParameters: options.dealParameters,
-    onProgress: options.onProgress,
-    parts
-  })
-  // The files are stored now: an unreadable answer must not hide that their keys are unsaved.
-  const entries = yield* Response.entries(text, target).pipe(
+  return yield* Effect.scoped(
+    Effect.gen(function* () {
+      const sent = yield* sendAdd(
+        deps,
+        {
+          path: "/api/v0/add",
+          query: addQuery(options, false),
+          apiKey: options.apiKey,
+          encryption: true,
+          mimeType:
+            files.length === 1 ? (options.mimeType ?? defaultMimeType ?? keyed[0]!.planned.mimeType) : undefined,
+          dealParameters: options.dealParameters,
+          onProgress: options.onProgress,
+          parts
+        },
+        addSettings(options, false),
+        options.verify
+      )
+      const entries = yield* readEntries(sent.text, sent.url, keyed)
+      // Shards are saved only under CIDs that address the ciphertext sent.
+      yield* sent.check(entries)
+      return yield* saveAll(deps, options, address, keyed, entries)
+    })
+  )
+})
+
+/** The node's entries; the files are stored now: an unreadable answer must not hide that their keys are unsaved. */
+const readEntries = (text: string, target: string, keyed: ReadonlyArray<Keyed>) =>
+  Response.entries(text, target).pipe(
     Effect.mapError((e) =>
       incomplete(
         [],
@@ -172,6 +190,15 @@ const uploadEncrypted = Effect.fnUntraced(function* (
       )
     )
   )
+
+/** Saves every file's shards; the entries in the files' order, or what could not be saved. */
+const saveAll = Effect.fnUntraced(function* (
+  deps: EncryptedDeps,
+  options: Options,
+  address: string,
+  keyed: ReadonlyArray<Keyed>,
+  entries: ReadonlyArray<Response.UploadedEntry>
+) {
   const byName = new Map(entries.map((e) => [e.Name, e]))
   const outcomes = yield* Effect.forEach(
     keyed,

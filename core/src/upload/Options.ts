@@ -8,6 +8,7 @@ import * as Context from "effect/Context"
 import type { PlatformError } from "effect/PlatformError"
 import type {
   AuthTokenMustBeJwt,
+  CidMismatch,
   DuplicateFileName,
   EncryptedUploadIncomplete,
   FileStreamError,
@@ -56,6 +57,12 @@ export interface Options {
    * Walrus quota, and is read back from the Walrus gateway. Sent as `X-Storage-Type`. @default IPFS
    */
   readonly storageType?: StorageType | undefined
+  /**
+   * Computes the CIDs of the bytes as they are sent and fails with `CidMismatch` when the node
+   * answers another (about 1.5 s of CPU per GiB, mostly SHA-256). `false` trusts the node's answer.
+   * @default true
+   */
+  readonly verify?: boolean | undefined
 }
 
 /** Options of `Upload.file`. */
@@ -121,6 +128,7 @@ export const BodyMode = Context.Reference<"stream" | "blob">("lighthouse-effect/
 
 /** Why a plain upload failed. */
 export type UploadFailure =
+  | CidMismatch
   | UploadRejected
   | RequestFailed
   | NetworkError

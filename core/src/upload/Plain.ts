@@ -10,7 +10,8 @@ import * as Input from "./Input.ts"
 import type { CarOptions, FileOptions, NamedOptions, Options, UploadFailure } from "./Options.ts"
 import { folderFiles, planFile, toPart } from "./Plan.ts"
 import * as Response from "./Response.ts"
-import { addQuery, send, type Transport } from "./Send.ts"
+import { addChecked } from "./Checked.ts"
+import { addQuery, addSettings, send, type Transport } from "./Send.ts"
 
 /** What a plain upload needs: the transport, and a file system for path inputs. */
 export interface PlainDeps extends Transport {
@@ -26,20 +27,24 @@ const uploadOne = Effect.fnUntraced(function* (
 ): Effect.fn.Return<Response.UploadedEntry, UploadFailure> {
   const planned = yield* planFile(deps.fs, source, name)
   const wrap = options.wrapWithDirectory ?? false
-  const { text, url: target } = yield* send(deps, {
-    path: "/api/v0/add",
-    query: addQuery(options, wrap),
-    apiKey: options.apiKey,
-    encryption: false,
-    mimeType: options.mimeType ?? defaultMimeType ?? planned.mimeType,
-    dealParameters: options.dealParameters,
-    onProgress: options.onProgress,
-    storageType: options.storageType,
-    parts: [toPart(planned)]
-  })
-  const entries = yield* Response.entries(text, target)
-  // Without wrapping the file's own entry; with it, the wrapping directory (last).
-  return wrap ? entries.at(-1)! : (entries.find((e) => e.Name === name) ?? entries.at(-1)!)
+  return yield* addChecked(
+    deps,
+    {
+      path: "/api/v0/add",
+      query: addQuery(options, wrap),
+      apiKey: options.apiKey,
+      encryption: false,
+      mimeType: options.mimeType ?? defaultMimeType ?? planned.mimeType,
+      dealParameters: options.dealParameters,
+      onProgress: options.onProgress,
+      storageType: options.storageType,
+      parts: [toPart(planned)]
+    },
+    addSettings(options, wrap),
+    options.verify,
+    // Without wrapping the file's own entry; with it, the wrapping directory (last).
+    (entries) => (wrap ? entries.at(-1)! : (entries.find((e) => e.Name === name) ?? entries.at(-1)!))
+  )
 })
 
 export const file = Effect.fn("Upload.file")(function* (deps: PlainDeps, input: Input.FileInput, options: FileOptions) {
@@ -58,19 +63,23 @@ export const folder = Effect.fn("Upload.folder")(function* (
     planFile(deps.fs, f.source, root === undefined ? f.relative : `${root}/${f.relative}`)
   )
   const wrap = root === undefined
-  const { text, url: target } = yield* send(deps, {
-    path: "/api/v0/add",
-    query: addQuery(options, wrap),
-    apiKey: options.apiKey,
-    encryption: false,
-    mimeType: undefined,
-    dealParameters: options.dealParameters,
-    onProgress: options.onProgress,
-    storageType: options.storageType,
-    parts: planned.map(toPart)
-  })
-  const entries = yield* Response.entries(text, target)
-  return root === undefined ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!)
+  return yield* addChecked(
+    deps,
+    {
+      path: "/api/v0/add",
+      query: addQuery(options, wrap),
+      apiKey: options.apiKey,
+      encryption: false,
+      mimeType: undefined,
+      dealParameters: options.dealParameters,
+      onProgress: options.onProgress,
+      storageType: options.storageType,
+      parts: planned.map(toPart)
+    },
+    addSettings(options, wrap),
+    options.verify,
+    (entries) => (root === undefined ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!))
+  )
 })
 
 export const text = Effect.fn("Upload.text")(function* (deps: PlainDeps, content: string, options: NamedOptions) {

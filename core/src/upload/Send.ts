@@ -15,6 +15,7 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { type FileStreamError, InvalidResponse, RequestTimedOut } from "../Errors.ts"
 import { execute, type Token, url, withBearer } from "../internal/http.ts"
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import type { AddSettings } from "../verify/UnixfsCids.ts"
 import * as Multipart from "./Multipart.ts"
 import { BodyMode, type DealParameters, type Options, type UploadFailure } from "./Options.ts"
 import * as Progress from "./Progress.ts"
@@ -53,7 +54,13 @@ const dealHeader = (deal: DealParameters | null | undefined) =>
 /** The query of `/api/v0/add`. */
 export const addQuery = (options: Options, wrapWithDirectory: boolean) => ({
   "wrap-with-directory": String(wrapWithDirectory),
-  "cid-version": String(options.cidVersion ?? 1)
+  "cid-version": String(addSettings(options, wrapWithDirectory).cidVersion)
+})
+
+/** How the node imports what that query sends (raw leaves as kubo's default for the CID version). */
+export const addSettings = (options: Options, wrapWithDirectory: boolean): AddSettings => ({
+  cidVersion: options.cidVersion ?? 1,
+  wrapWithDirectory
 })
 
 /** The whole body as one `Blob`: progress at the start and, once answered, at the end. */

@@ -11,12 +11,16 @@
  * - `status`: the handler is not run and an error status is answered (500s, 404, 429, …) with a
  *   JSON body (`{ "error": … }` unless one is given);
  * - `inconsistent`: the handler runs (state changes happen) but its JSON answer is altered, so
- *   the answers of the 5 key nodes stop being identical (file bytes get one byte flipped).
+ *   the answers of the 5 key nodes stop being identical (file bytes get one byte flipped);
+ * - `lie`: the handler runs but its answer no longer matches the CIDs it claims (`Lies.ts`): the
+ *   node answers wrong CIDs, the gateway serves a flipped byte, another file, a cut answer, a
+ *   missing block or extra blocks.
  *
  * Faults are permanent until cleared, or last `times` requests. The most recently armed matching
  * fault wins; `slow` composes with the others (a slow node can also be down).
  */
 import { HttpResponse } from "msw"
+import { type Lie, tellLie } from "./Lies.ts"
 
 /** The four hosts of the network. */
 export type HostName = "api" | "node" | "gateway" | "encryption"
@@ -40,6 +44,7 @@ export type FaultKind =
   | { readonly kind: "slow"; readonly ms: number }
   | { readonly kind: "status"; readonly status: number; readonly body?: unknown }
   | { readonly kind: "inconsistent"; readonly mutate?: (body: unknown, request: Request) => unknown }
+  | { readonly kind: "lie"; readonly lie: Lie }
 
 export interface FaultOptions {
   /** Number of matching requests the fault applies to, then it disarms itself. Default: forever. */
@@ -76,6 +81,8 @@ export interface Faults {
     scope: FaultScope,
     options?: FaultOptions & { readonly mutate?: (body: unknown, request: Request) => unknown }
   ) => number
+  /** The host answers, but tells `lie` (see `Lies.ts`). */
+  readonly lie: (scope: FaultScope, lie: Lie, options?: FaultOptions) => number
   readonly remove: (id: number) => boolean
   /** Disarms every fault, or only those whose scope lies inside the given host / node. */
   readonly clear: (scope?: { readonly host?: HostName; readonly node?: number }) => void
@@ -224,6 +231,8 @@ const answerUnder = async (
       return HttpResponse.json((fault.body ?? { error: reason(fault.status) }) as never, { status: fault.status })
     case "inconsistent":
       return alter(await answer(), request, fault.mutate ?? defaultMutation)
+    case "lie":
+      return tellLie(fault.lie, await answer())
     case "slow":
       return answer()
   }
@@ -302,6 +311,7 @@ export const makeFaults = (): Faults => {
         options?.mutate === undefined ? { kind: "inconsistent" } : { kind: "inconsistent", mutate: options.mutate },
         options
       ),
+    lie: (scope, lie, options) => inject(scope, { kind: "lie", lie }, options),
     remove,
     clear,
     active: () => armed.map(({ id, scope, fault, remaining, hits }) => ({ id, scope, fault, remaining, hits })),

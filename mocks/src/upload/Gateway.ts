@@ -7,7 +7,9 @@
  *   400 for a directory or something that is not a CID.
  * - `GET|HEAD /ipfs/{cid}[/path]`: the same for browsers, with a content type guessed from the
  *   file name and kubo's headers (`Etag`, `X-Ipfs-Path`, immutable caching); a directory serves its
- *   `index.html` or an HTML listing.
+ *   `index.html` or an HTML listing. With `?format=car` / `?format=raw` (or the `Accept` header
+ *   `application/vnd.ipld.car` / `application/vnd.ipld.raw`) the trustless answers of
+ *   `Trustless.ts` instead: the blocks themselves, for clients that check them.
  * - `GET|HEAD /ipns/{k51…}[/path]`: resolves an IPNS name published through the API.
  *
  * The Walrus gateway (`https://gateway-walrus.lighthouse.storage`) is the same gateway limited by
@@ -21,6 +23,7 @@ import { parseCid } from "../http/Request.ts"
 import { errorResponse } from "../http/Respond.ts"
 import { ContentNotFound, type ContentStore } from "./ContentStore.ts"
 import { mimeTypeOf } from "./mime.ts"
+import { type TrustlessFormat, trustlessAnswer, trustlessFormat } from "./Trustless.ts"
 
 export interface GatewayContext {
   readonly host: string
@@ -49,6 +52,24 @@ export const streamOf = (source: AsyncIterator<Uint8Array>): ReadableStream<Uint
       await source.return?.()
     }
   })
+
+/** A trustless answer (a CAR or a raw block); 404 for content the store does not hold. */
+const trustless = (
+  content: ContentStore,
+  request: Request,
+  format: TrustlessFormat,
+  root: CID,
+  segments: ReadonlyArray<string>
+): Response => {
+  try {
+    const answer = trustlessAnswer((cid) => content.get(cid), request, format, root, segments)
+    if (!answer.ok) return errorResponse(answer.status, answer.message)
+    return new Response(request.method === "HEAD" ? null : streamOf(answer.body), { headers: answer.headers })
+  } catch (error) {
+    if (error instanceof ContentNotFound) return errorResponse(404, error.message)
+    throw error
+  }
+}
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
@@ -131,6 +152,8 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
         if (cid === undefined) return errorResponse(400, `invalid CID: ${root}`)
       }
       if (context.holds?.(cid) === false) return notHeld(cid)
+      const format = trustlessFormat(request)
+      if (format !== undefined) return trustless(content, request, format, cid, segments)
       const head = request.method === "HEAD"
       let resolved = resolve(content, cid, rest, segments)
       if (resolved.kind === "directory") {

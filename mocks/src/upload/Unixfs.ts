@@ -10,32 +10,18 @@
  * Files are imported one at a time (`fileImportConcurrency: 1`) because their bytes come from one
  * multipart stream, in order.
  */
-import { type ImportCandidate, type ImporterOptions, importer } from "ipfs-unixfs-importer"
-import type { CID } from "multiformats/cid"
+import { importer, type ImportCandidate } from "ipfs-unixfs-importer"
+import { Verify } from "lighthouse-effect"
 import type { BlockSink } from "./ContentStore.ts"
 
-export interface AddSettings {
-  readonly cidVersion: 0 | 1
-  /** Default: `cidVersion === 1`, as kubo. */
-  readonly rawLeaves?: boolean
-  readonly wrapWithDirectory?: boolean
-}
+/** The `add` query's settings (the client computes its CIDs with the same ones). */
+export type AddSettings = Verify.AddSettings
+
+/** The importer options of kubo's `ipfs add` for the settings. */
+export const importerOptions = Verify.importerOptions
 
 /** One entry of an add: a file, a directory, or the wrapping directory (path `""`). */
-export interface AddedEntry {
-  readonly path: string
-  readonly cid: CID
-  /** Cumulative size of the DAG (what kubo reports as `Size`). */
-  readonly size: bigint
-}
-
-export const importerOptions = (settings: AddSettings): ImporterOptions => ({
-  profile: "unixfs-v0-2015",
-  cidVersion: settings.cidVersion,
-  rawLeaves: settings.rawLeaves ?? settings.cidVersion === 1,
-  wrapWithDirectory: settings.wrapWithDirectory ?? false,
-  fileImportConcurrency: 1
-})
+export type AddedEntry = Verify.ImportedEntry
 
 /** Imports the candidates into `sink`; yields every file and directory entry, the root last. */
 export async function* addAll(
@@ -43,7 +29,7 @@ export async function* addAll(
   sink: BlockSink,
   settings: AddSettings
 ): AsyncGenerator<AddedEntry> {
-  for await (const entry of importer(candidates, sink, importerOptions(settings))) {
+  for await (const entry of importer(candidates, sink, Verify.importerOptions(settings))) {
     yield { path: entry.path ?? "", cid: entry.cid, size: entry.size }
   }
 }

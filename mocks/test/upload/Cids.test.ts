@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest"
 import { startMockNetwork } from "../../src/node.ts"
 import { ContentStore } from "../../src/upload/ContentStore.ts"
 import { type AddSettings, addAll } from "../../src/upload/Unixfs.ts"
-import { addFile } from "../support/upload.ts"
+import { addFile, lcgMegabyte } from "../support/upload.ts"
 
 const running = startMockNetwork({ onUnhandledFrame: "error" })
 afterAll(() => running.close())
@@ -24,18 +24,6 @@ beforeEach(() => {
 
 const hello = new TextEncoder().encode("hello world\n")
 const MiB = 1024 * 1024
-
-/** 1 000 000 bytes from a 64-bit LCG (multiplier 6364136223846793005, increment 1442695040888963407), top byte each. */
-const lcgMegabyte = () => {
-  const bytes = new Uint8Array(1_000_000)
-  let state = 1n
-  const mask = (1n << 64n) - 1n
-  for (let i = 0; i < bytes.length; i++) {
-    state = (state * 6364136223846793005n + 1442695040888963407n) & mask
-    bytes[i] = Number(state >> 56n)
-  }
-  return bytes
-}
 
 const add = async (content: Uint8Array | undefined, settings: AddSettings, path = "file") => {
   let last: { cid: CID; size: bigint } | undefined

@@ -61,6 +61,30 @@ export const SharedImage = meta.story({
   }
 })
 
+/** The download is checked block by block against the CID before it is decrypted. */
+export const VerifiedDownload = meta.story({
+  play: async ({ canvas, userEvent }) => {
+    await paste(userEvent, canvas.getByLabelText("File CID"), cid)
+    await userEvent.click(canvas.getByRole("button", { name: decrypt }))
+    const file = await canvas.findByRole("region", { name: "Decrypted file" })
+    await expect(file).toHaveTextContent(`Verified: every block checked against ${cid}.`)
+  }
+})
+
+/** The gateway lies (one byte flipped in the answer): the caller sees which CID and what was wrong, never the bytes. */
+export const LyingGateway = meta.story({
+  beforeEach: () => {
+    demo().network.faults.lie({ host: "gateway" }, "flip-byte")
+  },
+  play: async ({ canvas, userEvent }) => {
+    await paste(userEvent, canvas.getByLabelText("File CID"), cid)
+    await userEvent.click(canvas.getByRole("button", { name: decrypt }))
+    const alert = await canvas.findByRole("alert")
+    await expect(alert).toHaveTextContent(`Content ${cid} failed verification (block-hash-mismatch)`)
+    await expect(canvas.queryByRole("region", { name: "Decrypted file" })).toBeNull()
+  }
+})
+
 /** Carol is neither the owner nor shared with: no node hands her a shard. */
 export const AccessDenied = meta.story({
   args: { signer: carol.signer },

@@ -1,7 +1,9 @@
 /**
  * Opens an encrypted file: signs in to the key nodes, recovers the file's key from 3 of the 5
- * nodes (the others stand in when one is down), downloads the file and decrypts it on the device,
- * then previews it (images and text) and offers it to save.
+ * nodes (the others stand in when one is down), downloads the file with every block checked
+ * against its CID, decrypts it on the device, then previews it (images and text), says whether it
+ * was verified and offers it to save. A gateway that answers other bytes is shown as the error
+ * that names the CID and what was wrong.
  */
 import { Effect } from "effect"
 import { type FormEvent, useEffect, useMemo, useState } from "react"
@@ -23,8 +25,10 @@ const open = Effect.fnUntraced(function* (signer: Signer.Service, cid: string) {
     keys.recover({ cid, address: signer.address, token })
   )
   const masterKey = yield* KeyShards.recoverKey(shards, { threshold: 3 })
-  const bytes = yield* Download.Download.use((download) => download.bytes(cid, { decrypt: { masterKey } }))
-  return { info, nodes, bytes }
+  const { bytes, verification } = yield* Download.Download.use((download) =>
+    download.retrieve(cid, { decrypt: { masterKey } })
+  )
+  return { info, nodes, bytes, verification }
 })
 
 export const DecryptDownload = ({ signer }: DecryptDownloadProps) => {
@@ -61,6 +65,11 @@ export const DecryptDownload = ({ signer }: DecryptDownloadProps) => {
           <p>
             Key recovered from key nodes {file.nodes.join(", ")}. {file.info.fileName}, {mimeType},{" "}
             {formatBytes(file.bytes.length)}.
+          </p>
+          <p>
+            {file.verification.verified
+              ? `Verified: every block checked against ${cid}.`
+              : `Not verified: ${file.verification.reason}.`}
           </p>
           {mimeType.startsWith("image/") && <img src={url} alt={file.info.fileName} />}
           {mimeType.startsWith("text/") && <pre>{new TextDecoder().decode(file.bytes)}</pre>}

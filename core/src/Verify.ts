@@ -1,0 +1,21 @@
+/**
+ * Content checked against its CID, on its own: the CIDs bytes will have once uploaded (kubo's
+ * `ipfs add` settings), a CAR answer read and checked block by block as it streams, and a file
+ * read block by block from any source of raw blocks. `Upload` and `Download` use these by default;
+ * they are here for callers with their own transport.
+ *
+ * @since 0.1.0
+ */
+export { MAX_BLOCK_BYTES, verifyCar } from "./verify/Car.ts"
+export { rawBlockSource, verifyBlocks } from "./verify/RawBlocks.ts"
+export type { VerificationReport, VerifyOptions } from "./verify/Retrieval.ts"
+export { CAR_ACCEPT, RAW_ACCEPT, type TrustlessFormat, type Verification } from "./verify/Trustless.ts"
+export {
+  type AddSettings,
+  type CidCalculator,
+  calculator,
+  cidsOf,
+  type ImportedEntry,
+  importerOptions
+} from "./verify/UnixfsCids.ts"
+export type { BlockSource, ByteRange, Target } from "./verify/Walk.ts"

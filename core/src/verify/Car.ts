@@ -1,0 +1,232 @@
+/**
+ * A CAR (v1) answer read as it streams in, as a {@link BlockSource} for the verifying walk.
+ *
+ * Blocks must come in the order the walk needs them (a trustless gateway's `order=dfs`), so only
+ * the block being checked is in memory. A block the walk needs again (a repeated chunk, which a
+ * gateway answering `dups=n` sends once) is served from a small cache of recent blocks; past that
+ * bound the answer fails as missing a block. Sections over 2 MiB (the largest block IPFS nodes
+ * exchange) are refused before they are read.
+ *
+ * @since 0.1.0
+ */
+import { bytesReader, readHeader } from "@ipld/car/decoder"
+import * as Effect from "effect/Effect"
+import * as Pull from "effect/Pull"
+import * as Stream from "effect/Stream"
+import { varint } from "multiformats"
+import { CID } from "multiformats/cid"
+import type { ContentVerificationFailed } from "../errors/Verification.ts"
+import { blockKey, failure, isInline, sameBlock } from "./Blocks.ts"
+import { type BlockSource, type Target, walk } from "./Walk.ts"
+
+/** The largest block a CAR section may hold. */
+export const MAX_BLOCK_BYTES = 2 * 1024 * 1024
+const MAX_HEADER_BYTES = 64 * 1024
+/** Room for a CID in front of a block. */
+const MAX_CID_BYTES = 128
+/** Bytes of recent blocks kept to serve a block the walk needs again. */
+const CACHE_BYTES = 4 * 1024 * 1024
+
+/** Bytes pulled from a stream on demand, kept only until consumed. */
+class ByteReader<E> {
+  readonly #pull: Pull.Pull<ReadonlyArray<Uint8Array>, E>
+  readonly #chunks: Array<Uint8Array> = []
+  #buffered = 0
+  #ended = false
+
+  constructor(pull: Pull.Pull<ReadonlyArray<Uint8Array>, E>) {
+    this.#pull = pull
+  }
+
+  /** Pulls until `n` bytes are buffered or the stream ends; whether they are. */
+  fill(n: number): Effect.Effect<boolean, E> {
+    return Effect.suspend(() => {
+      if (this.#buffered >= n || this.#ended) return Effect.succeed(this.#buffered >= n)
+      return this.#pull.pipe(
+        Effect.map((more) => {
+          for (const chunk of more) {
+            if (chunk.byteLength === 0) continue
+            this.#chunks.push(chunk)
+            this.#buffered += chunk.byteLength
+          }
+          return true
+        }),
+        Pull.catchDone(() =>
+          Effect.sync(() => {
+            this.#ended = true
+            return false
+          })
+        ),
+        Effect.andThen(this.fill(n))
+      )
+    })
+  }
+
+  /** The first `n` buffered bytes (fewer when fewer are buffered), contiguous. */
+  peek(n: number): Uint8Array {
+    const want = Math.min(n, this.#buffered)
+    const first = this.#chunks[0] ?? new Uint8Array()
+    if (first.byteLength >= want) return first.subarray(0, want)
+    const joined = new Uint8Array(want)
+    let offset = 0
+    for (const chunk of this.#chunks) {
+      if (offset === want) break
+      const part = chunk.subarray(0, want - offset)
+      joined.set(part, offset)
+      offset += part.byteLength
+    }
+    return joined
+  }
+
+  take(n: number): Uint8Array {
+    const bytes = this.peek(n)
+    this.#buffered -= bytes.byteLength
+    let left = bytes.byteLength
+    while (left > 0) {
+      const first = this.#chunks[0]!
+      if (first.byteLength <= left) {
+        this.#chunks.shift()
+        left -= first.byteLength
+      } else {
+        this.#chunks[0] = first.subarray(left)
+        left = 0
+      }
+    }
+    return bytes
+  }
+}
+
+/** A length-prefixed frame: the prefix's size and the length; `undefined` at the end of the answer. */
+const frameLength = <E>(root: CID, reader: ByteReader<E>) =>
+  Effect.gen(function* () {
+    if (!(yield* reader.fill(1))) return undefined
+    yield* reader.fill(10)
+    const head = reader.peek(10)
+    const [length, prefix] = yield* Effect.try({
+      try: () => varint.decode(head),
+      catch: () => failure(root, "truncated", "the answer ends inside a length prefix")
+    })
+    return { length, prefix }
+  })
+
+/** The next `n` bytes, failing as truncated when the answer ends first. */
+const exactly = <E>(root: CID, reader: ByteReader<E>, n: number, what: string) =>
+  Effect.flatMap(reader.fill(n), (complete) =>
+    complete
+      ? Effect.succeed(reader.take(n))
+      : Effect.fail(failure(root, "truncated", `the answer ends inside ${what}`))
+  )
+
+/** Reads the header, whose roots must include `root`. */
+const readCarHeader = Effect.fnUntraced(function* <E>(root: CID, reader: ByteReader<E>) {
+  const frame = yield* frameLength(root, reader)
+  if (frame === undefined) return yield* failure(root, "truncated", "the answer is empty")
+  if (frame.length > MAX_HEADER_BYTES) {
+    return yield* failure(root, "malformed-block", `a CAR header of ${frame.length} bytes`)
+  }
+  const bytes = yield* exactly(root, reader, frame.prefix + frame.length, "the CAR header")
+  const header = yield* Effect.tryPromise({
+    try: () => readHeader(bytesReader(bytes), 1),
+    catch: (error) => failure(root, "malformed-block", `not a CARv1 header: ${(error as Error).message}`)
+  })
+  if (!header.roots.some((candidate) => sameBlock(candidate, root))) {
+    const roots = header.roots.map(String).join(", ") || "nothing"
+    return yield* failure(root, "wrong-root", `the CAR is rooted at ${roots}, not at ${root}`)
+  }
+})
+
+interface Section {
+  readonly cid: CID
+  readonly bytes: Uint8Array
+}
+
+/** Reads the next section; `undefined` at the end of the answer. */
+const readSection = Effect.fnUntraced(function* <E>(root: CID, reader: ByteReader<E>) {
+  const frame = yield* frameLength(root, reader)
+  if (frame === undefined) return undefined
+  if (frame.length > MAX_BLOCK_BYTES + MAX_CID_BYTES) {
+    return yield* failure(root, "block-too-large", `a CAR section of ${frame.length} bytes (blocks are at most 2 MiB)`)
+  }
+  reader.take(frame.prefix)
+  const bytes = yield* exactly(root, reader, frame.length, "a block")
+  return yield* Effect.try({
+    try: (): Section => {
+      const [cid, rest] = CID.decodeFirst(bytes)
+      return { cid, bytes: rest }
+    },
+    catch: (error) => failure(root, "malformed-block", `a CAR section without a valid CID: ${(error as Error).message}`)
+  })
+})
+
+/** Recent blocks by multihash, dropped oldest first past {@link CACHE_BYTES}. */
+const recentBlocks = () => {
+  const blocks = new Map<string, Uint8Array>()
+  let bytes = 0
+  return {
+    get: (cid: CID) => blocks.get(blockKey(cid)),
+    add: (cid: CID, block: Uint8Array) => {
+      const key = blockKey(cid)
+      if (blocks.has(key) || block.byteLength > CACHE_BYTES) return
+      blocks.set(key, block)
+      bytes += block.byteLength
+      for (const [oldest, old] of blocks) {
+        if (bytes <= CACHE_BYTES) break
+        blocks.delete(oldest)
+        bytes -= old.byteLength
+      }
+    }
+  }
+}
+
+/** The blocks of a CAR answer, in order, for the walk from `root`. */
+const carSource = <E>(root: CID, reader: ByteReader<E>): BlockSource<E> => {
+  let upcoming: Section | undefined
+  const cache = recentBlocks()
+  const peek = Effect.suspend(() =>
+    upcoming !== undefined
+      ? Effect.succeed(upcoming)
+      : Effect.map(readSection(root, reader), (section) => {
+          upcoming = section
+          return section
+        })
+  )
+  const block = (cid: CID, later: (cid: CID) => boolean): Effect.Effect<Uint8Array, ContentVerificationFailed | E> =>
+    Effect.gen(function* () {
+      const next = yield* peek
+      if (next !== undefined && sameBlock(next.cid, cid)) {
+        upcoming = undefined
+        cache.add(cid, next.bytes)
+        return next.bytes
+      }
+      if (isInline(cid)) return cid.multihash.digest
+      const cached = cache.get(cid)
+      if (cached !== undefined) return cached
+      if (next === undefined) return yield* failure(root, "missing-block", `the answer ends without block ${cid}`, cid)
+      if (later(next.cid)) {
+        return yield* failure(root, "missing-block", `block ${cid} is missing: ${next.cid} came in its place`, cid)
+      }
+      return yield* failure(root, "unexpected-block", `block ${next.cid} came where ${cid} was needed`, next.cid)
+    })
+  const end = Effect.flatMap(peek, (next) =>
+    next === undefined
+      ? Effect.void
+      : Effect.fail(failure(root, "extra-block", `block ${next.cid} follows the last block of the content`, next.cid))
+  )
+  return { block, end }
+}
+
+/**
+ * The verified bytes of `target` from a CAR answer: every block checked against the CID that
+ * links to it, from the CAR header's root down, before its bytes go out.
+ */
+export const verifyCar = <E>(
+  car: Stream.Stream<Uint8Array, E>,
+  target: Target
+): Stream.Stream<Uint8Array, ContentVerificationFailed | E> =>
+  Stream.unwrap(
+    Effect.gen(function* () {
+      const reader = new ByteReader(yield* Stream.toPull(car))
+      yield* readCarHeader(target.root, reader)
+      return walk(carSource(target.root, reader), target)
+    })
+  )

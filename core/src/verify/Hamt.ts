@@ -1,0 +1,70 @@
+/**
+ * Finding a name in a HAMT-sharded UnixFS directory (how IPFS stores folders too large for one
+ * block). The name's hash is murmur3-x64-64 (the first 8 bytes of murmur3-x64-128, as go-ipfs
+ * computes it); each level of the trie takes the next log2(fanout) bits of it, most significant
+ * first, and a link is named by that index in upper-case hex, padded to the width of
+ * `fanout - 1`, followed by the entry's name (an entry) or by nothing (a sub-shard).
+ *
+ * @internal
+ */
+import { murmur3128 } from "@multiformats/murmur3"
+import * as Effect from "effect/Effect"
+import type { UnixFS } from "ipfs-unixfs"
+import type { CID } from "multiformats/cid"
+import type { ContentVerificationFailed } from "../errors/Verification.ts"
+import { failure } from "./Blocks.ts"
+
+/** murmur3-x64-64, the only hash UnixFS HAMTs use. */
+const MURMUR3_X64_64 = 0x22n
+
+/** One level of a HAMT lookup: the link prefix at this level, and the next level's step. */
+export interface HamtStep {
+  readonly prefix: string
+  readonly next: Effect.Effect<HamtStep, ContentVerificationFailed>
+}
+
+const encoder = new TextEncoder()
+
+/** Takes `bits` bits of `hash` from bit `position`, most significant first. */
+const takeBits = (hash: Uint8Array, position: number, bits: number): number => {
+  let value = 0
+  for (let i = position; i < position + bits; i++) {
+    value = (value << 1) | ((hash[i >> 3]! >> (7 - (i & 7))) & 1)
+  }
+  return value
+}
+
+const stepAt = (root: CID, shard: CID, hash: Uint8Array, bits: number, width: number, level: number): HamtStep => ({
+  prefix: takeBits(hash, level * bits, bits)
+    .toString(16)
+    .toUpperCase()
+    .padStart(width, "0"),
+  next: Effect.suspend(() =>
+    (level + 2) * bits > hash.length * 8
+      ? Effect.fail(failure(root, "malformed-block", `the HAMT under ${shard} is deeper than its hash`, shard))
+      : Effect.succeed(stepAt(root, shard, hash, bits, width, level + 1))
+  )
+})
+
+/** The first step of looking up `name` in the HAMT whose root node is `unixfs`. */
+export const hamtStep = (
+  root: CID,
+  shard: CID,
+  unixfs: UnixFS,
+  name: string
+): Effect.Effect<HamtStep, ContentVerificationFailed> => {
+  const fanout = Number(unixfs.fanout ?? 0n)
+  const bits = Math.log2(fanout)
+  // ipfs-unixfs does not decode `hashType` (it is then undefined); any other value is refused.
+  const hashType = unixfs.hashType ?? MURMUR3_X64_64
+  if (hashType !== MURMUR3_X64_64 || !Number.isInteger(bits) || bits < 1 || bits > 16) {
+    return Effect.fail(
+      failure(root, "malformed-block", `HAMT ${shard} has hash 0x${hashType.toString(16)} and fanout ${fanout}`)
+    )
+  }
+  const width = (fanout - 1).toString(16).length
+  return Effect.map(
+    Effect.promise(async () => (await murmur3128.encode(encoder.encode(name))).subarray(0, 8)),
+    (hash) => stepAt(root, shard, hash, bits, width, 0)
+  )
+}

@@ -1,0 +1,153 @@
+/**
+ * Verified retrieval from a trustless gateway: the content as a CAR
+ * (`GET /ipfs/{cid}[/path]?format=car&dag-scope=entity[&entity-bytes=from:to]`, `Accept:
+ * application/vnd.ipld.car; version=1; order=dfs; dups=y`) checked block by block while it
+ * streams, or block by block (`?format=raw`, `Accept: application/vnd.ipld.raw`).
+ *
+ * A gateway that answers without a CAR (or a raw block) cannot be verified: that is
+ * `VerificationUnsupported`, and the caller decides whether to fall back to unverified bytes.
+ *
+ * @since 0.1.0
+ */
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import type { CID } from "multiformats/cid"
+import { type HttpStatusError, NetworkError } from "../Errors.ts"
+import { type ContentVerificationFailed, VerificationUnsupported } from "../errors/Verification.ts"
+import { execute, type TransportFailure, url } from "../internal/http.ts"
+import { failure } from "./Blocks.ts"
+import { MAX_BLOCK_BYTES, verifyCar } from "./Car.ts"
+import { verifyBlocks } from "./RawBlocks.ts"
+import type { ByteRange, Target } from "./Walk.ts"
+
+/**
+ * How a download is verified:
+ * - `required`: only verified bytes, or a failure;
+ * - `if-supported`: verified when the gateway can answer verifiably, else the bytes unverified
+ *   (and the result says so);
+ * - `off`: the gateway's bytes as they come.
+ */
+export type Verification = "required" | "if-supported" | "off"
+
+/** How a verified download asks for its blocks: one CAR, or one request per block. */
+export type TrustlessFormat = "car" | "raw"
+
+export const CAR_ACCEPT = "application/vnd.ipld.car; version=1; order=dfs; dups=y"
+export const RAW_ACCEPT = "application/vnd.ipld.raw"
+
+/** Why a verified download failed. */
+export type VerifiedFailure = ContentVerificationFailed | VerificationUnsupported | HttpStatusError | TransportFailure
+
+/** The `/ipfs/…` path of `root` and its path segments, each segment escaped. */
+const ipfsPath = (root: CID, path: ReadonlyArray<string>) =>
+  `/ipfs/${root}${path.map((segment) => `/${encodeURIComponent(segment)}`).join("")}`
+
+/** `entity-bytes` of a range: inclusive bounds, `*` for the end. */
+export const entityBytes = (range: ByteRange): string =>
+  `${range.offset}:${range.length === undefined ? "*" : range.offset + range.length - 1}`
+
+/** The CAR request of `target`. */
+export const carRequest = (gateway: string, target: Target): HttpClientRequest.HttpClientRequest =>
+  HttpClientRequest.get(
+    url(gateway, ipfsPath(target.root, target.path ?? []), {
+      format: "car",
+      "dag-scope": "entity",
+      "entity-bytes": target.range === undefined ? undefined : entityBytes(target.range)
+    })
+  ).pipe(HttpClientRequest.setHeader("Accept", CAR_ACCEPT))
+
+const answersWith = (response: HttpClientResponse.HttpClientResponse, mediaType: string) =>
+  (response.headers["content-type"] ?? "").toLowerCase().split(";")[0]!.trim() === mediaType
+
+/** Statuses with which a gateway says it does not serve this format. */
+const refusesFormat = (status: number) => status === 400 || status === 406 || status === 415 || status === 501
+
+/** Sends a trustless request; a refusal of the format, or an answer in another one, is `VerificationUnsupported`. */
+const trustless = (
+  client: HttpClient.HttpClient,
+  request: HttpClientRequest.HttpClientRequest,
+  mediaType: string,
+  timeout: Duration.Duration
+) =>
+  execute(client, request, {
+    style: "http-error",
+    timeout,
+    onStatus: (status, body) =>
+      refusesFormat(status)
+        ? new VerificationUnsupported({ url: request.url, detail: `it answered ${status} ${body}`.trim() })
+        : undefined
+  }).pipe(
+    Effect.flatMap((response) =>
+      answersWith(response, mediaType)
+        ? Effect.succeed(response)
+        : Effect.fail(
+            new VerificationUnsupported({
+              url: request.url,
+              detail: `it answered ${response.headers["content-type"] ?? "no content type"}, not ${mediaType}`
+            })
+          )
+    )
+  )
+
+/**
+ * Asks for `target` as a CAR; once the gateway has answered with one, its verified bytes. A
+ * gateway that answers otherwise fails here, before any byte.
+ */
+export const openCar = (
+  client: HttpClient.HttpClient,
+  gateway: string,
+  target: Target,
+  timeout: Duration.Duration
+): Effect.Effect<
+  Stream.Stream<Uint8Array, VerifiedFailure>,
+  VerificationUnsupported | HttpStatusError | TransportFailure
+> => {
+  const request = carRequest(gateway, target)
+  return Effect.map(trustless(client, request, "application/vnd.ipld.car", timeout), (response) =>
+    verifyCar(response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: request.url, cause }))), target)
+  )
+}
+
+/** One block by its CID (`?format=raw`), refused past the largest block size. */
+const fetchRawBlock =
+  (client: HttpClient.HttpClient, gateway: string, root: CID, timeout: Duration.Duration) => (cid: CID) => {
+    const request = HttpClientRequest.get(url(gateway, `/ipfs/${cid}`, { format: "raw" })).pipe(
+      HttpClientRequest.setHeader("Accept", RAW_ACCEPT)
+    )
+    return trustless(client, request, RAW_ACCEPT, timeout).pipe(
+      Effect.flatMap((response): Effect.Effect<ArrayBuffer, VerifiedFailure> => {
+        const length = Number(response.headers["content-length"] ?? Number.NaN)
+        if (length > MAX_BLOCK_BYTES) {
+          return Effect.fail(failure(root, "block-too-large", `block ${cid} is answered with ${length} bytes`, cid))
+        }
+        return Effect.mapError(response.arrayBuffer, (cause) => new NetworkError({ url: request.url, cause }))
+      }),
+      Effect.map((buffer) => new Uint8Array(buffer))
+    )
+  }
+
+/**
+ * Asks for the root block of `target` (`?format=raw`); once the gateway has answered with it, the
+ * verified bytes, the other blocks asked for one at a time as the stream needs them.
+ */
+export const openRawBlocks = (
+  client: HttpClient.HttpClient,
+  gateway: string,
+  target: Target,
+  timeout: Duration.Duration
+): Effect.Effect<Stream.Stream<Uint8Array, VerifiedFailure>, VerifiedFailure> => {
+  const fetchBlock = fetchRawBlock(client, gateway, target.root, timeout)
+  return Effect.map(fetchBlock(target.root), (rootBlock) => {
+    let first: Uint8Array | undefined = rootBlock
+    const source = (cid: CID) => {
+      const prefetched = first
+      first = undefined
+      return prefetched !== undefined && cid.equals(target.root) ? Effect.succeed(prefetched) : fetchBlock(cid)
+    }
+    return verifyBlocks(source, target)
+  })
+}

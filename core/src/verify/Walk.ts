@@ -1,0 +1,223 @@
+/**
+ * A UnixFS file read block by block from its root CID, every block checked before its bytes go
+ * out: the walk resolves a path through directories, then reads the file's DAG depth-first (the
+ * order of a trustless gateway's `order=dfs` CAR), asking its {@link BlockSource} for exactly the
+ * block it needs next. A byte range reads only the blocks that hold it. Memory: one block, and the
+ * CIDs still to read (at most 174 per level of the balanced layout).
+ *
+ * A block is trusted only once its bytes hash to a CID that a trusted block links to, starting
+ * from the root asked for; so the bytes given out are the file's, or the walk fails.
+ *
+ * @since 0.1.0
+ */
+import * as dagPb from "@ipld/dag-pb"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { UnixFS } from "ipfs-unixfs"
+import type { CID } from "multiformats/cid"
+import * as raw from "multiformats/codecs/raw"
+import type { ContentVerificationFailed } from "../errors/Verification.ts"
+import { checkBlock, failure, sameBlock } from "./Blocks.ts"
+import { type HamtStep, hamtStep } from "./Hamt.ts"
+
+/** Where the walk gets its blocks from: a CAR being read, or a gateway asked block by block. */
+export interface BlockSource<E> {
+  /**
+   * The bytes answered for `cid`, the block the walk needs now (checked by the walk).
+   * `later` tells whether a block is one the walk needs after it.
+   */
+  readonly block: (cid: CID, later: (cid: CID) => boolean) => Effect.Effect<Uint8Array, ContentVerificationFailed | E>
+  /** Succeeds when nothing follows the last block. */
+  readonly end: Effect.Effect<void, ContentVerificationFailed | E>
+}
+
+/** A byte range of the file: `length` bytes from `offset` (to the end without `length`). */
+export interface ByteRange {
+  readonly offset: number
+  readonly length?: number | undefined
+}
+
+/** What to read. */
+export interface Target {
+  readonly root: CID
+  /** Path segments inside the root (a folder), none for the root itself. */
+  readonly path?: ReadonlyArray<string> | undefined
+  readonly range?: ByteRange | undefined
+}
+
+type Task =
+  /** A node on the way to the file: `segments` still to resolve. */
+  | { readonly kind: "path"; readonly cid: CID; readonly segments: ReadonlyArray<string> }
+  /** A sub-shard of a HAMT-sharded directory on the way, at the lookup's `step`. */
+  | { readonly kind: "shard"; readonly cid: CID; readonly step: HamtStep; readonly segments: ReadonlyArray<string> }
+  /** A node of the file holding `size` bytes, of which [start, end) are wanted. */
+  | { readonly kind: "file"; readonly cid: CID; readonly size: number; readonly start: number; readonly end: number }
+
+/** A decoded node: the file's bytes it holds itself, and its children with their sizes. */
+interface Decoded {
+  readonly unixfs: UnixFS | undefined
+  readonly links: ReadonlyArray<dagPb.PBLink>
+}
+
+const decode = (root: CID, cid: CID, bytes: Uint8Array): Effect.Effect<Decoded, ContentVerificationFailed> => {
+  if (cid.code === raw.code) return Effect.succeed({ unixfs: undefined, links: [] })
+  if (cid.code !== dagPb.code) {
+    return Effect.fail(failure(root, "not-a-file", `block ${cid} is codec 0x${cid.code.toString(16)}, not UnixFS`, cid))
+  }
+  return Effect.try({
+    try: () => {
+      const node = dagPb.decode(bytes)
+      if (node.Data === undefined) throw new Error("no UnixFS data")
+      return { unixfs: UnixFS.unmarshal(node.Data), links: node.Links }
+    },
+    catch: (error) =>
+      failure(root, "malformed-block", `block ${cid} is not a UnixFS node: ${(error as Error).message}`, cid)
+  })
+}
+
+const isFileNode = (decoded: Decoded) =>
+  decoded.unixfs === undefined || decoded.unixfs.type === "file" || decoded.unixfs.type === "raw"
+
+const contentSize = (bytes: Uint8Array, decoded: Decoded): number =>
+  decoded.unixfs === undefined ? bytes.length : Number(decoded.unixfs.fileSize())
+
+/** The range asked for within a file of `size` bytes, as [start, end). */
+const clampRange = (range: ByteRange | undefined, size: number) => {
+  const start = Math.min(size, range?.offset ?? 0)
+  const end = range?.length === undefined ? size : Math.min(size, start + range.length)
+  return { start, end }
+}
+
+/** Reads a file node: its own bytes in the range, and the children holding the rest pushed. */
+const readFileNode = (
+  root: CID,
+  task: Extract<Task, { kind: "file" }>,
+  bytes: Uint8Array,
+  decoded: Decoded,
+  stack: Array<Task>
+): Effect.Effect<Uint8Array | undefined, ContentVerificationFailed> => {
+  if (!isFileNode(decoded)) {
+    return Effect.fail(failure(root, "malformed-block", `block ${task.cid} is a ${decoded.unixfs?.type} inside a file`))
+  }
+  if (contentSize(bytes, decoded) !== task.size) {
+    return Effect.fail(
+      failure(
+        root,
+        "malformed-block",
+        `block ${task.cid} holds ${contentSize(bytes, decoded)} bytes where its parent says ${task.size}`,
+        task.cid
+      )
+    )
+  }
+  const own = decoded.unixfs === undefined ? bytes : (decoded.unixfs.data ?? new Uint8Array())
+  const sizes = decoded.unixfs?.blockSizes ?? []
+  if (sizes.length !== decoded.links.length) {
+    return Effect.fail(
+      failure(root, "malformed-block", `block ${task.cid} has ${decoded.links.length} links but ${sizes.length} sizes`)
+    )
+  }
+  const children: Array<Task> = []
+  let offset = own.length
+  sizes.forEach((blockSize, i) => {
+    const size = Number(blockSize)
+    if (offset < task.end && offset + size > task.start) {
+      const start = Math.max(0, task.start - offset)
+      const end = Math.min(size, task.end - offset)
+      children.push({ kind: "file", cid: decoded.links[i]!.Hash, size, start, end })
+    }
+    offset += size
+  })
+  for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!)
+  const slice = own.subarray(Math.min(own.length, task.start), Math.min(own.length, task.end))
+  return Effect.succeed(slice.length === 0 ? undefined : slice)
+}
+
+/** Resolves one path step in a directory node, or starts the file when the path is done. */
+const readPathNode = (
+  root: CID,
+  target: Target,
+  task: Extract<Task, { kind: "path" }>,
+  bytes: Uint8Array,
+  decoded: Decoded,
+  stack: Array<Task>
+): Effect.Effect<Uint8Array | undefined, ContentVerificationFailed> => {
+  const [segment, ...rest] = task.segments
+  if (segment === undefined) {
+    if (!isFileNode(decoded)) {
+      return Effect.fail(failure(root, "not-a-file", `${task.cid} is a ${decoded.unixfs?.type}, not a file`, task.cid))
+    }
+    const size = contentSize(bytes, decoded)
+    const { start, end } = clampRange(target.range, size)
+    return readFileNode(root, { kind: "file", cid: task.cid, size, start, end }, bytes, decoded, stack)
+  }
+  const type = decoded.unixfs?.type
+  if (type === "hamt-sharded-directory") {
+    return Effect.flatMap(hamtStep(root, task.cid, decoded.unixfs!, segment), (step) =>
+      followShard(root, task.cid, step, task.segments, decoded, stack)
+    )
+  }
+  if (type !== "directory") {
+    return Effect.fail(failure(root, "path-not-found", `${task.cid} is not a folder, it has no "${segment}"`))
+  }
+  const link = decoded.links.find((candidate) => candidate.Name === segment)
+  if (link === undefined) return Effect.fail(failure(root, "path-not-found", `no "${segment}" in ${task.cid}`))
+  stack.push({ kind: "path", cid: link.Hash, segments: rest })
+  return Effect.succeed(undefined)
+}
+
+/** Follows a HAMT shard: to the entry named by the path segment, or to the sub-shard holding it. */
+const followShard = (
+  root: CID,
+  cid: CID,
+  step: HamtStep,
+  segments: ReadonlyArray<string>,
+  decoded: Decoded,
+  stack: Array<Task>
+): Effect.Effect<undefined, ContentVerificationFailed> => {
+  const [segment, ...rest] = segments
+  if (decoded.unixfs?.type !== "hamt-sharded-directory") {
+    return Effect.fail(failure(root, "malformed-block", `block ${cid} is a ${decoded.unixfs?.type} inside a HAMT`, cid))
+  }
+  const entry = decoded.links.find((link) => link.Name === `${step.prefix}${segment}`)
+  if (entry !== undefined) {
+    stack.push({ kind: "path", cid: entry.Hash, segments: rest })
+    return Effect.succeed(undefined)
+  }
+  const shard = decoded.links.find((link) => link.Name === step.prefix)
+  if (shard === undefined) return Effect.fail(failure(root, "path-not-found", `no "${segment}" in ${cid}`))
+  return Effect.map(step.next, (next) => {
+    stack.push({ kind: "shard", cid: shard.Hash, step: next, segments })
+    return undefined
+  })
+}
+
+/** The verified bytes of the file at `target`, in order; fails at the first block that does not check out. */
+export const walk = <E>(
+  source: BlockSource<E>,
+  target: Target
+): Stream.Stream<Uint8Array, ContentVerificationFailed | E> =>
+  Stream.suspend(() => {
+    const root = target.root
+    const stack: Array<Task> = [{ kind: "path", cid: root, segments: target.path ?? [] }]
+    const later = (cid: CID) => stack.some((task) => sameBlock(task.cid, cid))
+    return Stream.paginate(undefined, () =>
+      Effect.gen(function* () {
+        const task = stack.pop()
+        if (task === undefined) {
+          yield* source.end
+          return [[], Option.none()] as const
+        }
+        const bytes = yield* source.block(task.cid, later)
+        yield* checkBlock(root, task.cid, bytes)
+        const decoded = yield* decode(root, task.cid, bytes)
+        const out =
+          task.kind === "file"
+            ? yield* readFileNode(root, task, bytes, decoded, stack)
+            : task.kind === "path"
+              ? yield* readPathNode(root, target, task, bytes, decoded, stack)
+              : yield* followShard(root, task.cid, task.step, task.segments, decoded, stack)
+        return [out === undefined ? [] : [out], Option.some(undefined)] as const
+      })
+    )
+  })
