@@ -2,7 +2,7 @@
  * Where the local network keeps IPFS blocks: one `Blockstore` interface (the one Helia and the
  * UnixFS importer/exporter speak), in memory or on disk.
  *
- * On disk it is `blockstore-fs`, Helia's layout: one file per block named by the base32 multihash,
+ * On disk (`DiskBlocks.ts`, Node only) it is `blockstore-fs`, Helia's layout: one file per block named by the base32 multihash,
  * sharded into directories by the next-to-last two characters, each written to a temporary file
  * and renamed into place, so a block file is either whole or absent. Both stores key by multihash,
  * as kubo's does: a CIDv0 and the CIDv1 of the same dag-pb block name the same bytes. Identity CIDs
@@ -10,7 +10,6 @@
  */
 import { IdentityBlockstore } from "blockstore-core/identity"
 import { MemoryBlockstore } from "blockstore-core/memory"
-import { FsBlockstore } from "blockstore-fs"
 import type { Blockstore } from "interface-blockstore"
 import { NotFoundError } from "interface-store"
 import { base58btc } from "multiformats/bases/base58"
@@ -29,13 +28,6 @@ export class ContentNotFound extends Error {
 
 /** Blocks held in this process's memory; gone with it. */
 export const memoryBlockstore = (): Blockstore => new IdentityBlockstore(new MemoryBlockstore())
-
-/** Blocks in files under `directory` (created when missing), kept across restarts. */
-export const openDiskBlockstore = async (directory: string): Promise<Blockstore> => {
-  const disk = new FsBlockstore(directory)
-  await disk.open()
-  return new IdentityBlockstore(disk)
-}
 
 export const concatBytes = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   if (parts.length === 1) return parts[0]!

@@ -16,9 +16,9 @@ import {
   countBlocks,
   makeStager,
   memoryBlockstore,
-  openDiskBlockstore,
   readBlock
 } from "../../src/storage/Blocks.ts"
+import { openDiskBlockstore } from "../../src/storage/DiskBlocks.ts"
 
 const directories: Array<string> = []
 afterEach(async () => {
