@@ -10,6 +10,7 @@ import { DatabaseSync } from "node:sqlite"
 import fc from "fast-check"
 import { CID } from "multiformats/cid"
 import { afterEach, describe, expect, it } from "vitest"
+import { makeMirror } from "../../src/storage/Mirror.ts"
 import { NewerSchema, openSqliteState, SchemaVersion } from "../../src/storage/SqliteState.ts"
 import { decodeValue, encodeValue, memoryState, type StateStore } from "../../src/storage/State.ts"
 
@@ -167,5 +168,50 @@ describe("sqlite state file", () => {
     )
     db.close()
     expect(() => openSqliteState(file)).toThrow(new NewerSchema(file, SchemaVersion + 1))
+  })
+})
+
+describe("mirror", () => {
+  it("writes new and changed records, removes gone ones, and skips a sync with nothing new", () => {
+    const store = memoryState()
+    const files = new Map<string, { status: string }>([["a", { status: "queued" }]])
+    const mirror = makeMirror(store, [{ table: "files", rows: () => files }])
+    expect(mirror.sync()).toBe(1)
+    expect(mirror.sync()).toBe(0)
+    files.get("a")!.status = "active"
+    files.set("b", { status: "queued" })
+    expect(mirror.sync()).toBe(2)
+    files.delete("a")
+    expect(mirror.sync()).toBe(1)
+    expect(store.rows("files")).toEqual([{ key: "b", value: { status: "queued" } }])
+  })
+
+  it("starts from what the store already holds", () => {
+    const store = memoryState()
+    store.put("accounts", "0xa", { dataUsed: 1 })
+    const accounts = new Map([["0xa", { dataUsed: 1 }]])
+    const mirror = makeMirror(store, [{ table: "accounts", rows: () => accounts }])
+    expect(mirror.sync()).toBe(0)
+  })
+
+  it("retries everything after a sync that failed", () => {
+    const store = memoryState()
+    let fail = true
+    const rows = new Map([["k", 1]])
+    const mirror = makeMirror(store, [
+      { table: "files", rows: () => rows },
+      {
+        table: "deals",
+        rows: () => {
+          if (fail) throw new Error("disk full")
+          return []
+        }
+      }
+    ])
+    expect(() => mirror.sync()).toThrow("disk full")
+    expect(store.rows("files")).toEqual([])
+    fail = false
+    expect(mirror.sync()).toBe(1)
+    expect(store.rows("files")).toEqual([{ key: "k", value: 1 }])
   })
 })
