@@ -141,7 +141,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   const handlers: ReadonlyArray<HttpHandler> = [
     ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize }),
     ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
-    ...gatewayHandlers({ host: hosts.gateway, content, ipns, faults }),
+    ...gatewayHandlers({ host: hosts.gateway, content, ipns, faults, clock }),
     ...keyNodes.handlers
   ]
 

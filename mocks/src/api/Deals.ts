@@ -104,7 +104,7 @@ export class Deals {
       }
     })()
     try {
-      for (const block of this.#content.walk(cid)) await writer.put(block)
+      for await (const block of this.#content.walk(cid)) await writer.put(block)
     } finally {
       await writer.close()
     }
@@ -113,7 +113,7 @@ export class Deals {
   }
 
   async simulate(cid: CID, display: string, options: DealOptions = {}): Promise<ReadonlyArray<Deal>> {
-    if (!this.#content.has(cid)) throw new UnknownContent(display)
+    if (!(await this.#content.has(cid))) throw new UnknownContent(display)
     const copies = options.copies ?? 1
     if (!Number.isInteger(copies) || copies < 1 || copies > 10)
       throw new RangeError(`copies must be 1..10, got ${copies}`)

@@ -9,7 +9,7 @@
  * are answered from the CID itself and never stored.
  */
 import { IdentityBlockstore } from "blockstore-core/identity"
-import { MemoryBlockstore } from "blockstore-core/memory"
+import { BaseBlockstore } from "blockstore-core/base"
 import type { Blockstore } from "interface-blockstore"
 import { NotFoundError } from "interface-store"
 import { base58btc } from "multiformats/bases/base58"
@@ -27,7 +27,59 @@ export class ContentNotFound extends Error {
 }
 
 /** Blocks held in this process's memory; gone with it. */
-export const memoryBlockstore = (): Blockstore => new IdentityBlockstore(new MemoryBlockstore())
+export const memoryBlockstore = (): Blockstore => memoryBlocks().blocks
+
+/** Where the network keeps its blocks, and how to empty it at once (`reset`). */
+export interface BlockStorage {
+  readonly blocks: Blockstore
+  readonly clear: () => void
+  /** `memory`, or the blocks' directory. */
+  readonly location: string
+}
+
+function* once(bytes: Uint8Array): Generator<Uint8Array> {
+  yield bytes
+}
+
+/** Blocks in a `Map` keyed by multihash (base58btc), each kept as one `Uint8Array`. */
+class MapBlockstore extends BaseBlockstore {
+  readonly blocks = new Map<string, { readonly cid: CID; readonly bytes: Uint8Array }>()
+
+  override async put(cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<CID> {
+    let whole: Uint8Array
+    if (bytes instanceof Uint8Array) whole = bytes
+    else {
+      const parts: Array<Uint8Array> = []
+      for await (const part of bytes) parts.push(part)
+      whole = concatBytes(parts)
+    }
+    this.blocks.set(blockKey(cid), { cid, bytes: whole })
+    return cid
+  }
+
+  override *get(cid: CID): Generator<Uint8Array> {
+    const block = this.blocks.get(blockKey(cid))
+    if (block === undefined) throw new NotFoundError(`block not found: ${cid}`)
+    yield block.bytes
+  }
+
+  override has(cid: CID): boolean {
+    return this.blocks.has(blockKey(cid))
+  }
+
+  override delete(cid: CID): void {
+    this.blocks.delete(blockKey(cid))
+  }
+
+  override *getAll(): Generator<{ cid: CID; bytes: Generator<Uint8Array> }> {
+    for (const { cid, bytes } of [...this.blocks.values()]) yield { cid, bytes: once(bytes) }
+  }
+}
+
+export const memoryBlocks = (): BlockStorage => {
+  const memory = new MapBlockstore()
+  return { blocks: new IdentityBlockstore(memory), clear: () => memory.blocks.clear(), location: "memory" }
+}
 
 export const concatBytes = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   if (parts.length === 1) return parts[0]!
