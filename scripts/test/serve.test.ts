@@ -40,7 +40,7 @@ let served: Served
 let stderr = ""
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [tsx, "scripts/serve.ts", "--json", "--chain-port", "0"], {
+  child = spawn(process.execPath, [tsx, "scripts/serve.ts", "--json", "--chain-port", "0", "--free-ports"], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -93,6 +93,21 @@ export class Deals {
     this.#deals.clear()
   }
 
+  /** The deals of every CID (by its v1 form), and the next deal id, as kept across restarts. */
+  *records(): Generator<readonly [string, ReadonlyArray<Deal>]> {
+    yield* this.#deals
+  }
+
+  get nextDealId(): number {
+    return this.#nextDealId
+  }
+
+  /** Puts back deals kept by `records`, and the deal id counter. */
+  restore(deals: Iterable<readonly [string, ReadonlyArray<Deal>]>, nextDealId: number): void {
+    for (const [cid, made] of deals) this.#deals.set(cid, [...made])
+    this.#nextDealId = Math.max(this.#nextDealId, nextDealId)
+  }
+
   /** Exports the DAG under `cid` as a CAR, streaming it through `sink`; returns the CAR size. */
   async exportCar(cid: CID, sink: (chunk: Uint8Array) => Promise<void>): Promise<number> {
     const { writer, out } = CarWriter.create([cid])

@@ -97,6 +97,16 @@ export class IpnsKeys {
     return key
   }
 
+  /** Every key, by name. */
+  *records(): Generator<readonly [string, IpnsKey]> {
+    yield* this.#keys
+  }
+
+  /** Puts back keys kept by `records`. */
+  restore(keys: Iterable<IpnsKey>): void {
+    for (const key of keys) this.#keys.set(key.ipnsName, key)
+  }
+
   clear(): void {
     this.#keys.clear()
   }
