@@ -9,6 +9,7 @@
  *
  * `runSimulation(options)` runs it in process and returns the report (see `simulate/Run.ts`).
  */
+import "../tooling/requireNode.mjs"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"

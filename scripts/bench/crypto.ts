@@ -13,7 +13,7 @@
  *   so that loop sets a floor no streaming code over `node:crypto` can go under. The data is made
  *   on the fly from one reused 64 KiB block, never stored.
  *
- * `npx tsx scripts/bench/crypto.ts` prints the rows and rewrites the `## Crypto` section of
+ * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/crypto.ts` prints the rows and rewrites the `## Crypto` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
 import * as Report from "./report.ts"
@@ -25,9 +25,8 @@ import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import * as kavach from "@lighthouse-web3/kavach"
 import { Effect, Redacted, Stream } from "effect"
-import { deriveFileKey, type FileKey } from "../../core/src/crypto/FileCipher.ts"
-import { decryptStreamUnverified, encryptStream } from "../../core/src/crypto/FileCipherNode.ts"
-import * as Shamir from "../../core/src/crypto/Shamir.ts"
+import { FileCipher, Shamir } from "lighthouse-effect"
+import { FileCipherNode } from "lighthouse-effect/node"
 
 export type BenchRow = Report.BenchRow
 
@@ -48,7 +47,6 @@ const CHUNK = 64 * 1024
 const MASTER = "635aa83f11730c019aa3138e54876ea4541b8fca21e8104609ee6d699a475d59"
 
 const now = Effect.sync(() => performance.now())
-const figure = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
 /** A full collection (for memory baselines), enabled on first use so importing this file changes nothing. */
 const gc = () => {
   setFlagsFromString("--expose-gc")
@@ -119,7 +117,7 @@ const cpuSeconds = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return (used.user + used.system) / 1e6
   })
 
-const rawAesGcm = (key: FileKey, block: Uint8Array, total: number) =>
+const rawAesGcm = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   Effect.sync(() => {
     const cipher = createCipheriv("aes-256-gcm", Redacted.value(key.key), new Uint8Array(12))
     let bytes = 0
@@ -130,10 +128,10 @@ const rawAesGcm = (key: FileKey, block: Uint8Array, total: number) =>
     if (bytes !== total + 16) throw new Error("raw loop lost bytes")
   })
 
-const streamingEncrypt = (key: FileKey, block: Uint8Array, total: number) =>
+const streamingEncrypt = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   Effect.gen(function* () {
     const bytes = yield* source(block, total).pipe(
-      encryptStream(key),
+      FileCipherNode.encryptStream(key),
       Stream.runFold(
         () => 0,
         (n, chunk) => n + chunk.length
@@ -148,7 +146,7 @@ const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math
  * Rounds of raw, stream, stream, raw (so drifts in machine load cancel), each timed in CPU
  * seconds; the ratio is the median of the rounds' ratios.
  */
-const throughput = (key: FileKey, block: Uint8Array, total: number, rounds: number) =>
+const throughput = (key: FileCipher.FileKey, block: Uint8Array, total: number, rounds: number) =>
   Effect.gen(function* () {
     const raw = rawAesGcm(key, block, total)
     const streamed = streamingEncrypt(key, block, total)
@@ -207,7 +205,7 @@ const peakGrowth = <E, R>(body: (sample: () => void) => Effect.Effect<void, E, R
   })
 
 /** The same bytes through a bare `node:crypto` cipher and decipher: the floor V8's collector sets. */
-const rawRoundTrip = (key: FileKey, block: Uint8Array, total: number) =>
+const rawRoundTrip = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   peakGrowth((sample) =>
     Effect.sync(() => {
       const iv = new Uint8Array(12)
@@ -223,12 +221,12 @@ const rawRoundTrip = (key: FileKey, block: Uint8Array, total: number) =>
     })
   )
 
-const streamRoundTrip = (key: FileKey, block: Uint8Array, total: number) =>
+const streamRoundTrip = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   peakGrowth((sample) =>
     Effect.gen(function* () {
       const bytes = yield* source(block, total).pipe(
-        encryptStream(key),
-        decryptStreamUnverified(key),
+        FileCipherNode.encryptStream(key),
+        FileCipherNode.decryptStreamUnverified(key),
         Stream.runFold(
           () => 0,
           (n, chunk) => {
@@ -263,7 +261,7 @@ const inChild = (which: "raw" | "stream", bytes: number) =>
 
 const child = (which: string, bytes: number) =>
   Effect.gen(function* () {
-    const key = yield* deriveFileKey(MASTER)
+    const key = yield* FileCipher.deriveFileKey(MASTER)
     const block = crypto.getRandomValues(new Uint8Array(CHUNK))
     return yield* which === "raw" ? rawRoundTrip(key, block, bytes) : streamRoundTrip(key, block, bytes)
   })
@@ -303,7 +301,7 @@ export const run = (options?: RunOptions) =>
       pass: verifiedOps / kavachOps >= 50
     })
 
-    const key = yield* deriveFileKey(MASTER)
+    const key = yield* FileCipher.deriveFileKey(MASTER)
     const block = crypto.getRandomValues(new Uint8Array(CHUNK))
     // Warm both paths up before timing them.
     yield* rawAesGcm(key, block, 16 * MiB)
@@ -312,7 +310,7 @@ export const run = (options?: RunOptions) =>
     rows.push({
       benchmark:
         `encryptStream throughput, ${throughputBytes / MiB} MiB in 64 KiB chunks, PBKDF2 excluded ` +
-        `(CPU time; median of ${rounds} interleaved rounds; fastest pass against fastest pass: ${figure(speed.bestRatio)}×)`,
+        `(CPU time; median of ${rounds} interleaved rounds; fastest pass against fastest pass: ${Report.figure(speed.bestRatio)}×)`,
       value: speed.streamed,
       unit: "MiB/s",
       baseline: { name: "bare node:crypto aes-256-gcm loop", value: speed.raw },
@@ -328,7 +326,7 @@ export const run = (options?: RunOptions) =>
     const size = `${memoryBytes / MiB} MiB`
     const bare = "bare node:crypto cipher → decipher loop, same bytes"
     rows.push({
-      benchmark: `peak heap + external growth, ${size} encrypted then decrypted as one stream (${figure(memory.seconds)} s)`,
+      benchmark: `peak heap + external growth, ${size} encrypted then decrypted as one stream (${Report.figure(memory.seconds)} s)`,
       value: memory.heap,
       unit: "MiB",
       baseline: { name: bare, value: floor.heap },
@@ -365,16 +363,10 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
   [
     "## Crypto",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/crypto.ts\` on Node ${process.version}, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/crypto.ts\` on Node ${process.version}, ` +
       `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads).`,
     "",
-    "| benchmark | here | baseline | ratio | target | met |",
-    "|---|---|---|---|---|---|",
-    ...rows.map(
-      (r) =>
-        `| ${r.benchmark} | ${figure(r.value)} ${r.unit} | ${r.baseline ? `${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : "–"} | ` +
-        `${r.ratio === undefined ? "–" : `${figure(r.ratio)}×`} | ${r.target} | ${r.pass ? "yes" : "**no**"} |`
-    ),
+    ...Report.comparisonTable(rows),
     "",
     "Throughput is timed in CPU seconds in interleaved rounds (this machine is shared; wall time swings 3× between",
     "passes). Each memory figure comes from a fresh process, over a baseline taken after a full collection. Every",
@@ -390,12 +382,6 @@ if (process.argv[1] === self && process.argv[2] === CHILD) {
   console.log(JSON.stringify(await Effect.runPromise(child(process.argv[3]!, Number(process.argv[4])))))
 } else if (process.argv[1] === self) {
   const rows = await Effect.runPromise(run())
-  for (const r of rows) {
-    const base = r.baseline ? `  vs ${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : ""
-    const ratio = r.ratio === undefined ? "" : `  ratio ${figure(r.ratio)}×`
-    console.log(
-      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ${r.unit}${base}${ratio}  [${r.target}]`
-    )
-  }
+  Report.printRows(rows)
   Report.writeSection(markdownSection(rows))
 }

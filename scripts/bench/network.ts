@@ -59,7 +59,15 @@ const rssOf = (pid: number) => {
 
 /** `serve` in a child process of its own (no chain), on free ports; `stateDir` puts it on disk. */
 export const startServer = async (stateDir: string | undefined): Promise<Server> => {
-  const args = ["--import", "tsx", "scripts/serve.ts", "--json", "--no-chain", "--free-ports"]
+  const args = [
+    "--conditions=@lighthouse-effect/source",
+    "--import",
+    "tsx",
+    "scripts/serve.ts",
+    "--json",
+    "--no-chain",
+    "--free-ports"
+  ]
   args.push("--data-limit", String(64 * 1024 * MiB), "--seed", `${address}:${apiKey}`)
   if (stateDir !== undefined) args.push("--state-dir", stateDir)
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] })

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Redacted } from "effect"
-import type { FanOutResult } from "../../core/src/Nodes.ts"
+import type { KeyNodes } from "lighthouse-effect"
 
 const KiB = 1024
 const MiB = 1024 * KiB
@@ -29,7 +29,7 @@ export const secret = (value: string | Redacted.Redacted<string>): string => {
 }
 
 /** `5/5 nodes succeeded`. */
-export const nodes = (result: FanOutResult): string =>
+export const nodes = (result: KeyNodes.FanOutResult): string =>
   `${result.reports.filter((r) => r.outcome === "succeeded").length}/${result.reports.length} nodes succeeded`
 
 export const MiBytes = MiB

@@ -13,10 +13,10 @@
  * Every answer names the path (`X-Ipfs-Path`) and the blocks crossed (`X-Ipfs-Roots`). A root block
  * the store does not hold is 404; with `Cache-Control: only-if-cached`, 412.
  */
+import { Mime } from "lighthouse-effect"
 import type { CID } from "multiformats/cid"
 import { type Blockstore, ContentNotFound, readBlock } from "../storage/Blocks.ts"
 import { listDirectory, NotAFile, readFile, type Resolution, resolvePath, statNode } from "../storage/Dag.ts"
-import { mimeTypeOf } from "../upload/mime.ts"
 import { carBlocks, carContentType, carStream, carVariant } from "./Car.ts"
 import { normalizeIpnsName, recordResponse, type SignedRecord } from "./IpnsRecords.ts"
 import { type CarOptions, MediaTypes, negotiateFormat, parseRange } from "./Negotiate.ts"
@@ -158,7 +158,7 @@ const fileResponse = (context: PathGatewayContext, served: Served, size: number,
     ...commonHeaders(served),
     etag,
     "accept-ranges": "bytes",
-    "content-type": mimeTypeOf(name) ?? "application/octet-stream"
+    "content-type": Mime.lookup(name) ?? "application/octet-stream"
   }
   const cached = notModified(served.request, etag, headers)
   if (cached !== undefined) return cached

@@ -12,9 +12,7 @@
  * reader pulls them, directories (plain and HAMT-sharded) list their entries, and paths resolve
  * through directories.
  */
-import { base16upper } from "multiformats/bases/base16"
-import { base32upper } from "multiformats/bases/base32"
-import { CID } from "multiformats/cid"
+import type { CID } from "multiformats/cid"
 import { identity } from "multiformats/hashes/identity"
 import { sha256 } from "multiformats/hashes/sha2"
 import {
@@ -137,16 +135,5 @@ export class ContentStore {
   /** Every block of the DAG under `root`, depth first, each once. */
   walk(root: CID): AsyncGenerator<Block> {
     return walkDag(this.#storage.blocks, root)
-  }
-}
-
-/** Parses a CID string, or `undefined` when it is not one. */
-export const parseCid = (input: string): CID | undefined => {
-  // `CID.parse` knows Qm…, b…, z… and k… on its own; B… and F… need their decoder named.
-  const decoder = input.startsWith("B") ? base32upper : input.startsWith("F") ? base16upper : undefined
-  try {
-    return decoder === undefined ? CID.parse(input) : CID.parse(input, decoder)
-  } catch {
-    return undefined
   }
 }

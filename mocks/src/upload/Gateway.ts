@@ -13,11 +13,12 @@
  */
 import { type HttpHandler, http } from "msw"
 import type { IpnsKeys } from "../api/Ipns.ts"
-import { errorResponse } from "../api/respond.ts"
 import type { Faults } from "../faults/index.ts"
 import { currentRecord, routingRecordResponse, type SignedRecord } from "../gateway/IpnsRecords.ts"
 import { type IpnsResolution, type PathGatewayContext, pathGatewayResponse, streamOf } from "../gateway/PathGateway.ts"
-import { ContentNotFound, type ContentStore, NotAFile, NotUnixFs, parseCid } from "./ContentStore.ts"
+import { parseCid } from "../http/Request.ts"
+import { errorResponse } from "../http/Respond.ts"
+import { ContentNotFound, type ContentStore, NotAFile, NotUnixFs } from "./ContentStore.ts"
 
 export { streamOf }
 

@@ -19,7 +19,7 @@ import { signRecord } from "../../src/gateway/IpnsRecords.ts"
 import { type IpnsResolution, pathGatewayResponse } from "../../src/gateway/PathGateway.ts"
 import { memoryBlockstore } from "../../src/storage/Blocks.ts"
 import { walkDag } from "../../src/storage/Dag.ts"
-import { parseCid } from "../../src/upload/ContentStore.ts"
+import { parseCid } from "../../src/http/Request.ts"
 
 const bytesOf = (length: number, seed: number) => {
   const bytes = new Uint8Array(length)
