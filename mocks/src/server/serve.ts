@@ -221,3 +221,5 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
     }
   }
 }
+
+export { pointProviderSdkAt } from "./providerSdk.ts"
