@@ -20,16 +20,9 @@ import { type IpnsResolution, pathGatewayResponse } from "../../src/gateway/Path
 import { memoryBlockstore } from "../../src/storage/Blocks.ts"
 import { walkDag } from "../../src/storage/Dag.ts"
 import { parseCid } from "../../src/http/Request.ts"
+import { pseudoRandomBytes } from "../support/bytes.ts"
 
-const bytesOf = (length: number, seed: number) => {
-  const bytes = new Uint8Array(length)
-  let state = seed
-  for (let i = 0; i < length; i++) {
-    state = (state * 1103515245 + 12345) >>> 0
-    bytes[i] = state >>> 24
-  }
-  return bytes
-}
+const bytesOf = pseudoRandomBytes
 
 const blocks = memoryBlockstore()
 const big = bytesOf(20_000, 3)

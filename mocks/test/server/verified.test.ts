@@ -18,20 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pointProviderSdkAt } from "../../src/server/providerSdk.ts"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
 import { addFile, addFiles } from "../support/upload.ts"
+import { pseudoRandomBytes } from "../support/bytes.ts"
 
 const MiB = 1024 * 1024
 // Hardhat's account #3: a throw-away key for the local network only.
 const owner = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804e8ab365a")
 
-const bytesOf = (length: number, seed: number) => {
-  const bytes = new Uint8Array(length)
-  let state = seed
-  for (let i = 0; i < length; i++) {
-    state = (state * 1103515245 + 12345) >>> 0
-    bytes[i] = state >>> 24
-  }
-  return bytes
-}
+const bytesOf = pseudoRandomBytes
 
 let dir: string
 let served: ServedMockNetwork

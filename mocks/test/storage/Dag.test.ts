@@ -14,16 +14,9 @@ import { sha256 } from "multiformats/hashes/sha2"
 import { beforeAll, describe, expect, it } from "vitest"
 import { type Blockstore, ContentNotFound, memoryBlockstore } from "../../src/storage/Blocks.ts"
 import { fileBlocks, listDirectory, NotAFile, readFile, resolvePath, statNode, walkDag } from "../../src/storage/Dag.ts"
+import { pseudoRandomBytes } from "../support/bytes.ts"
 
-const bytesOf = (length: number, seed: number) => {
-  const bytes = new Uint8Array(length)
-  let state = seed
-  for (let i = 0; i < length; i++) {
-    state = (state * 1103515245 + 12345) >>> 0
-    bytes[i] = state >>> 24
-  }
-  return bytes
-}
+const bytesOf = pseudoRandomBytes
 
 const collect = async (chunks: AsyncIterable<Uint8Array>) => {
   const parts: Array<number> = []
