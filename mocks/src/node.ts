@@ -17,6 +17,8 @@ import { type SetupServer, setupServer } from "msw/node"
 import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "./MockNetwork.ts"
 import { openNetworkStorage } from "./storage/OnDisk.ts"
 
+export { type DiskStorage, openNetworkStorage } from "./storage/OnDisk.ts"
+
 /** The options, with `storage` on disk under `stateDir` when one is given. */
 export const withStateDir = (options: MockNetworkOptions & { readonly stateDir?: string }): MockNetworkOptions =>
   options.stateDir === undefined ? options : { ...options, storage: openNetworkStorage(options.stateDir) }
