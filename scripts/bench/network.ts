@@ -241,6 +241,8 @@ const bulk = async (server: Server): Promise<Bulk> => {
 interface Load {
   readonly operations: number
   readonly failures: number
+  /** What the failures were, each kind once. */
+  readonly reasons: ReadonlyArray<string>
   readonly mibPerSecond: number
   readonly peakGrowth: number
 }
@@ -253,6 +255,7 @@ export const load = async (server: Server, seconds: number, clientCount = client
   const until = performance.now() + seconds * 1000
   let operations = 0
   let failures = 0
+  const reasons = new Set<string>()
   let bytes = 0
   const client = async (id: number) => {
     for (let round = 0; performance.now() < until; round++) {
@@ -267,15 +270,22 @@ export const load = async (server: Server, seconds: number, clientCount = client
         if (down.sha256 !== up.sha256) throw new Error(`${up.cid} came back different`)
         operations += 1
         bytes += 2 * loadFileBytes
-      } catch {
+      } catch (error) {
         failures += 1
+        reasons.add(error instanceof Error ? error.message.replace(/Qm\w+|baf\w+/g, "<cid>") : String(error))
       }
     }
   }
   const started = performance.now()
   await Promise.all(Array.from({ length: clientCount }, (_, id) => client(id)))
   const elapsed = (performance.now() - started) / 1000
-  return { operations, failures, mibPerSecond: bytes / MiB / elapsed, peakGrowth: (sampling.stop() - idle) / MiB }
+  return {
+    operations,
+    failures,
+    reasons: [...reasons],
+    mibPerSecond: bytes / MiB / elapsed,
+    peakGrowth: (sampling.stop() - idle) / MiB
+  }
 }
 
 // =============================================================================
@@ -378,7 +388,12 @@ const main = async () => {
     "loopback HTTP (`node:http`, bodies streamed both ways). RSS is the server's `VmRSS`, sampled every 50 ms,",
     "over the idle server's (after one 4 MiB round trip). Every download is hashed and compared with its upload. In memory the server keeps",
     "every block in its heap, so its RSS grows by what was uploaded; on disk blocks stream to `blockstore-fs`",
-    "files and back, and state goes to SQLite."
+    "files and back, and state goes to SQLite.",
+    ...[memory, disk].flatMap((result, i) =>
+      result.load.reasons.length === 0
+        ? []
+        : ["", `Load failures ${i === 0 ? "in memory" : "on disk"}: ${result.load.reasons.join("; ")}.`]
+    )
   ].join("\n")
   console.log(section)
   Report.writeSection(section)

@@ -114,6 +114,10 @@ export async function* readMultipart(body: ReadableStream<Uint8Array>, boundary:
       return false
     }
     if (next.value.byteLength === 0) return true
+    if (buffer.byteLength === 0) {
+      buffer = next.value
+      return true
+    }
     const joined = new Uint8Array(buffer.byteLength + next.value.byteLength)
     joined.set(buffer)
     joined.set(next.value, buffer.byteLength)
@@ -182,7 +186,8 @@ export async function* readMultipart(body: ReadableStream<Uint8Array>, boundary:
         for (;;) {
           const at = indexOf(buffer, delimiter)
           if (at !== -1) {
-            const chunk = buffer.slice(0, at)
+            // A view, not a copy: a buffer is never written once made (`pull` builds a new one).
+            const chunk = buffer.subarray(0, at)
             buffer = buffer.subarray(at + delimiter.byteLength)
             finished = true
             if (chunk.byteLength > 0) yield chunk
@@ -191,7 +196,7 @@ export async function* readMultipart(body: ReadableStream<Uint8Array>, boundary:
           // Everything except a possible delimiter prefix at the end is part data.
           const safe = buffer.byteLength - delimiter.byteLength + 1
           if (safe > 0) {
-            const chunk = buffer.slice(0, safe)
+            const chunk = buffer.subarray(0, safe)
             buffer = buffer.subarray(safe)
             yield chunk
           }

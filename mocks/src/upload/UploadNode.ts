@@ -375,6 +375,10 @@ const guarded =
       await staging.discard()
       if (error instanceof Refusal) return errorResponse(error.status, error.message)
       if (error instanceof MultipartError) return errorResponse(400, error.message)
+      // The client went away mid-body: nobody reads this answer (nginx's 499, "client closed request").
+      if (request.signal.aborted || (error instanceof Error && error.name === "AbortError")) {
+        return errorResponse(499, "the client closed the request before its body ended")
+      }
       throw error
     }
   }
