@@ -358,6 +358,11 @@ const releaseLoggingClone = (request: Request) => {
   if (clone?.body != null && !clone.bodyUsed) clone.body.cancel().catch(() => {})
 }
 
+const clientClosed = (request: Request, error: unknown): boolean =>
+  request.signal.aborted ||
+  (error instanceof Error &&
+    (error.name === "AbortError" || (error as { code?: unknown }).code === "ERR_STREAM_PREMATURE_CLOSE"))
+
 const guarded =
   (
     context: UploadNodeContext,
@@ -375,10 +380,9 @@ const guarded =
       await staging.discard()
       if (error instanceof Refusal) return errorResponse(error.status, error.message)
       if (error instanceof MultipartError) return errorResponse(400, error.message)
-      // The client went away mid-body: nobody reads this answer (nginx's 499, "client closed request").
-      if (request.signal.aborted || (error instanceof Error && error.name === "AbortError")) {
-        return errorResponse(499, "the client closed the request before its body ended")
-      }
+      // The client went away mid-body (its source failed, or it was interrupted): nothing is
+      // stored and nobody reads the answer, as a server sees a closed connection.
+      if (clientClosed(request, error)) return errorResponse(499, "Client Closed Request")
       throw error
     }
   }
