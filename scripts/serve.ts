@@ -4,21 +4,25 @@
  * payment contract and two stablecoins deployed. Prints where each host listens, which production
  * host it stands for, the deployment's addresses, and how to point a client at all of it.
  *
- * Options (all optional): `--bind 127.0.0.1`, `--api-port N`, `--node-port N`, `--gateway-port N`,
- * `--encryption-port N` (0 or absent: a free port), `--chain-port N` (default 8545, the `localhost`
- * network's RPC; 0: a free port), `--no-chain`, `--page-size N`, `--data-limit BYTES`,
- * `--seed ADDRESS[:APIKEY]` (repeatable) to create accounts at start, and `--json` to print the
- * addresses as one JSON line instead of the banner.
+ * Options (all optional): `--bind 127.0.0.1`, `--api-port N` (default 8731), `--node-port N`
+ * (8732), `--gateway-port N` (8733), `--encryption-port N` (8734) — 0 picks a free port, and
+ * `--free-ports` does so for all four —, `--chain-port N` (default 8545, the `localhost` network's
+ * RPC; 0: a free port), `--no-chain`, `--state-dir DIR` (blocks and state kept there across
+ * restarts; without it everything is in memory and gone at exit), `--page-size N`,
+ * `--data-limit BYTES`, `--seed ADDRESS[:APIKEY]` (repeatable) to create accounts at start, and
+ * `--json` to print the addresses as one JSON line instead of the banner. A port already taken
+ * ends the command with one line naming it.
  *
  * Services started beside the network (the local chain) plug in through `extensions` below: each
  * contributes network options (e.g. `chain`, `payments`), lines for the banner, fields for `--json`,
  * a hook on the running network, and a stop.
  */
 import "../tooling/requireNode.mjs"
+import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { deployLocal, localTokens } from "lighthouse-effect/contracts"
 import { HostNames, type HostName, type MockNetwork, type MockNetworkOptions } from "lighthouse-effect/mocks"
-import { serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { DefaultPorts, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { startLocalChain } from "lighthouse-effect/mocks/chain"
 import { chainOptions } from "lighthouse-effect/mocks"
 
@@ -52,6 +56,8 @@ const { values } = parseArgs({
     "encryption-port": { type: "string" },
     "chain-port": { type: "string", default: "8545" },
     "no-chain": { type: "boolean", default: false },
+    "free-ports": { type: "boolean", default: false },
+    "state-dir": { type: "string" },
     "page-size": { type: "string" },
     "data-limit": { type: "string" },
     seed: { type: "string", multiple: true },
@@ -59,6 +65,10 @@ const { values } = parseArgs({
   },
   strict: true
 })
+
+/** The port of each served URL. */
+const portsOf = (urls: Readonly<Record<HostName, string>>) =>
+  Object.fromEntries(HostNames.map((host) => [host, Number(new URL(urls[host]).port)]))
 
 const integer = (name: string, text: string | undefined): number | undefined => {
   if (text === undefined) return undefined
@@ -189,12 +199,14 @@ const startExtensions = async (
   return { started, options }
 }
 
+const stateDir = values["state-dir"] === undefined ? undefined : resolve(values["state-dir"])
+
 /** The mock network over HTTP with the command line's ports and limits. */
 const serveNetwork = (options: MockNetworkOptions) => {
-  const ports: Partial<Record<HostName, number>> = {}
+  const ports: Record<HostName, number> = { ...DefaultPorts }
   for (const host of HostNames) {
     const port = integer(`${host}-port`, values[`${host}-port`])
-    if (port !== undefined) ports[host] = port
+    ports[host] = port ?? (values["free-ports"] ? 0 : DefaultPorts[host])
   }
   const pageSize = integer("page-size", values["page-size"])
   const dataLimit = integer("data-limit", values["data-limit"])
@@ -202,6 +214,7 @@ const serveNetwork = (options: MockNetworkOptions) => {
     ...options,
     bind: values.bind,
     ports,
+    ...(stateDir === undefined ? {} : { stateDir }),
     ...(pageSize === undefined ? {} : { pageSize }),
     ...(dataLimit === undefined ? {} : { defaultDataLimit: dataLimit })
   })
@@ -219,7 +232,9 @@ const printReady = (
     console.log(
       JSON.stringify({
         urls: served.urls,
+        ports: portsOf(served.urls),
         hosts: served.network.hosts,
+        storage: served.network.storage,
         accounts: seeded,
         ...Object.fromEntries(started.map((service) => [service.id, service.json]))
       })
@@ -230,6 +245,9 @@ const printReady = (
   const lines = [
     "lighthouse-effect local network",
     ...HostNames.map((host) => `  ${host.padEnd(11)} ${urls[host]}  (answers as ${served.network.hosts[host]})`),
+    stateDir === undefined
+      ? "  state       in memory: every block in this process's heap, all gone at exit (--state-dir DIR keeps it)"
+      : `  state       ${stateDir} (blocks/ and state.sqlite, kept across restarts)`,
     ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
     ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
     "Point a client at it:",

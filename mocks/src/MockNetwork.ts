@@ -29,6 +29,10 @@ import { WalrusBlobs } from "./api/WalrusBlobs.ts"
 import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
 import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
 import { parseCid } from "./http/Request.ts"
+import { restoreState, stateMirror } from "./Persistence.ts"
+import type { BlockStorage } from "./storage/Blocks.ts"
+import type { Mirror } from "./storage/Mirror.ts"
+import type { StateStore } from "./storage/State.ts"
 import { ContentStore } from "./upload/ContentStore.ts"
 import { gatewayHandlers } from "./upload/Gateway.ts"
 import { uploadNodeHandlers } from "./upload/UploadNode.ts"
@@ -60,6 +64,18 @@ export interface MockNetworkOptions {
   readonly keyNodes?: { readonly jwtTtlSeconds?: number; readonly refreshTtlSeconds?: number }
   /** Share a fault registry with other code; a new one by default. */
   readonly faults?: Faults
+  /**
+   * Where blocks and state live. Default: blocks in memory, state in the registries only (gone with
+   * the process). With `state`, the network starts from what it holds and writes every change
+   * through (see `Persistence.ts`); `openNetworkStorage` (Node) gives both on disk.
+   */
+  readonly storage?: NetworkStorage
+}
+
+/** Blocks and state of a network (`memoryBlocks()` and no state store by default). */
+export interface NetworkStorage {
+  readonly blocks?: BlockStorage
+  readonly state?: StateStore
 }
 
 export interface MockNetworkState {
@@ -109,6 +125,28 @@ export interface MockNetwork {
   readonly syncPayments: () => Promise<SyncResult>
   /** Back to an empty network: state, key nodes, ticker prices and faults. */
   readonly reset: () => void
+  /** Where blocks and state are kept: `memory`, or a directory / database file. */
+  readonly storage: { readonly blocks: string; readonly state: string }
+  /** Closes the state store (a network on disk); the network must not be used afterwards. */
+  readonly close: () => void
+}
+
+/** `faults`, with `sync` run after every answer a host gives (the mirror's one transaction per request). */
+const syncingAfterEachAnswer = (faults: Faults, sync: () => void): Faults => {
+  const handle: Faults["handle"] = (context, answer) =>
+    faults.handle(context, async () => {
+      try {
+        return await answer()
+      } finally {
+        sync()
+      }
+    })
+  return {
+    ...faults,
+    handle,
+    wrap: (host, resolver, nodeOf) => (info) =>
+      handle({ host, node: nodeOf?.(info), request: info.request }, () => resolver(info))
+  }
 }
 
 const trimHost = (host: string) => host.replace(/\/+$/, "")
@@ -149,29 +187,43 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
 
   const clock = options.clock ?? Date.now
   const faults = options.faults ?? makeFaults()
+  const store = options.storage?.state
+  // Set once the registries exist; every answer of every host then writes its changes through.
+  let mirror: Mirror | undefined
+  const persist = () => {
+    mirror?.sync()
+  }
+  const hostFaults = store === undefined ? faults : syncingAfterEachAnswer(faults, persist)
   const accounts = new Accounts(
     options.defaultDataLimit === undefined ? { clock } : { clock, defaultDataLimit: options.defaultDataLimit }
   )
   const files = new Files(clock)
-  const content = new ContentStore()
+  const content = new ContentStore(options.storage?.blocks)
   const deals = new Deals(content, clock)
   const ipns = new IpnsKeys(clock)
   const initialPrices = options.tickers ?? DefaultPrices
   const tickers = new Tickers(initialPrices)
   const payments = options.payments === undefined ? undefined : new Payments(options.payments, accounts, tickers)
-  const keyNodes = keyNodesOf(options, hosts.encryption, clock, faults)
+  const keyNodes = keyNodesOf(options, hosts.encryption, clock, hostFaults)
   const walrus = new WalrusBlobs()
 
+  if (store !== undefined) {
+    const persisted = { accounts, files, ipns, deals, keyNodes }
+    restoreState(store, persisted)
+    mirror = stateMirror(store, persisted)
+  }
+
   const handlers: ReadonlyArray<HttpHandler> = [
-    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus }),
-    ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
-    ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus }),
-    ...gatewayHandlers({ host: hosts.gateway, content, ipns, faults }),
+    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults: hostFaults, pageSize, walrus }),
+    ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults: hostFaults }),
+    ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults: hostFaults, walrus }),
+    ...gatewayHandlers({ host: hosts.gateway, content, ipns, faults: hostFaults, clock }),
     ...gatewayHandlers({
       host: hosts.walrusGateway,
       content,
       ipns,
-      faults,
+      faults: hostFaults,
+      clock,
       holds: (cid) => walrus.holds(cid.toString())
     }),
     ...keyNodes.handlers
@@ -190,9 +242,15 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
         ...(seed.walrusDataLimit === undefined ? {} : { walrusDataLimit: seed.walrusDataLimit })
       }
       accounts.setQuota(account.address, update)
-      return { address: account.address, apiKey: accounts.addApiKey(account.address, seed.apiKey) }
+      const apiKey = accounts.addApiKey(account.address, seed.apiKey)
+      persist()
+      return { address: account.address, apiKey }
     },
-    setQuota: (address, update) => accounts.setQuota(address, update),
+    setQuota: (address, update) => {
+      const account = accounts.setQuota(address, update)
+      persist()
+      return account
+    },
     simulateDeal: async (cid, dealOptions = {}) => {
       const parsed = parseCid(cid)
       if (parsed === undefined) throw new Error(`Invalid CID: ${cid}`)
@@ -202,12 +260,13 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
         dealOptions.copies ?? (typeof requested === "number" && Number.isInteger(requested) ? requested : undefined)
       const made = await deals.simulate(parsed, cid, copies === undefined ? dealOptions : { ...dealOptions, copies })
       files.touch(cid, "active")
+      persist()
       return made
     },
     setTickerPrice: (symbol, price) => tickers.set(symbol, price),
     syncPayments: () => {
       if (payments === undefined) return Promise.reject(new Error("payments were not configured"))
-      return payments.sync()
+      return payments.sync().finally(persist)
     },
     reset: () => {
       accounts.clear()
@@ -220,6 +279,12 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
       keyNodes.reset()
       walrus.reset()
       faults.clear()
-    }
+      if (store !== undefined) {
+        store.clear()
+        mirror?.forget()
+      }
+    },
+    storage: { blocks: content.location, state: store?.location ?? "memory" },
+    close: () => store?.close()
   }
 }

@@ -14,8 +14,13 @@ export {
   type MockNetwork,
   type MockNetworkOptions,
   type MockNetworkState,
+  type NetworkStorage,
   type SeedAccountOptions
 } from "./MockNetwork.ts"
+export { type BlockStorage, type Blockstore, memoryBlocks } from "./storage/Blocks.ts"
+export { memoryState, type StateStore, StateTables, type StateTable } from "./storage/State.ts"
+export { pathGatewayResponse, type PathGatewayContext } from "./gateway/PathGateway.ts"
+export { currentRecord, routingRecordResponse, type SignedRecord, signRecord } from "./gateway/IpnsRecords.ts"
 export { type Account, Accounts, DefaultDataLimit, type QuotaUpdate } from "./api/Accounts.ts"
 export { type Deal, type DealOptions, Deals, dealStatusEntry, proofResponse } from "./api/Deals.ts"
 export { type FileRecord, Files } from "./api/Files.ts"

@@ -15,6 +15,13 @@
 import type { UnhandledFrameHandle } from "msw"
 import { type SetupServer, setupServer } from "msw/node"
 import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "./MockNetwork.ts"
+import { openNetworkStorage } from "./storage/OnDisk.ts"
+
+export { type DiskStorage, openNetworkStorage } from "./storage/OnDisk.ts"
+
+/** The options, with `storage` on disk under `stateDir` when one is given. */
+export const withStateDir = (options: MockNetworkOptions & { readonly stateDir?: string }): MockNetworkOptions =>
+  options.stateDir === undefined ? options : { ...options, storage: openNetworkStorage(options.stateDir) }
 
 export interface StartMockNetworkOptions extends MockNetworkOptions {
   /** Serve this network instead of creating one from the other options. */
@@ -24,6 +31,11 @@ export interface StartMockNetworkOptions extends MockNetworkOptions {
    * `"bypass"`: they go to the real network.
    */
   readonly onUnhandledFrame?: UnhandledFrameHandle
+  /**
+   * Keep blocks and state under this directory (`blocks/`, `state.sqlite`): a network started again
+   * with the same directory has every account, API key, upload and key shard it had.
+   */
+  readonly stateDir?: string
 }
 
 export interface RunningMockNetwork {
@@ -34,8 +46,15 @@ export interface RunningMockNetwork {
 }
 
 export const startMockNetwork = (options: StartMockNetworkOptions = {}): RunningMockNetwork => {
-  const network = options.network ?? createMockNetwork(options)
+  const network = options.network ?? createMockNetwork(withStateDir(options))
   const server = setupServer(...network.handlers)
   server.listen({ onUnhandledFrame: options.onUnhandledFrame ?? "bypass" })
-  return { network, server, close: () => server.close() }
+  return {
+    network,
+    server,
+    close: () => {
+      server.close()
+      if (options.network === undefined) network.close()
+    }
+  }
 }

@@ -107,7 +107,7 @@ describe("createMockNetwork", () => {
     network.reset()
     const { state } = network
     expect(state.accounts.all()).toEqual([])
-    expect(state.content.blockCount).toBe(0)
+    expect(await state.content.blockCount()).toBe(0)
     expect(state.files.byCid(Hash)).toBeUndefined()
     expect(state.ipns.of("0x00000000000000000000000000000000000000e4")).toEqual([])
     expect(state.keyNodes.auth.messages.size).toBe(0)

@@ -103,7 +103,7 @@ describe("@lighthouse-web3/sdk against the mock network", () => {
     const reading = (async () => {
       for await (const chunk of out) chunks.push(chunk)
     })()
-    for (const block of store.walk(root!)) await writer.put(block)
+    for await (const block of store.walk(root!)) await writer.put(block)
     await writer.close()
     await reading
     const path = join(sdk.dir, "big.car")

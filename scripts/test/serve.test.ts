@@ -41,7 +41,7 @@ let stderr = ""
 beforeAll(async () => {
   child = spawn(
     process.execPath,
-    [tsx, "--conditions=@lighthouse-effect/source", "scripts/serve.ts", "--json", "--chain-port", "0"],
+    [tsx, "--conditions=@lighthouse-effect/source", "scripts/serve.ts", "--json", "--chain-port", "0", "--free-ports"],
     {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"]

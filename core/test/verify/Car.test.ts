@@ -240,24 +240,28 @@ describe("an answer that lies", () => {
     )
   )
 
-  it.effect("another file's CAR: wrong-root; another file's blocks under the right root: unexpected-block", () =>
-    Effect.gen(function* () {
-      const mine = yield* Effect.promise(() => build(new TextEncoder().encode("mine ".repeat(500)), { chunkSize: 100 }))
-      const theirs = yield* Effect.promise(() =>
-        build(new TextEncoder().encode("theirs ".repeat(500)), { chunkSize: 100 })
-      )
-      const foreign = yield* Effect.promise(() => encodeCar([theirs.dag.root], theirs.blocks))
-      const wrongRoot = yield* Effect.promise(() => verify(foreign, { root: mine.dag.root }))
-      assert.strictEqual(problemOf(wrongRoot), "wrong-root")
-      assert.include((wrongRoot as { failed: ContentVerificationFailed }).failed.message, theirs.dag.root.toString())
-      const swapped = yield* Effect.promise(() => encodeCar([mine.dag.root], theirs.blocks))
-      const outcome = yield* Effect.promise(() => verify(swapped, { root: mine.dag.root }))
-      assert.strictEqual(problemOf(outcome), "unexpected-block")
-      assert.strictEqual(
-        (outcome as { failed: ContentVerificationFailed }).failed.message,
-        `Content ${mine.dag.root} failed verification (unexpected-block): block ${theirs.dag.root} came where ${mine.dag.root} was needed`
-      )
-    })
+  it.effect(
+    "another file's CAR, under its own root or ours: unexpected-block (the header's roots are not trusted)",
+    () =>
+      Effect.gen(function* () {
+        const mine = yield* Effect.promise(() =>
+          build(new TextEncoder().encode("mine ".repeat(500)), { chunkSize: 100 })
+        )
+        const theirs = yield* Effect.promise(() =>
+          build(new TextEncoder().encode("theirs ".repeat(500)), { chunkSize: 100 })
+        )
+        const foreign = yield* Effect.promise(() => encodeCar([theirs.dag.root], theirs.blocks))
+        const wrongRoot = yield* Effect.promise(() => verify(foreign, { root: mine.dag.root }))
+        assert.strictEqual(problemOf(wrongRoot), "unexpected-block")
+        assert.include((wrongRoot as { failed: ContentVerificationFailed }).failed.message, theirs.dag.root.toString())
+        const swapped = yield* Effect.promise(() => encodeCar([mine.dag.root], theirs.blocks))
+        const outcome = yield* Effect.promise(() => verify(swapped, { root: mine.dag.root }))
+        assert.strictEqual(problemOf(outcome), "unexpected-block")
+        assert.strictEqual(
+          (outcome as { failed: ContentVerificationFailed }).failed.message,
+          `Content ${mine.dag.root} failed verification (unexpected-block): block ${theirs.dag.root} came where ${mine.dag.root} was needed`
+        )
+      })
   )
 
   it.effect("a section larger than 2 MiB is refused before it is read", () =>

@@ -18,7 +18,7 @@ import {
   carHeader,
   carSection,
   trustlessBlocks as gatewayBlocks
-} from "../../../mocks/src/upload/Trustless.ts"
+} from "../../../mocks/test/support/trustless.ts"
 
 export type { Block }
 

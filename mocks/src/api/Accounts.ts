@@ -187,4 +187,25 @@ export class Accounts {
     this.#byKey.clear()
     this.#messages.clear()
   }
+
+  /** Every account as it is kept (its API keys are listed by `apiKeyRecords`). */
+  *records(): Generator<readonly [string, Omit<Account, "apiKeys">]> {
+    for (const { apiKeys: _keys, ...account } of this.#accounts.values()) yield [account.address, account]
+  }
+
+  /** Every API key with the address it belongs to. */
+  *apiKeyRecords(): Generator<readonly [string, string]> {
+    for (const [apiKey, account] of this.#byKey) yield [apiKey, account.address]
+  }
+
+  /** Puts back accounts and API keys kept by `records` and `apiKeyRecords`. */
+  restore(accounts: Iterable<Omit<Account, "apiKeys">>, apiKeys: Iterable<readonly [string, string]>): void {
+    for (const account of accounts) this.#accounts.set(account.address, { ...account, apiKeys: new Set() })
+    for (const [apiKey, address] of apiKeys) {
+      const account = this.#accounts.get(address)
+      if (account === undefined) continue
+      account.apiKeys.add(apiKey)
+      this.#byKey.set(apiKey, account)
+    }
+  }
 }

@@ -74,8 +74,8 @@ const seedOf = (bytes: Uint8Array, salt: number) =>
 
 /** What deals read of the stored blocks (the upload node's content store). */
 export interface DealContent {
-  readonly has: (cid: CID) => boolean
-  readonly walk: (root: CID) => Iterable<{ readonly cid: CID; readonly bytes: Uint8Array }>
+  readonly has: (cid: CID) => Promise<boolean>
+  readonly walk: (root: CID) => AsyncIterable<{ readonly cid: CID; readonly bytes: Uint8Array }>
 }
 
 export class Deals {
@@ -98,6 +98,21 @@ export class Deals {
     this.#deals.clear()
   }
 
+  /** The deals of every CID (by its v1 form), and the next deal id, as kept across restarts. */
+  *records(): Generator<readonly [string, ReadonlyArray<Deal>]> {
+    yield* this.#deals
+  }
+
+  get nextDealId(): number {
+    return this.#nextDealId
+  }
+
+  /** Puts back deals kept by `records`, and the deal id counter. */
+  restore(deals: Iterable<readonly [string, ReadonlyArray<Deal>]>, nextDealId: number): void {
+    for (const [cid, made] of deals) this.#deals.set(cid, [...made])
+    this.#nextDealId = Math.max(this.#nextDealId, nextDealId)
+  }
+
   /** Exports the DAG under `cid` as a CAR, streaming it through `sink`; returns the CAR size. */
   async exportCar(cid: CID, sink: (chunk: Uint8Array) => Promise<void>): Promise<number> {
     const { writer, out } = CarWriter.create([cid])
@@ -109,7 +124,7 @@ export class Deals {
       }
     })()
     try {
-      for (const block of this.#content.walk(cid)) await writer.put(block)
+      for await (const block of this.#content.walk(cid)) await writer.put(block)
     } finally {
       await writer.close()
     }
@@ -118,7 +133,7 @@ export class Deals {
   }
 
   async simulate(cid: CID, display: string, options: DealOptions = {}): Promise<ReadonlyArray<Deal>> {
-    if (!this.#content.has(cid)) throw new UnknownContent(display)
+    if (!(await this.#content.has(cid))) throw new UnknownContent(display)
     const copies = options.copies ?? 1
     if (!Number.isInteger(copies) || copies < 1 || copies > 10)
       throw new RangeError(`copies must be 1..10, got ${copies}`)

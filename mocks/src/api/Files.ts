@@ -122,4 +122,14 @@ export class Files {
   clear(): void {
     this.#records.length = 0
   }
+
+  /** Every record, oldest first, by id. */
+  *records(): Generator<readonly [string, FileRecord]> {
+    for (const record of this.#records) yield [record.id, record]
+  }
+
+  /** Puts back records kept by `records`, oldest first. */
+  restore(records: Iterable<FileRecord>): void {
+    this.#records.push(...records)
+  }
 }

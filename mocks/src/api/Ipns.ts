@@ -10,8 +10,9 @@ import { ed25519 } from "@noble/curves/ed25519.js"
 import { base36 } from "multiformats/bases/base36"
 import { CID } from "multiformats/cid"
 import { identity } from "multiformats/hashes/identity"
+import { Libp2pKeyCodec, type SignedRecord } from "../gateway/IpnsRecords.ts"
 
-export const Libp2pKeyCodec = 0x72
+export { Libp2pKeyCodec }
 
 export interface IpnsKey {
   /** 32 hex digits (a UUID without dashes). */
@@ -24,6 +25,8 @@ export interface IpnsKey {
   cid: string | null
   lastUpdate: number
   readonly secretKey: Uint8Array
+  /** The signed record last served for this name, `undefined` until first resolved. */
+  record: SignedRecord | undefined
 }
 
 export class UnknownIpnsKey extends Error {
@@ -56,7 +59,8 @@ export class IpnsKeys {
       publicKey: owner,
       cid: null,
       lastUpdate: this.#clock(),
-      secretKey
+      secretKey,
+      record: undefined
     }
     this.#keys.set(key.ipnsName, key)
     return key
@@ -91,6 +95,16 @@ export class IpnsKeys {
     if (key === undefined) throw new UnknownIpnsKey(ipnsName)
     this.#keys.delete(ipnsName)
     return key
+  }
+
+  /** Every key, by name. */
+  *records(): Generator<readonly [string, IpnsKey]> {
+    yield* this.#keys
+  }
+
+  /** Puts back keys kept by `records`. */
+  restore(keys: Iterable<IpnsKey>): void {
+    for (const key of keys) this.#keys.set(key.ipnsName, key)
   }
 
   clear(): void {

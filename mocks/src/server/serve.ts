@@ -15,14 +15,39 @@ import { getResponse } from "msw"
 import type { HostName } from "../faults/index.ts"
 import { HostNames } from "../faults/index.ts"
 import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "../MockNetwork.ts"
+import { withStateDir } from "../node.ts"
 
 export interface ServeOptions extends MockNetworkOptions {
   /** Serve this network instead of creating one from the other options. */
   readonly network?: MockNetwork
   /** Interface to bind. Default `127.0.0.1`. */
   readonly bind?: string
-  /** Port per host; 0 (the default) picks a free one. */
+  /** Port per host; 0 (the default here) picks a free one. `npm run serve` uses `DefaultPorts`. */
   readonly ports?: Partial<Readonly<Record<HostName, number>>>
+  /** Keep blocks and state under this directory; a server started again with it has them all. */
+  readonly stateDir?: string
+}
+
+/** The ports `npm run serve` listens on unless told otherwise, one per host. */
+export const DefaultPorts: Readonly<Record<HostName, number>> = {
+  api: 8731,
+  node: 8732,
+  gateway: 8733,
+  encryption: 8734
+}
+
+/** A port already taken: the message names the host, the port and the way out. */
+export class PortInUse extends Error {
+  readonly host: HostName
+  readonly port: number
+  constructor(host: HostName, bind: string, port: number) {
+    super(
+      `port ${port} on ${bind} (the ${host} host) is already in use: stop what holds it, or move the ${host} host with --${host}-port N (0 picks a free port)`
+    )
+    this.name = "PortInUse"
+    this.host = host
+    this.port = port
+  }
 }
 
 export interface ServedMockNetwork {
@@ -124,18 +149,20 @@ export const writeFetchResponse = async (
   }
 }
 
-const listen = (server: Server, port: number, bind: string) =>
+const listen = (server: Server, host: HostName, port: number, bind: string) =>
   new Promise<number>((resolve, reject) => {
-    server.once("error", reject)
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new PortInUse(host, bind, port) : error)
+    )
     server.listen(port, bind, () => {
-      server.off("error", reject)
+      server.removeAllListeners("error")
       resolve((server.address() as AddressInfo).port)
     })
   })
 
 /** Starts one HTTP server per host; resolves once all listen. */
 export const serveMockNetwork = async (options: ServeOptions = {}): Promise<ServedMockNetwork> => {
-  const network = options.network ?? createMockNetwork(options)
+  const network = options.network ?? createMockNetwork(withStateDir(options))
   const bind = options.bind ?? "127.0.0.1"
   const handlers = [...network.handlers]
   const servers: Array<Server> = []
@@ -168,11 +195,12 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
     for (const host of HostNames) {
       const server = createServer(handle(host))
       servers.push(server)
-      const port = await listen(server, options.ports?.[host] ?? 0, bind)
+      const port = await listen(server, host, options.ports?.[host] ?? 0, bind)
       urls[host] = `http://${bind.includes(":") ? `[${bind}]` : bind}:${port}`
     }
   } catch (error) {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
+    if (options.network === undefined) network.close()
     throw error
   }
 
@@ -189,6 +217,9 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
             })
         )
       )
+      if (options.network === undefined) network.close()
     }
   }
 }
+
+export { pointProviderSdkAt } from "./providerSdk.ts"

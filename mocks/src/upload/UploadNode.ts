@@ -376,7 +376,7 @@ const dagImport = async (
     if (roots.length === 0) throw new Refusal(400, "the CAR has no root")
     const name = partPath(part)
     for (const root of roots) {
-      if (!staging.has(root)) throw new Refusal(400, `the CAR does not contain its root block ${root}`)
+      if (!(await staging.has(root))) throw new Refusal(400, `the CAR does not contain its root block ${root}`)
       answers.push({
         entry: {
           Root: { Cid: { "/": root.toString() }, PinErrorMsg: "" },
@@ -427,6 +427,8 @@ const guarded =
     try {
       return await run(context, request, headerMeta(request, account, context.walrus !== undefined), staging)
     } catch (error) {
+      // Blocks this upload brought in go again: a refused or broken upload leaves nothing stored.
+      await staging.discard()
       if (error instanceof Refusal) return errorResponse(error.status, error.message)
       if (error instanceof MultipartError) return errorResponse(400, error.message)
       // The client went away mid-body (its source failed, or it was interrupted): nothing is

@@ -9,15 +9,16 @@ import { type Errors, Verify } from "lighthouse-effect"
 import { describe, expect, it } from "vitest"
 import { GatewayLies, type GatewayLie, OTHER_FILE, tellLie } from "../../src/faults/Lies.ts"
 import { ContentStore } from "../../src/upload/ContentStore.ts"
-import { streamOf } from "../../src/upload/Gateway.ts"
-import { trustlessAnswer } from "../../src/upload/Trustless.ts"
+import { pathGatewayResponse } from "../../src/gateway/PathGateway.ts"
+import { parseCid } from "../../src/http/Request.ts"
+import { type BlockStorage, memoryBlocks } from "../../src/storage/Blocks.ts"
 import { addAll } from "../../src/upload/Unixfs.ts"
 
 const bytes = new Uint8Array(700 * 1024).map((_, i) => (i * 7 + (i >> 10)) & 0xff)
 
 const stored = async (cidVersion: 0 | 1) => {
-  const content = new ContentStore()
-  const staging = content.staging()
+  const storage = memoryBlocks()
+  const staging = new ContentStore(storage).staging()
   let root: CID | undefined
   const files = [
     { path: "dir/big.bin", content: [bytes] },
@@ -25,15 +26,21 @@ const stored = async (cidVersion: 0 | 1) => {
   ]
   for await (const entry of addAll(files, staging, { cidVersion })) root = entry.cid
   staging.commit()
-  return { content, root: root! }
+  return { storage, root: root! }
 }
 
-const answer = (content: ContentStore, root: CID, path: Array<string>, query = "") => {
-  const request = new Request(`https://gateway.test/ipfs/${root}/${path.join("/")}?format=car${query}`)
-  const answered = trustlessAnswer((cid) => content.get(cid), request, "car", root, path)
-  if (!answered.ok) throw new Error(answered.message)
-  return new Response(streamOf(answered.body), { headers: answered.headers })
-}
+/** What the mock gateway answers for a trustless request. */
+const gateway = (storage: BlockStorage, request: Request) =>
+  pathGatewayResponse(request, { blocks: storage.blocks, parseCid, resolveName: async () => undefined })
+
+/** A trustless request as the client makes it (its `Accept` asks for duplicates). */
+const answer = (storage: BlockStorage, root: CID, path: Array<string>, query = "") =>
+  gateway(
+    storage,
+    new Request(`https://gateway.test/ipfs/${root}/${path.join("/")}?format=car${query}`, {
+      headers: { accept: Verify.CAR_ACCEPT }
+    })
+  )
 
 type Outcome = { readonly ok: Uint8Array } | { readonly failed: Errors.ContentVerificationFailed }
 
@@ -63,11 +70,11 @@ const expectedProblem: Record<GatewayLie, string> = {
 describe("trustless answers", () => {
   it("a file in a folder, whole and by range, verifies to its bytes", async () => {
     for (const version of [0, 1] as const) {
-      const { content, root } = await stored(version)
-      const whole = await verified(answer(content, root, ["big.bin"]), root, ["big.bin"])
+      const { storage, root } = await stored(version)
+      const whole = await verified(await answer(storage, root, ["big.bin"]), root, ["big.bin"])
       expect(whole).toEqual({ ok: bytes })
       const ranged = await verified(
-        answer(content, root, ["big.bin"], "&dag-scope=entity&entity-bytes=300000:300099"),
+        await answer(storage, root, ["big.bin"], "&dag-scope=entity&entity-bytes=300000:300099"),
         root,
         ["big.bin"],
         { offset: 300_000, length: 100 }
@@ -76,22 +83,22 @@ describe("trustless answers", () => {
     }
   })
 
-  it("the answer's headers: a DFS CAR with duplicates, or dups=n when asked", async () => {
-    const { content, root } = await stored(1)
-    expect(answer(content, root, ["small.txt"]).headers.get("content-type")).toBe(
+  it("the answer's headers: a DFS CAR with duplicates as the client asks, or dups=n when asked", async () => {
+    const { storage, root } = await stored(1)
+    expect((await answer(storage, root, ["small.txt"])).headers.get("content-type")).toBe(
       "application/vnd.ipld.car; version=1; order=dfs; dups=y"
     )
-    const request = new Request(`https://gateway.test/ipfs/${root}`, {
-      headers: { accept: "application/vnd.ipld.car; dups=n" }
-    })
-    const answered = trustlessAnswer((cid) => content.get(cid), request, "car", root, [])
-    expect(answered.ok && answered.headers["content-type"]).toBe(
+    const noDuplicates = (path: string) =>
+      gateway(
+        storage,
+        new Request(`https://gateway.test/ipfs/${root}${path}`, {
+          headers: { accept: "application/vnd.ipld.car; dups=n" }
+        })
+      )
+    expect((await noDuplicates("")).headers.get("content-type")).toBe(
       "application/vnd.ipld.car; version=1; order=dfs; dups=n"
     )
-    expect(trustlessAnswer((cid) => content.get(cid), request, "car", root, ["nope"])).toMatchObject({
-      ok: false,
-      status: 404
-    })
+    expect((await noDuplicates("/nope")).status).toBe(404)
   })
 })
 
@@ -99,8 +106,8 @@ describe("lies", () => {
   for (const lie of GatewayLies) {
     it(`${lie}: the verifier names the problem and gives no bytes`, async () => {
       for (const version of [0, 1] as const) {
-        const { content, root } = await stored(version)
-        const lied = await tellLie(lie, answer(content, root, ["big.bin"]))
+        const { storage, root } = await stored(version)
+        const lied = await tellLie(lie, await answer(storage, root, ["big.bin"]))
         const outcome = await verified(lied, root, ["big.bin"])
         expect("failed" in outcome && outcome.failed.problem).toBe(expectedProblem[lie])
       }

@@ -106,7 +106,7 @@ describe("kubo-identical CIDs", () => {
   it("wrap-with-directory wraps a file in a directory that links it by name", async () => {
     const wrapped = await upload(hello, "cid-version=0&wrap-with-directory=true", "hello.txt")
     expect(wrapped.Name).toBe("")
-    const listing = running.network.state.content.list(CID.parse(wrapped.Hash))
+    const listing = await running.network.state.content.list(CID.parse(wrapped.Hash))
     expect(listing.map((entry) => [entry.name, entry.cid.toString()])).toEqual([
       ["hello.txt", "QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o"]
     ])

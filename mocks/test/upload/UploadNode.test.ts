@@ -46,7 +46,7 @@ describe("upload node", () => {
   it("refuses an upload past the quota with 402 and keeps nothing of it", async () => {
     const first = await add([["a.bin", new Uint8Array(6_000)]])
     expect(first.status).toBe(200)
-    const blocks = network.state.content.blockCount
+    const blocks = await network.state.content.blockCount()
 
     const refused = await add([
       ["b.bin", new Uint8Array(3_000)],
@@ -55,7 +55,7 @@ describe("upload node", () => {
     expect(refused.status).toBe(402)
     expect((await refused.json()).error).toMatch(/^Storage quota exceeded/)
     expect(usage().dataUsed).toBe(6_000)
-    expect(network.state.content.blockCount).toBe(blocks)
+    expect(await network.state.content.blockCount()).toBe(blocks)
     expect(network.state.files.of(address)).toHaveLength(1)
 
     // Exactly what is left still fits.
@@ -230,7 +230,7 @@ describe("upload node", () => {
     }
     const corrupted = await post(await car(encoder.encode("block in a cat")))
     expect(corrupted.status).toBe(400)
-    expect(network.state.content.has(cid)).toBe(false)
+    expect(await network.state.content.has(cid)).toBe(false)
 
     const imported = await post(await car(bytes))
     expect(await imported.json()).toMatchObject({

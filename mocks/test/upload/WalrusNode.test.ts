@@ -36,6 +36,7 @@ const server = setupServer(
     content,
     ipns: new IpnsKeys(clock),
     faults,
+    clock,
     holds: (cid) => walrus.holds(cid.toString())
   })
 )

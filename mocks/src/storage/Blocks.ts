@@ -1,0 +1,209 @@
+/**
+ * Where the local network keeps IPFS blocks: one `Blockstore` interface (the one Helia and the
+ * UnixFS importer/exporter speak), in memory or on disk.
+ *
+ * On disk (`DiskBlocks.ts`, Node only) it is `blockstore-fs`, Helia's layout: one file per block named by the base32 multihash,
+ * sharded into directories by the next-to-last two characters, each written to a temporary file
+ * and renamed into place, so a block file is either whole or absent. Both stores key by multihash,
+ * as kubo's does: a CIDv0 and the CIDv1 of the same dag-pb block name the same bytes. Identity CIDs
+ * are answered from the CID itself and never stored.
+ */
+import { IdentityBlockstore } from "blockstore-core/identity"
+import { BaseBlockstore } from "blockstore-core/base"
+import type { Blockstore } from "interface-blockstore"
+import { NotFoundError } from "interface-store"
+import { base58btc } from "multiformats/bases/base58"
+import type { CID } from "multiformats/cid"
+
+export type { Blockstore } from "interface-blockstore"
+
+export class ContentNotFound extends Error {
+  readonly cid: string
+  constructor(cid: string, what = "block") {
+    super(`${what} not found: ${cid}`)
+    this.name = "ContentNotFound"
+    this.cid = cid
+  }
+}
+
+/** Blocks held in this process's memory; gone with it. */
+export const memoryBlockstore = (): Blockstore => memoryBlocks().blocks
+
+/** Where the network keeps its blocks, and how to empty it at once (`reset`). */
+export interface BlockStorage {
+  readonly blocks: Blockstore
+  readonly clear: () => void
+  /** `memory`, or the blocks' directory. */
+  readonly location: string
+}
+
+function* once(bytes: Uint8Array): Generator<Uint8Array> {
+  yield bytes
+}
+
+/** Blocks in a `Map` keyed by multihash (base58btc), each kept as one `Uint8Array`. */
+class MapBlockstore extends BaseBlockstore {
+  readonly blocks = new Map<string, { readonly cid: CID; readonly bytes: Uint8Array }>()
+
+  override async put(cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<CID> {
+    let whole: Uint8Array
+    if (bytes instanceof Uint8Array) whole = bytes
+    else {
+      const parts: Array<Uint8Array> = []
+      for await (const part of bytes) parts.push(part)
+      whole = concatBytes(parts)
+    }
+    this.blocks.set(blockKey(cid), { cid, bytes: whole })
+    return cid
+  }
+
+  override *get(cid: CID): Generator<Uint8Array> {
+    const block = this.blocks.get(blockKey(cid))
+    if (block === undefined) throw new NotFoundError(`block not found: ${cid}`)
+    yield block.bytes
+  }
+
+  override has(cid: CID): boolean {
+    return this.blocks.has(blockKey(cid))
+  }
+
+  override delete(cid: CID): void {
+    this.blocks.delete(blockKey(cid))
+  }
+
+  override *getAll(): Generator<{ cid: CID; bytes: Generator<Uint8Array> }> {
+    for (const { cid, bytes } of [...this.blocks.values()]) yield { cid, bytes: once(bytes) }
+  }
+}
+
+export const memoryBlocks = (): BlockStorage => {
+  const memory = new MapBlockstore()
+  return { blocks: new IdentityBlockstore(memory), clear: () => memory.blocks.clear(), location: "memory" }
+}
+
+export const concatBytes = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  if (parts.length === 1) return parts[0]!
+  const out = new Uint8Array(parts.reduce((total, part) => total + part.byteLength, 0))
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.byteLength
+  }
+  return out
+}
+
+/** The whole block, or `ContentNotFound`. */
+export const readBlock = async (store: Blockstore, cid: CID): Promise<Uint8Array> => {
+  const parts: Array<Uint8Array> = []
+  try {
+    // A disk store hands out Node `Buffer`s; callers get plain `Uint8Array` views.
+    for await (const part of store.get(cid)) parts.push(new Uint8Array(part.buffer, part.byteOffset, part.byteLength))
+  } catch (error) {
+    if (error instanceof NotFoundError || (error instanceof Error && error.name === "NotFoundError")) {
+      throw new ContentNotFound(cid.toString())
+    }
+    throw error
+  }
+  return concatBytes(parts)
+}
+
+/** How many blocks the store holds (walks it: for tests and reports, not hot paths). */
+export const countBlocks = async (store: Blockstore): Promise<number> => {
+  let count = 0
+  for await (const _ of store.getAll()) count += 1
+  return count
+}
+
+/** Removes every block. */
+export const clearBlocks = async (store: Blockstore): Promise<void> => {
+  const cids: Array<CID> = []
+  for await (const { cid } of store.getAll()) cids.push(cid)
+  for (const cid of cids) await store.delete(cid)
+}
+
+const blockKey = (cid: CID) => base58btc.encode(cid.multihash.bytes)
+
+/**
+ * Writes of one upload, straight into the store as they come (so an upload never sits in memory),
+ * that can still be taken back: `discard` deletes the blocks this upload brought in, unless another
+ * upload still in flight wrote them too or one that committed since relies on them. `commit` makes
+ * them permanent. Blocks that were already stored before are never deleted.
+ */
+export interface StagedWrites {
+  readonly put: (cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>) => Promise<CID>
+  readonly has: (cid: CID) => Promise<boolean>
+  /** Blocks written through this staging (each once). */
+  readonly size: number
+  readonly commit: () => void
+  readonly discard: () => Promise<void>
+}
+
+export interface Stager {
+  readonly stage: () => StagedWrites
+}
+
+interface Claim {
+  readonly cid: CID
+  /** Stagings still open that wrote the block. */
+  readonly writers: Set<symbol>
+  /** Whether the store held the block before the claim was made (then it is never deleted). */
+  readonly heldBefore: Promise<boolean>
+  /** Writes and the deletion of the block run one after another, so a deletion cannot overtake a write. */
+  queue: Promise<unknown>
+}
+
+const inTurn = <A>(claim: Claim, work: () => Promise<A>): Promise<A> => {
+  const next = claim.queue.then(work, work)
+  claim.queue = next.catch(() => undefined)
+  return next
+}
+
+/** Stagings over one store; they share the bookkeeping of blocks that no commit has claimed yet. */
+export const makeStager = (store: Blockstore): Stager => {
+  const pending = new Map<string, Claim>()
+  return {
+    stage: () => {
+      const id = Symbol("staging")
+      const touched = new Set<string>()
+      let open = true
+      const put = async (cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>) => {
+        if (!open) throw new Error("this staging is already committed or discarded")
+        const key = blockKey(cid)
+        touched.add(key)
+        let claim = pending.get(key)
+        if (claim === undefined) {
+          claim = { cid, writers: new Set(), heldBefore: Promise.resolve(store.has(cid)), queue: Promise.resolve() }
+          pending.set(key, claim)
+        }
+        claim.writers.add(id)
+        await inTurn(claim, async () => store.put(cid, bytes))
+        return cid
+      }
+      return {
+        put,
+        has: async (cid) => store.has(cid),
+        get size() {
+          return touched.size
+        },
+        commit: () => {
+          open = false
+          for (const key of touched) pending.delete(key)
+        },
+        discard: async () => {
+          if (!open) return
+          open = false
+          for (const key of touched) {
+            const claim = pending.get(key)
+            if (claim === undefined) continue
+            claim.writers.delete(id)
+            if (claim.writers.size > 0) continue
+            await inTurn(claim, async () => {
+              if (claim.writers.size === 0 && !(await claim.heldBefore)) await store.delete(claim.cid)
+            })
+            if (claim.writers.size === 0 && pending.get(key) === claim) pending.delete(key)
+          }
+        }
+      }
+    }
+  }
+}

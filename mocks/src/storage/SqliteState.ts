@@ -1,0 +1,137 @@
+/**
+ * The state in an SQLite database file (`node:sqlite`, built into Node ≥ 22.5: no native build).
+ *
+ * One table per kind of record (`StateTables`), each `key TEXT PRIMARY KEY, value TEXT` (JSON);
+ * SQLite's `rowid` keeps the order rows were first written, which the uploads list relies on.
+ * `schema_version` holds the version the file was last migrated to; `migrations` lists, in order,
+ * what takes a file from one version to the next, each step applied in its own transaction.
+ *
+ * The journal is a write-ahead log with `synchronous = FULL`: a committed transaction survives the
+ * process being killed (and the machine losing power); an uncommitted one leaves no trace.
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite"
+import { decodeValue, encodeValue, type StateStore, type StateTable, StateTables } from "./State.ts"
+
+/** Migration `i` takes a database from version `i` to `i + 1`. */
+export const migrations: ReadonlyArray<(db: DatabaseSync) => void> = [
+  (db) => {
+    for (const table of StateTables) {
+      db.exec(`CREATE TABLE ${table} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`)
+    }
+  }
+]
+
+export const SchemaVersion = migrations.length
+
+export class NewerSchema extends Error {
+  constructor(file: string, found: number) {
+    super(`${file} has schema version ${found}; this version of the local network knows up to ${SchemaVersion}`)
+    this.name = "NewerSchema"
+  }
+}
+
+const schemaVersion = (db: DatabaseSync): number => {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+  const row = db.prepare("SELECT version FROM schema_version").get() as { version: number } | undefined
+  if (row === undefined) {
+    db.exec("INSERT INTO schema_version (version) VALUES (0)")
+    return 0
+  }
+  return row.version
+}
+
+const migrate = (db: DatabaseSync, file: string) => {
+  const found = schemaVersion(db)
+  if (found > SchemaVersion) throw new NewerSchema(file, found)
+  for (let version = found; version < SchemaVersion; version++) {
+    db.exec("BEGIN IMMEDIATE")
+    try {
+      migrations[version]!(db)
+      db.prepare("UPDATE schema_version SET version = ?").run(version + 1)
+      db.exec("COMMIT")
+    } catch (error) {
+      db.exec("ROLLBACK")
+      throw error
+    }
+  }
+}
+
+interface Statements {
+  readonly rows: StatementSync
+  readonly get: StatementSync
+  readonly put: StatementSync
+  readonly remove: StatementSync
+  readonly clear: StatementSync
+}
+
+const prepare = (db: DatabaseSync, table: StateTable): Statements => ({
+  rows: db.prepare(`SELECT key, value FROM ${table} ORDER BY rowid`),
+  get: db.prepare(`SELECT value FROM ${table} WHERE key = ?`),
+  // An upsert keeps the row (and its rowid, hence its place in the order).
+  put: db.prepare(
+    `INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`
+  ),
+  remove: db.prepare(`DELETE FROM ${table} WHERE key = ?`),
+  clear: db.prepare(`DELETE FROM ${table}`)
+})
+
+/** Opens (creating and migrating when needed) the state database at `file`. */
+export const openSqliteState = (file: string): StateStore => {
+  const db = new DatabaseSync(file)
+  try {
+    db.exec("PRAGMA journal_mode = WAL")
+    db.exec("PRAGMA synchronous = FULL")
+    db.exec("PRAGMA busy_timeout = 5000")
+    migrate(db, file)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  const statements = new Map(StateTables.map((table) => [table, prepare(db, table)]))
+  const of = (table: StateTable) => statements.get(table)!
+  let depth = 0
+
+  const atomically = <A>(change: () => A): A => {
+    if (depth > 0) return change()
+    db.exec("BEGIN IMMEDIATE")
+    depth = 1
+    try {
+      const result = change()
+      depth = 0
+      db.exec("COMMIT")
+      return result
+    } catch (error) {
+      depth = 0
+      db.exec("ROLLBACK")
+      throw error
+    }
+  }
+
+  return {
+    location: file,
+    rows: (table) =>
+      (of(table).rows.all() as Array<{ key: string; value: string }>).map((row) => ({
+        key: row.key,
+        value: decodeValue(row.value)
+      })),
+    get: (table, key) => {
+      const row = of(table).get.get(key) as { value: string } | undefined
+      return row === undefined ? undefined : decodeValue(row.value)
+    },
+    put: (table, key, value) => {
+      of(table).put.run(key, encodeValue(value))
+    },
+    remove: (table, key) => {
+      of(table).remove.run(key)
+    },
+    clear: (tables = StateTables) => {
+      atomically(() => {
+        for (const table of tables) of(table).clear.run()
+      })
+    },
+    atomically,
+    close: () => {
+      if (db.isOpen) db.close()
+    }
+  }
+}
