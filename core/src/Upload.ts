@@ -274,6 +274,7 @@ export const make = Effect.gen(function* () {
     source: Input.FileSource,
     name: string
   ): Effect.fn.Return<Planned, PlatformError | InvalidUploadInput> {
+    yield* Input.checkName(name)
     const fail = readFailure(name)
     switch (source._tag) {
       case "Path": {

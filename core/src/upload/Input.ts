@@ -15,7 +15,9 @@
  *
  * @since 0.1.0
  */
+import * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
+import { InvalidUploadInput } from "../Errors.ts"
 
 // =============================================================================
 // Models
@@ -160,6 +162,20 @@ export const blobName = (value: Blob): string => {
   if (typeof file.name === "string" && file.name !== "") return file.name
   return "blob"
 }
+
+/**
+ * Refuses a name the node would resolve outside the upload: one with a `..` segment (either
+ * separator), such as `..` or `../../etc/passwd`. The node refuses them too; failing here costs no
+ * request.
+ */
+export const checkName = (name: string): Effect.Effect<string, InvalidUploadInput> =>
+  typeof name !== "string"
+    ? Effect.fail(new InvalidUploadInput({ reason: "a file name must be a string" }))
+    : name.split(/[\\/]/).includes("..")
+      ? Effect.fail(
+          new InvalidUploadInput({ reason: `Invalid file name ${JSON.stringify(name)}: a path segment is ".."` })
+        )
+      : Effect.succeed(name)
 
 /** The name a source goes under. */
 export const nameOf = (source: FileSource): string => {
