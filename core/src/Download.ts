@@ -26,7 +26,7 @@ import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { Auth, type SignInFailure } from "./Auth.ts"
 import { LighthouseConfig } from "./Config.ts"
-import type { MasterKey } from "./crypto/FileCipher.ts"
+import type { MasterKey } from "./crypto/FileCipherWeb.ts"
 import {
   type DecryptionFailed,
   type HttpStatusError,
@@ -39,7 +39,7 @@ import { execute, url } from "./internal/http.ts"
 import { type FetchKeyFailure, KeyShards } from "./KeyShards.ts"
 import { parseCid } from "./schema/Cid.ts"
 import type { Signer } from "./Signer.ts"
-import * as Cipher from "./upload/Cipher.ts"
+import * as Cipher from "./crypto/FileCipherWeb.ts"
 
 // =============================================================================
 // Models
@@ -170,7 +170,7 @@ export const make = Effect.gen(function* () {
       if (options?.decrypt === undefined) return source
       // Before downloading: without the key there is no point fetching the bytes.
       const key = yield* resolveKey(valid, options.decrypt)
-      return source.pipe(Cipher.decryptUnverified(key))
+      return source.pipe(Cipher.decryptStreamUnverified(key))
     })
 
   const stream = (cid: string, options?: Options): Stream.Stream<Uint8Array, FetchFailure> =>

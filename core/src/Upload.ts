@@ -54,12 +54,12 @@ import {
   RequestTimedOut,
   type UploadRejected
 } from "./Errors.ts"
-import { OVERHEAD } from "./crypto/FileCipher.ts"
+import { OVERHEAD } from "./crypto/FileCipherWeb.ts"
 import { execute, reveal, type Token, url, withBearer } from "./internal/http.ts"
 import { KeyShards } from "./KeyShards.ts"
 import { parsePublicKey } from "./schema/Address.ts"
 import type { KeyShard } from "./schema/KeyShard.ts"
-import * as Cipher from "./upload/Cipher.ts"
+import * as Cipher from "./crypto/FileCipherWeb.ts"
 import * as Input from "./upload/Input.ts"
 import * as Mime from "./upload/Mime.ts"
 import * as Multipart from "./upload/Multipart.ts"
@@ -572,7 +572,7 @@ export const make = Effect.gen(function* () {
       parts.push({
         name: planned.name,
         size: planned.size === undefined ? undefined : planned.size + OVERHEAD,
-        content: planned.content.pipe(Cipher.encrypt(masterKey))
+        content: planned.content.pipe(Cipher.encryptStream(masterKey))
       })
     }
 
