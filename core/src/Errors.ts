@@ -431,6 +431,17 @@ export class KeyNodesUnavailable extends Schema.TaggedError<KeyNodesUnavailable>
   }
 }
 
+/**
+ * The caller aborted the call through its `AbortSignal` (the Promise facade's trailing
+ * `{ signal }`): the call was interrupted and its requests cancelled. The message is the one
+ * `fetch` rejects with.
+ */
+export class Aborted extends Schema.TaggedError<Aborted>()("Aborted", {}) {
+  override get message() {
+    return "This operation was aborted"
+  }
+}
+
 // =============================================================================
 // Transfers
 // =============================================================================

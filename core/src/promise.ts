@@ -7,6 +7,10 @@
  * `err._tag === "InvalidCid"` or `err instanceof Errors.InvalidCid` both work.
  * Streams (the uploads list) become async iterables.
  *
+ * Every method takes a trailing `{ signal }`, as `fetch` does: aborting the signal interrupts the
+ * call, cancels its HTTP requests, and rejects the promise (or ends the iteration) with the typed
+ * `Aborted` (`err._tag === "Aborted"`).
+ *
  * ```ts
  * import { createLighthouse } from "lighthouse-effect/promise"
  * const lighthouse = createLighthouse({ hosts: { api: "http://127.0.0.1:4001" } })
@@ -16,8 +20,10 @@
  *
  * @since 0.1.0
  */
+import * as Cause from "effect/Cause"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
@@ -25,6 +31,7 @@ import * as Stream from "effect/Stream"
 import { AccessControl } from "./AccessControl.ts"
 import { Auth } from "./Auth.ts"
 import { Download } from "./Download.ts"
+import { Aborted } from "./Errors.ts"
 import { Files } from "./Files.ts"
 import { Ipns } from "./Ipns.ts"
 import { KeyShards } from "./KeyShards.ts"
@@ -32,14 +39,57 @@ import * as Lighthouse from "./Lighthouse.ts"
 import { Payment } from "./Payment.ts"
 import { Upload } from "./Upload.ts"
 
-/** A service's methods as Promise-returning functions (streams as async iterables). */
+/** The trailing argument of every facade method. */
+export interface CallOptions {
+  /** Aborting it interrupts the call and cancels its requests; the call rejects with `Aborted`. */
+  readonly signal: AbortSignal | undefined
+}
+
+/** A service's methods as Promise-returning functions (streams as async iterables), each with a trailing `{ signal }`. */
 export type Promised<S> = {
   readonly [K in keyof S]: S[K] extends (...args: infer A) => Effect.Effect<infer R, infer _E, infer _Q>
-    ? (...args: A) => Promise<R>
+    ? (...args: [...A, CallOptions?]) => Promise<R>
     : S[K] extends (...args: infer A) => Stream.Stream<infer R, infer _E, infer _Q>
-      ? (...args: A) => AsyncIterable<R>
+      ? (...args: [...A, CallOptions?]) => AsyncIterable<R>
       : S[K]
 }
+
+/** A trailing `{ signal }`: an object whose only key is `signal`, an `AbortSignal` or undefined. */
+const isCallOptions = (u: unknown): u is CallOptions => {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const keys = Object.keys(u)
+  if (keys.length !== 1 || keys[0] !== "signal") return false
+  const signal = (u as { signal: unknown }).signal
+  return signal === undefined || (typeof AbortSignal !== "undefined" && signal instanceof AbortSignal)
+}
+
+const splitCallOptions = (args: ReadonlyArray<unknown>): [ReadonlyArray<unknown>, AbortSignal | undefined] => {
+  const last = args.at(-1)
+  return isCallOptions(last) ? [args.slice(0, -1), last.signal] : [args, undefined]
+}
+
+/** Fails with `Aborted` once `signal` aborts (at once if it already has). */
+const abortion = (signal: AbortSignal): Effect.Effect<never, Aborted> =>
+  Effect.callback<never, Aborted>((resume) => {
+    const onAbort = () => resume(Effect.fail(new Aborted()))
+    if (signal.aborted) return onAbort()
+    signal.addEventListener("abort", onAbort, { once: true })
+    return Effect.sync(() => signal.removeEventListener("abort", onAbort))
+  })
+
+/** `runPromise`, interrupted by `signal`; an abort rejects with `Aborted`, as `fetch` rejects with its `AbortError`. */
+const runAbortable = <A>(
+  runtime: ManagedRuntime.ManagedRuntime<Lighthouse.Services, never>,
+  effect: Effect.Effect<A, unknown, Lighthouse.Services>,
+  signal: AbortSignal | undefined
+): Promise<A> =>
+  signal === undefined
+    ? runtime.runPromise(effect)
+    : runtime.runPromiseExit(effect, { signal }).then((exit) => {
+        if (Exit.isSuccess(exit)) return exit.value
+        if (signal.aborted && Cause.hasInterrupts(exit.cause)) throw new Aborted()
+        throw Cause.squash(exit.cause)
+      })
 
 export interface LighthouseClient {
   readonly auth: Promised<Auth["Service"]>
@@ -76,15 +126,30 @@ const promised = <I, S extends object>(
           (service[key as keyof S] as (...a: ReadonlyArray<unknown>) => unknown)(...args)
         )
       if (streams.includes(key)) {
-        return (...args: ReadonlyArray<unknown>) => ({
-          async *[Symbol.asyncIterator]() {
-            const stream = (await runtime.runPromise(invoke(args))) as Stream.Stream<unknown, unknown, never>
-            yield* Stream.toAsyncIterable(stream)
+        return (...all: ReadonlyArray<unknown>) => {
+          const [args, signal] = splitCallOptions(all)
+          return {
+            async *[Symbol.asyncIterator]() {
+              const stream = (await runAbortable(runtime, invoke(args), signal)) as Stream.Stream<
+                unknown,
+                unknown,
+                never
+              >
+              yield* Stream.toAsyncIterable(
+                signal === undefined ? stream : Stream.interruptWhen(stream, abortion(signal))
+              )
+            }
           }
-        })
+        }
       }
-      return (...args: ReadonlyArray<unknown>) =>
-        runtime.runPromise(Effect.flatMap(invoke(args), (effect) => effect as Effect.Effect<unknown, unknown, never>))
+      return (...all: ReadonlyArray<unknown>) => {
+        const [args, signal] = splitCallOptions(all)
+        return runAbortable(
+          runtime,
+          Effect.flatMap(invoke(args), (effect) => effect as Effect.Effect<unknown, unknown, never>),
+          signal
+        )
+      }
     }
   })
 
