@@ -27,7 +27,7 @@ export const access: Flow = {
   title: "access condition, share, revoke and transfer; who gets the key",
   needs: ["encryption"],
   run: Effect.gen(function* () {
-    const { wallets, deployment } = yield* Env
+    const { wallets, deployment, secrets } = yield* Env
     const auth = yield* Auth.Auth
     const control = yield* AccessControl.AccessControl
     const shards = yield* KeyShards.KeyShards
@@ -41,7 +41,9 @@ export const access: Flow = {
     /** The master key of `target`, recovered from 3 key nodes as `wallet`. */
     const keyAs = Effect.fnUntraced(function* (wallet: Wallet, target: string = cid) {
       const token = yield* auth.token(wallet.signer)
-      return Redacted.value(yield* shards.fetchKey({ cid: target, address: wallet.address, token }))
+      const key = Redacted.value(yield* shards.fetchKey({ cid: target, address: wallet.address, token }))
+      secrets.add(key)
+      return key
     })
     const ownerToken = yield* step(
       "auth.token.cached",
@@ -64,7 +66,7 @@ export const access: Flow = {
       "keyShards.fetchKey.owner",
       "key recovery as owner",
       keyAs(owner),
-      (key) => `${file!.name}: 3 shards → master key ${key.slice(0, 8)}…`
+      (key) => `${file!.name}: 3 shards → master key ${Format.secret(key)}`
     )
     const sameKey = (key: string, who: string) => check(key === ownerKey, `${who} recovered another key`)
 
@@ -163,7 +165,7 @@ export const access: Flow = {
       "keyShards.fetchKey.newOwner",
       "key recovery as new owner",
       keyAs(friend, note.Hash),
-      (key) => `friend recovers ${note.Name}'s key ${key.slice(0, 8)}…`
+      (key) => `friend recovers ${note.Name}'s key ${Format.secret(key)}`
     )
 
     yield* refused("keyShards.refused.formerOwner", "former owner refused", keyAs(owner, note.Hash), "AccessDenied")
