@@ -432,6 +432,20 @@ export class KeyNodesUnavailable extends Schema.TaggedError<KeyNodesUnavailable>
 }
 
 /**
+ * A JavaScript caller of the Promise facade passed an argument of the wrong shape (a number for a
+ * CID, no options, a signer without `signMessage`). Names the argument, never its value.
+ */
+export class InvalidArgument extends Schema.TaggedError<InvalidArgument>()("InvalidArgument", {
+  /** `service.method`, e.g. `files.fileInfo`. */
+  method: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `Invalid argument to ${this.method}: ${this.detail}`
+  }
+}
+
+/**
  * The caller aborted the call through its `AbortSignal` (the Promise facade's trailing
  * `{ signal }`): the call was interrupted and its requests cancelled. The message is the one
  * `fetch` rejects with.

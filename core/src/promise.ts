@@ -31,6 +31,7 @@ import * as Stream from "effect/Stream"
 import { AccessControl } from "./AccessControl.ts"
 import { Auth } from "./Auth.ts"
 import { Download } from "./Download.ts"
+import { checkArguments, type FacadeService } from "./internal/Arguments.ts"
 import { Aborted } from "./Errors.ts"
 import { Files } from "./Files.ts"
 import { Ipns } from "./Ipns.ts"
@@ -115,16 +116,22 @@ export interface ClientOptions extends Lighthouse.Options {
  */
 const promised = <I, S extends object>(
   runtime: ManagedRuntime.ManagedRuntime<Lighthouse.Services, never>,
+  name: FacadeService,
   tag: Context.Key<I, S>,
   streams: ReadonlyArray<string> = []
 ): Promised<S> =>
   new Proxy({} as Promised<S>, {
     get: (_target, key) => {
       if (typeof key !== "string") return undefined
-      const invoke = (args: ReadonlyArray<unknown>) =>
+      const call = (args: ReadonlyArray<unknown>) =>
         Effect.map(Effect.service(tag as unknown as Context.Key<Lighthouse.Services, S>), (service) =>
           (service[key as keyof S] as (...a: ReadonlyArray<unknown>) => unknown)(...args)
         )
+      // The arguments' shapes first: a JavaScript caller's mistake is a typed InvalidArgument.
+      const invoke = (args: ReadonlyArray<unknown>) => {
+        const invalid = checkArguments(name, key, args)
+        return invalid !== undefined ? Effect.fail(invalid) : call(args)
+      }
       if (streams.includes(key)) {
         return (...all: ReadonlyArray<unknown>) => {
           const [args, signal] = splitCallOptions(all)
@@ -157,14 +164,14 @@ const promised = <I, S extends object>(
 export const makeClient = (layer: Layer.Layer<Lighthouse.Services>): LighthouseClient => {
   const runtime = ManagedRuntime.make(layer)
   return {
-    auth: promised(runtime, Auth),
-    keyShards: promised(runtime, KeyShards),
-    accessControl: promised(runtime, AccessControl),
-    upload: promised(runtime, Upload),
-    download: promised(runtime, Download, ["stream"]),
-    files: promised(runtime, Files, ["uploads"]),
-    ipns: promised(runtime, Ipns),
-    payment: promised(runtime, Payment),
+    auth: promised(runtime, "auth", Auth),
+    keyShards: promised(runtime, "keyShards", KeyShards),
+    accessControl: promised(runtime, "accessControl", AccessControl),
+    upload: promised(runtime, "upload", Upload),
+    download: promised(runtime, "download", Download, ["stream"]),
+    files: promised(runtime, "files", Files, ["uploads"]),
+    ipns: promised(runtime, "ipns", Ipns),
+    payment: promised(runtime, "payment", Payment),
     dispose: () => runtime.dispose()
   }
 }

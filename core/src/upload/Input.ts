@@ -16,7 +16,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import type * as Stream from "effect/Stream"
+import * as Stream from "effect/Stream"
 import { InvalidUploadInput } from "../Errors.ts"
 
 // =============================================================================
@@ -144,6 +144,41 @@ export const isFileSource = (input: unknown): input is FileSource =>
   "_tag" in input &&
   typeof input._tag === "string" &&
   fileTags.has(input._tag)
+
+const isBlob = (u: unknown): u is Blob => typeof Blob !== "undefined" && u instanceof Blob
+const optionalString = (u: unknown) => u === undefined || typeof u === "string"
+
+/** Whether `input` is a file input with the fields its kind needs (for callers without types). */
+export const isFileInput = (input: unknown): input is FileInput => {
+  if (isBlob(input)) return true
+  if (!isFileSource(input)) return false
+  const source = input as unknown as Record<string, unknown>
+  switch (input._tag) {
+    case "Path":
+      return typeof source.path === "string" && optionalString(source.name)
+    case "Blob":
+      return isBlob(source.blob) && optionalString(source.name)
+    case "Bytes":
+      return source.bytes instanceof Uint8Array && typeof source.name === "string"
+    case "Text":
+      return typeof source.text === "string" && typeof source.name === "string"
+    case "Stream":
+      return (
+        typeof source.name === "string" &&
+        (source.size === undefined || typeof source.size === "number") &&
+        (Stream.isStream(source.stream) ||
+          (typeof ReadableStream !== "undefined" && source.stream instanceof ReadableStream))
+      )
+  }
+}
+
+/** Whether `input` is a folder input with the fields its kind needs. */
+export const isFolderInput = (input: unknown): input is FolderInput => {
+  if (typeof input !== "object" || input === null || !("_tag" in input)) return false
+  const folder = input as Record<string, unknown>
+  if (folder._tag === "Directory") return typeof folder.path === "string"
+  return folder._tag === "Files" && Array.isArray(folder.files) && folder.files.every(isFileInput)
+}
 
 /** Normalises a `File`/`Blob` to a source. */
 export const toFileSource = (input: FileInput): FileSource => (isFileSource(input) ? input : blob(input))
