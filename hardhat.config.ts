@@ -1,4 +1,5 @@
 // Hardhat 3 project for the payment contract: offline compiler, Solidity + node:test tests, Ignition.
+import "./tooling/requireNode.mjs"
 import { createRequire } from "node:module"
 import hardhatToolboxViemPlugin from "@nomicfoundation/hardhat-toolbox-viem"
 import { defineConfig } from "hardhat/config"

@@ -1,4 +1,10 @@
+import "./tooling/requireNode.mjs"
+import { defaultClientConditions, defaultServerConditions } from "vite"
 import { defineConfig } from "vitest/config"
+
+// `lighthouse-effect/...` self-references resolve to the TypeScript sources under this export
+// condition (see package.json `exports`), so tests run without a build.
+const source = "@lighthouse-effect/source"
 
 // One `vitest run` covers the library, the local network and the scripts (project
 // `unit`, in Node) and the Storybook stories (project `storybook`, in Chromium).
@@ -6,6 +12,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { conditions: [source, ...defaultClientConditions] },
+        ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
         test: {
           name: "unit",
           include: ["core/test/**/*.test.ts", "mocks/test/**/*.test.ts", "scripts/test/**/*.test.ts"],

@@ -6,6 +6,7 @@
  * Run after `hardhat build` (the `compile` npm script does both). The generated files are
  * committed; `contracts/test/abi.test.ts` fails when they no longer match the build.
  */
+import "../tooling/requireNode.mjs"
 import { execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"

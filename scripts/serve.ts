@@ -14,14 +14,13 @@
  * contributes network options (e.g. `chain`, `payments`), lines for the banner, fields for `--json`,
  * a hook on the running network, and a stop.
  */
+import "../tooling/requireNode.mjs"
 import { parseArgs } from "node:util"
-import { deployLocal, localTokens } from "../contracts/abi/deploy.ts"
-import type { HostName } from "../mocks/src/faults/index.ts"
-import { HostNames } from "../mocks/src/faults/index.ts"
-import type { MockNetwork, MockNetworkOptions } from "../mocks/src/MockNetwork.ts"
-import { serveMockNetwork } from "../mocks/src/server/serve.ts"
-import { startLocalChain } from "./lib/chain.ts"
-import { chainOptions } from "./simulate/ChainOptions.ts"
+import { deployLocal, localTokens } from "lighthouse-effect/contracts"
+import { HostNames, type HostName, type MockNetwork, type MockNetworkOptions } from "lighthouse-effect/mocks"
+import { serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { startLocalChain } from "lighthouse-effect/mocks/chain"
+import { chainOptions } from "lighthouse-effect/mocks"
 
 /** Something started with the mock network and stopped with it. */
 interface ServeExtension {
@@ -147,26 +146,28 @@ const localChain = (bind: string, port: number): ServeExtension => ({
 // Main
 // =============================================================================
 
-const main = async () => {
-  const bind = values.bind
-  /** Services started beside the mock network, in order; stopped in reverse order. */
-  const extensions: Array<ServeExtension> = []
-  if (!values["no-chain"]) extensions.push(localChain(bind, integer("chain-port", values["chain-port"]) ?? 8545))
+/** A service started beside the mock network, with what it prints and how it stops. */
+interface StartedExtension {
+  readonly id: string
+  readonly name: string
+  readonly stop: () => Promise<void>
+  readonly lines: ReadonlyArray<string>
+  readonly json: unknown
+  readonly layerOptions: ReadonlyArray<string>
+  readonly attach: ((network: MockNetwork) => void) | undefined
+}
 
-  const started: Array<{
-    id: string
-    name: string
-    stop: () => Promise<void>
-    lines: ReadonlyArray<string>
-    json: unknown
-    layerOptions: ReadonlyArray<string>
-    attach: ((network: MockNetwork) => void) | undefined
-  }> = []
+/** Stops started services in reverse order. */
+const stopAll = async (started: ReadonlyArray<StartedExtension>) => {
+  for (const service of [...started].reverse()) await service.stop()
+}
+
+/** Starts the extensions in order, merging their mock-network options; on a failure stops those started. */
+const startExtensions = async (
+  extensions: ReadonlyArray<ServeExtension>
+): Promise<{ readonly started: Array<StartedExtension>; readonly options: MockNetworkOptions }> => {
+  const started: Array<StartedExtension> = []
   let options: MockNetworkOptions = {}
-  let stopping = false
-  const stopStarted = async () => {
-    for (const service of [...started].reverse()) await service.stop()
-  }
   try {
     for (const extension of extensions) {
       const running = await extension.start()
@@ -182,10 +183,14 @@ const main = async () => {
       })
     }
   } catch (error) {
-    await stopStarted()
+    await stopAll(started)
     throw error
   }
+  return { started, options }
+}
 
+/** The mock network over HTTP with the command line's ports and limits. */
+const serveNetwork = (options: MockNetworkOptions) => {
   const ports: Partial<Record<HostName, number>> = {}
   for (const host of HostNames) {
     const port = integer(`${host}-port`, values[`${host}-port`])
@@ -193,23 +198,23 @@ const main = async () => {
   }
   const pageSize = integer("page-size", values["page-size"])
   const dataLimit = integer("data-limit", values["data-limit"])
-  const served = await serveMockNetwork({
+  return serveMockNetwork({
     ...options,
-    bind,
+    bind: values.bind,
     ports,
     ...(pageSize === undefined ? {} : { pageSize }),
     ...(dataLimit === undefined ? {} : { defaultDataLimit: dataLimit })
-  }).catch(async (error: unknown) => {
-    await stopStarted()
-    throw error
   })
-  for (const service of started) service.attach?.(served.network)
+}
 
-  const seeded = (values.seed ?? []).map((entry) => {
-    const [address = "", apiKey] = entry.split(":")
-    return served.network.seedAccount(address, apiKey === undefined ? {} : { apiKey })
-  })
+type Served = Awaited<ReturnType<typeof serveNetwork>>
 
+/** What is served, as one JSON line (`--json`) or as text for a person. */
+const printReady = (
+  served: Served,
+  seeded: ReadonlyArray<{ readonly address: string; readonly apiKey: string }>,
+  started: ReadonlyArray<StartedExtension>
+) => {
   if (values.json) {
     console.log(
       JSON.stringify({
@@ -219,32 +224,50 @@ const main = async () => {
         ...Object.fromEntries(started.map((service) => [service.id, service.json]))
       })
     )
-  } else {
-    const lines = [
-      "lighthouse-effect local network",
-      ...HostNames.map(
-        (host) => `  ${host.padEnd(11)} ${served.urls[host]}  (answers as ${served.network.hosts[host]})`
-      ),
-      ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
-      ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
-      "Point a client at it:",
-      "  Lighthouse.layer({",
-      `    hosts: { api: "${served.urls.api}", node: "${served.urls.node}",`,
-      `      gateway: "${served.urls.gateway}", encryption: "${served.urls.encryption}" },`,
-      ...started.flatMap((service) => service.layerOptions.map((line) => `    ${line}`)),
-      "  })",
-      `  or LIGHTHOUSE_API_URL=${served.urls.api} LIGHTHOUSE_NODE_URL=${served.urls.node}`,
-      `     LIGHTHOUSE_GATEWAY_URL=${served.urls.gateway} LIGHTHOUSE_ENCRYPTION_URL=${served.urls.encryption}`,
-      "Ctrl-C to stop."
-    ]
-    console.log(lines.join("\n"))
+    return
   }
+  const { urls } = served
+  const lines = [
+    "lighthouse-effect local network",
+    ...HostNames.map((host) => `  ${host.padEnd(11)} ${urls[host]}  (answers as ${served.network.hosts[host]})`),
+    ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
+    ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
+    "Point a client at it:",
+    "  Lighthouse.layer({",
+    `    hosts: { api: "${urls.api}", node: "${urls.node}",`,
+    `      gateway: "${urls.gateway}", encryption: "${urls.encryption}" },`,
+    ...started.flatMap((service) => service.layerOptions.map((line) => `    ${line}`)),
+    "  })",
+    `  or LIGHTHOUSE_API_URL=${urls.api} LIGHTHOUSE_NODE_URL=${urls.node}`,
+    `     LIGHTHOUSE_GATEWAY_URL=${urls.gateway} LIGHTHOUSE_ENCRYPTION_URL=${urls.encryption}`,
+    "Ctrl-C to stop."
+  ]
+  console.log(lines.join("\n"))
+}
 
+const main = async () => {
+  /** Services started beside the mock network, in order; stopped in reverse order. */
+  const extensions: Array<ServeExtension> = []
+  if (!values["no-chain"]) extensions.push(localChain(values.bind, integer("chain-port", values["chain-port"]) ?? 8545))
+  const { started, options } = await startExtensions(extensions)
+  const served = await serveNetwork(options).catch(async (error: unknown) => {
+    await stopAll(started)
+    throw error
+  })
+  for (const service of started) service.attach?.(served.network)
+
+  const seeded = (values.seed ?? []).map((entry) => {
+    const [address = "", apiKey] = entry.split(":")
+    return served.network.seedAccount(address, apiKey === undefined ? {} : { apiKey })
+  })
+  printReady(served, seeded, started)
+
+  let stopping = false
   const stop = async () => {
     if (stopping) return
     stopping = true
     await served.close()
-    await stopStarted()
+    await stopAll(started)
     process.exit(0)
   }
   process.on("SIGINT", stop)

@@ -12,6 +12,7 @@
  *
  * `runSimulation(options)` runs it in process and returns the report (see `simulate/Run.ts`).
  */
+import "../tooling/requireNode.mjs"
 import { writeFileSync } from "node:fs"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"

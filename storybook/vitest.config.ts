@@ -1,13 +1,39 @@
+import "../tooling/requireNode.mjs"
+import { mkdirSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import Chromium from "@sparticuz/chromium"
 import { storybookTest } from "@storybook/addon-vitest/vitest-plugin"
 import { playwright } from "@vitest/browser-playwright"
+import { defaultClientConditions, defaultServerConditions } from "vite"
 import { defineProject } from "vitest/config"
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
 
-// Stories' play functions run as tests in Debian's Chromium: browser downloads are impossible here.
+// Stories' play functions run as tests in headless Chromium. The browser comes from the npm
+// registry inside @sparticuz/chromium: no download from elsewhere, no root, no system package.
+// `CHROMIUM_PATH` picks another Chromium.
+const executablePath = process.env.CHROMIUM_PATH ?? (await unpackChromium())
+
+/**
+ * @sparticuz/chromium unpacks into `os.tmpdir()`, a folder shared by every user and checkout of
+ * the machine (another user's `/tmp/chromium` cannot be run): unpack into this checkout instead.
+ */
+async function unpackChromium(): Promise<string> {
+  const previous = process.env.TMPDIR
+  process.env.TMPDIR = path.join(dirname, "..", "node_modules", ".cache", "chromium")
+  mkdirSync(process.env.TMPDIR, { recursive: true })
+  try {
+    return await Chromium.executablePath()
+  } finally {
+    if (previous === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = previous
+  }
+}
 export default defineProject({
+  // `lighthouse-effect/...` self-references resolve to the TypeScript sources (package.json `exports`).
+  resolve: { conditions: ["@lighthouse-effect/source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["@lighthouse-effect/source", ...defaultServerConditions] } },
   plugins: [storybookTest({ configDir: path.join(dirname, ".storybook") })],
   test: {
     name: "storybook",
@@ -21,7 +47,7 @@ export default defineProject({
       headless: true,
       provider: playwright({
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          executablePath,
           args: [
             "--no-sandbox",
             "--disable-gpu",

@@ -4,8 +4,13 @@
  * (committed, so every flow can be seen without running anything); otherwise it is taken and
  * dropped, because encrypted CIDs, nonces and dates differ on every run and would rewrite them all.
  */
+import { configure } from "storybook/test"
 import { afterEach, inject } from "vitest"
 import { page } from "vitest/browser"
+
+// A flow waits on key nodes and a chain: on a loaded 2-core CI machine the default 1 s for
+// `findBy…` is too short, while a real failure still shows within the limit.
+configure({ asyncUtilTimeout: 15_000 })
 
 declare module "vitest" {
   export interface ProvidedContext {

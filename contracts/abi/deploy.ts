@@ -1,6 +1,6 @@
 /**
  * Deploys the payment contract and the two local stablecoins with plain viem, so any local chain
- * works: the in-process chain of `scripts/lib/chain.ts`, Hardhat's `network.create()`,
+ * works: the in-process chain of `mocks/src/chain/LocalChain.ts`, Hardhat's `network.create()`,
  * `npx hardhat node`, anvil. Hardhat is not needed at run time.
  *
  * @since 0.1.0

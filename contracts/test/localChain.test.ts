@@ -4,7 +4,7 @@ import { after, before, describe, it } from "node:test"
 import { createPublicClient, createWalletClient, custom, erc20Abi, http, parseEther } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { hardhat } from "viem/chains"
-import { type LocalChain, startLocalChain } from "../../scripts/lib/chain.ts"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import {
   deployLocal,
   type LocalDeployment,

@@ -20,7 +20,7 @@ import {
   type WalletClient,
   zeroAddress
 } from "viem"
-import { type LocalChain, startLocalChain } from "../../scripts/lib/chain.ts"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { deployLocal, type LocalDeployment, lighthousePaymentAbi, mockStablecoinAbi } from "../abi/index.ts"
 
 const sdkAbi = JSON.parse(readFileSync(new URL("./fixtures/sdk-abi.json", import.meta.url), "utf8")) as Abi

@@ -1,6 +1,5 @@
 /**
- * `Ipns`: the account's IPNS keys and records on the API host (spec §7, reference/sdk-behaviour.md
- * §5.9): generate a key, publish a CID under it, list the keys with their records, remove a key.
+ * `Ipns`: the account's IPNS keys and records on the API host: generate a key, publish a CID under it, list the keys with their records, remove a key.
  *
  * Every call is `Authorization: Bearer <apiKey>`; a non-2xx answer is `Request failed with status
  * code {n}` (an unknown or already removed key is a 500 on the provider); bodies are decoded with
@@ -14,7 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { LighthouseConfig } from "./Config.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
 import type { InvalidCid, InvalidResponse, NetworkError, RequestFailed, RequestTimedOut } from "./Errors.ts"
 import { executeJson, type Token, url, withBearer } from "./internal/http.ts"
 import { parseCid } from "./schema/Cid.ts"

@@ -17,19 +17,19 @@ import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as AccessControl from "./AccessControl.ts"
 import * as Auth from "./Auth.ts"
-import * as Config from "./Config.ts"
+import * as LighthouseConfig from "./LighthouseConfig.ts"
 import * as Download from "./Download.ts"
 import * as Files from "./Files.ts"
 import * as Ipns from "./Ipns.ts"
 import * as KeyShards from "./KeyShards.ts"
-import * as Nodes from "./Nodes.ts"
+import * as KeyNodes from "./KeyNodes.ts"
 import * as Payment from "./Payment.ts"
 import * as Upload from "./Upload.ts"
 
 /** Everything `layer` provides. */
 export type Services =
-  | Config.LighthouseConfig
-  | Nodes.KeyNodes
+  | LighthouseConfig.LighthouseConfig
+  | KeyNodes.KeyNodes
   | Auth.Auth
   | KeyShards.KeyShards
   | AccessControl.AccessControl
@@ -39,7 +39,7 @@ export type Services =
   | Ipns.Ipns
   | Payment.Payment
 
-export interface Options extends Config.PartialOptions {
+export interface Options extends LighthouseConfig.PartialOptions {
   /** Options of the JWT cache (how long before expiry a token is refreshed). */
   readonly auth?: Auth.Options
 }
@@ -53,8 +53,8 @@ export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
 export const layerWith = (
   options: Options = {}
 ): Layer.Layer<Services, never, FileSystem.FileSystem | HttpClient.HttpClient> => {
-  const base = Config.layer(options)
-  const nodes = Nodes.layer.pipe(Layer.provideMerge(base))
+  const base = LighthouseConfig.layer(options)
+  const nodes = KeyNodes.layer.pipe(Layer.provideMerge(base))
   const shards = Layer.mergeAll(KeyShards.layer, Auth.layer(options.auth)).pipe(Layer.provideMerge(nodes))
   const services = Layer.mergeAll(
     AccessControl.layer,

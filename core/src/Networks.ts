@@ -1,7 +1,7 @@
 /**
- * The chains the payment contract lives on (spec §3 and §9), as validated data.
+ * The chains the payment contract lives on, with their chain ids and tokens, as validated data.
  *
- * Figures are the provider's own configuration (reference/sdk-behaviour.md §1),
+ * Figures are the provider's own configuration (its SDK's network table),
  * with its inconsistent decimal keys (`usd_contract_decimal`, `usdt_contract_decimal`…)
  * folded into one shape: each token has its address and decimals side by side.
  * `localhost` is the local chain of the offline network, filled from a deployment.
@@ -33,7 +33,7 @@ export const Network = Schema.Struct({
     usdc: Schema.optionalKey(Token),
     dai: Schema.optionalKey(Token)
   }),
-  /** Given for some chains only (spec §3); the price of the native coin needs it. */
+  /** Given for some chains only in the provider's table; the price of the native coin needs it. */
   nativeDecimals: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 36 })))
 })
 export type Network = typeof Network.Type
@@ -62,7 +62,7 @@ export const defaultNetwork: NetworkName = "polygon"
 const token = (address: string, decimals: number) => ({ address: address as EvmAddress, decimals })
 const address = (value: string) => value as EvmAddress
 
-/** The 11 chains of the spec with every figure the provider configures, plus `localhost`. */
+/** The provider's 11 chains with every figure the provider configures, plus `localhost`. */
 export const networks: Readonly<Record<NetworkName, Network>> = {
   fantom: {
     symbol: "FTM",

@@ -111,6 +111,9 @@ const connect = (walletClient: WalletClient<Transport, Chain | undefined, Accoun
     catch: (cause) => new SignerError({ operation: "requestAddresses", cause })
   })
 
+/** Any viem wallet client, with or without a chain and an account. */
+export type AnyWalletClient = WalletClient<Transport, Chain | undefined, Account | undefined>
+
 /**
  * A signer over a viem `WalletClient`. Uses the client's account when it has one, else the first
  * address of `eth_requestAccounts` (which prompts a browser wallet to connect), or of
@@ -118,9 +121,9 @@ const connect = (walletClient: WalletClient<Transport, Chain | undefined, Accoun
  *
  * @category constructors
  */
-export const makeFromWalletClient = Effect.fn("Signer.fromWalletClient")(function* (
-  walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>
-): Effect.fn.Return<Service, SignerError> {
+export const makeFromWalletClient: (walletClient: AnyWalletClient) => Effect.Effect<Service, SignerError> = Effect.fn(
+  "Signer.fromWalletClient"
+)(function* (walletClient: AnyWalletClient): Effect.fn.Return<Service, SignerError> {
   const account: Account | Address = walletClient.account ?? (yield* connect(walletClient))
   const address = lower(typeof account === "string" ? account : account.address)
   return {

@@ -4,7 +4,7 @@ import * as Errors from "../src/Errors.ts"
 
 const cause = new Error("boom")
 
-/** Every catalogue error with the text spec §8 gives it, to the letter. */
+/** Every catalogue error with the provider's text, to the letter. */
 const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, string, string]> = [
   [new Errors.InvalidCid({ cid: "x" }), "InvalidCid", "Invalid CID"],
   [new Errors.InvalidKeyShards({ count: 4 }), "InvalidKeyShards", "keyShards must be an array of 5 objects"],
@@ -208,7 +208,7 @@ describe("Errors", () => {
     })
   )
 
-  it.effect("the contract error names are the seven of spec §8 plus Ownable's two", () =>
+  it.effect("the contract error names are the contract's seven plus Ownable's two", () =>
     Effect.sync(() => {
       assert.deepStrictEqual(Errors.ContractErrorName.literals, [
         "ENDOWMENT_TRANSFER_FAILED",

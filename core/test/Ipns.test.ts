@@ -1,6 +1,6 @@
 /**
  * `Ipns` on the wire, against the mock network: generate, publish, list and remove, with the
- * provider's shapes (reference/sdk-behaviour.md §5.9) and its `Request failed` wording.
+ * provider's shapes and its `Request failed` wording.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"

@@ -87,7 +87,7 @@ describe("KeyShards.save", () => {
         assert.strictEqual(entry.headers.authorization, `Bearer ${Redacted.value(token)}`)
         assert.strictEqual(entry.headers["content-type"], "application/json")
       }
-      // The spec's 1 s pause between two nodes, and none after the last.
+      // The provider's 1 s pause between two nodes, and none after the last.
       const gaps = log.slice(1).map((e, i) => e.at - log[i]!.at)
       for (const gap of gaps) assert.isTrue(gap >= 1000 && gap < 1500, `gap ${gap}`)
       assert.isTrue(clockNow() - start < 4 * 1500)

@@ -29,7 +29,7 @@ const chainIds = {
 const specChains = Object.keys(chainIds) as Array<keyof typeof chainIds>
 
 describe("Networks", () => {
-  it.effect("the 11 chains of spec §3, plus localhost, and nothing else", () =>
+  it.effect("the provider's 11 chains, plus localhost, and nothing else", () =>
     Effect.sync(() => {
       assert.deepStrictEqual(Object.keys(networks).sort(), [...specChains, "localhost"].sort())
       assert.deepStrictEqual([...NetworkName.literals].sort(), [...specChains, "localhost"].sort())
@@ -37,7 +37,7 @@ describe("Networks", () => {
     })
   )
 
-  it.effect.each(specChains)("%s has the chain id of spec §9", (name) =>
+  it.effect.each(specChains)("%s has the provider's chain id", (name) =>
     Effect.sync(() => {
       assert.strictEqual(networks[name].chainId, chainIds[name])
     })
@@ -57,7 +57,7 @@ describe("Networks", () => {
     })
   )
 
-  it.effect("polygon: usdc and usdt 6 decimals, dai 18, native 18 (spec §9)", () =>
+  it.effect("polygon: usdc and usdt 6 decimals, dai 18, native 18, as the provider lists them", () =>
     Effect.sync(() => {
       const polygon = networks.polygon
       assert.strictEqual(polygon.symbol, "MATIC")

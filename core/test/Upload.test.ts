@@ -40,6 +40,13 @@ const BOUNDARY = /^multipart\/form-data; boundary=(----LighthouseEffect[0-9a-f]{
 const seed = (options?: { readonly dataLimit?: number; readonly dataUsed?: number }) =>
   network.seedAccount(alice.address, { apiKey: "test-api-key", ...options })
 
+/** Runs a test with the service and a seeded account's API key, over the in-process network. */
+const uploading = <A, E, R>(body: (upload: Upload.Service, apiKey: string) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const { apiKey } = seed()
+    return yield* body(yield* Upload.Upload, apiKey)
+  }).pipe(Effect.provide(layer))
+
 /** The boundary of a logged upload. */
 const boundaryOf = (headers: Readonly<Record<string, string>>) => {
   const match = BOUNDARY.exec(headers["content-type"] ?? "")
@@ -91,65 +98,65 @@ const fileWithPath = (content: string, relativePath: string, type = "") => {
 }
 
 describe("Upload plain", () => {
-  it.effect("text: POST /api/v0/add with the spec's query and headers, one `file` part, kubo's CID", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const entry = yield* upload.text(HELLO, { apiKey })
-      assert.deepStrictEqual(entry, { Name: "text", Hash: HELLO_V1, Size: "12" })
+  it.effect("text: POST /api/v0/add with the provider's query and headers, one `file` part, kubo's CID", () =>
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const entry = yield* upload.text(HELLO, { apiKey })
+        assert.deepStrictEqual(entry, { Name: "text", Hash: HELLO_V1, Size: "12" })
 
-      assert.strictEqual(log.length, 1)
-      const [request] = log
-      assert.strictEqual(request!.method, "POST")
-      assert.strictEqual(
-        request!.url.href,
-        "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1"
-      )
-      assert.strictEqual(request!.headers.authorization, "Bearer test-api-key")
-      assert.strictEqual(request!.headers.encryption, "false")
-      assert.strictEqual(request!.headers["mime-type"], "text/plain")
-      assert.strictEqual(request!.headers["x-deal-parameter"], "null")
-      const boundary = boundaryOf(request!.headers)
-      assert.strictEqual(text(request!.body), onePart(boundary, "text", HELLO))
-    }).pipe(Effect.provide(layer))
+        assert.strictEqual(log.length, 1)
+        const [request] = log
+        assert.strictEqual(request!.method, "POST")
+        assert.strictEqual(
+          request!.url.href,
+          "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1"
+        )
+        assert.strictEqual(request!.headers.authorization, "Bearer test-api-key")
+        assert.strictEqual(request!.headers.encryption, "false")
+        assert.strictEqual(request!.headers["mime-type"], "text/plain")
+        assert.strictEqual(request!.headers["x-deal-parameter"], "null")
+        const boundary = boundaryOf(request!.headers)
+        assert.strictEqual(text(request!.body), onePart(boundary, "text", HELLO))
+      })
+    )
   )
 
   it.effect("text with a name, CID v0, deal parameters and a Mime-Type", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const dealParameters = { num_copies: 2, miner: ["f01234"], network: "calibration" }
-      const entry = yield* upload.text(HELLO, {
-        apiKey: Redacted.make(apiKey),
-        name: "sample",
-        cidVersion: 0,
-        dealParameters,
-        mimeType: "text/markdown"
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const dealParameters = { num_copies: 2, miner: ["f01234"], network: "calibration" }
+        const entry = yield* upload.text(HELLO, {
+          apiKey: Redacted.make(apiKey),
+          name: "sample",
+          cidVersion: 0,
+          dealParameters,
+          mimeType: "text/markdown"
+        })
+        assert.deepStrictEqual(entry, { Name: "sample", Hash: HELLO_V0, Size: "20" })
+        const [request] = log
+        assert.strictEqual(request!.url.search, "?wrap-with-directory=false&cid-version=0")
+        assert.strictEqual(request!.headers["x-deal-parameter"], JSON.stringify(dealParameters))
+        assert.strictEqual(request!.headers["mime-type"], "text/markdown")
+        // The node recorded what was sent.
+        const record = network.state.files.byCid(HELLO_V0)!
+        assert.deepStrictEqual(record.dealParameters, dealParameters)
+        assert.strictEqual(record.mimeType, "text/markdown")
+        assert.strictEqual(record.fileName, "sample")
       })
-      assert.deepStrictEqual(entry, { Name: "sample", Hash: HELLO_V0, Size: "20" })
-      const [request] = log
-      assert.strictEqual(request!.url.search, "?wrap-with-directory=false&cid-version=0")
-      assert.strictEqual(request!.headers["x-deal-parameter"], JSON.stringify(dealParameters))
-      assert.strictEqual(request!.headers["mime-type"], "text/markdown")
-      // The node recorded what was sent.
-      const record = network.state.files.byCid(HELLO_V0)!
-      assert.deepStrictEqual(record.dealParameters, dealParameters)
-      assert.strictEqual(record.mimeType, "text/markdown")
-      assert.strictEqual(record.fileName, "sample")
-    }).pipe(Effect.provide(layer))
+    )
   )
 
   it.effect("buffer: the default name `blob` and no Mime-Type", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const entry = yield* upload.buffer(new TextEncoder().encode(HELLO), { apiKey })
-      assert.deepStrictEqual(entry, { Name: "blob", Hash: HELLO_V1, Size: "12" })
-      assert.isUndefined(log[0]!.headers["mime-type"])
-      const named = yield* upload.buffer(new Uint8Array([1, 2, 3]), { apiKey, name: "raw.bin", cidVersion: 0 })
-      assert.strictEqual(named.Name, "raw.bin")
-      assert.strictEqual(partsOf(text(log[1]!.body), boundaryOf(log[1]!.headers))[0]!.filename, "raw.bin")
-    }).pipe(Effect.provide(layer))
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const entry = yield* upload.buffer(new TextEncoder().encode(HELLO), { apiKey })
+        assert.deepStrictEqual(entry, { Name: "blob", Hash: HELLO_V1, Size: "12" })
+        assert.isUndefined(log[0]!.headers["mime-type"])
+        const named = yield* upload.buffer(new Uint8Array([1, 2, 3]), { apiKey, name: "raw.bin", cidVersion: 0 })
+        assert.strictEqual(named.Name, "raw.bin")
+        assert.strictEqual(partsOf(text(log[1]!.body), boundaryOf(log[1]!.headers))[0]!.filename, "raw.bin")
+      })
+    )
   )
 
   it.effect("file from a path: the basename, the type from the extension", () =>
@@ -171,66 +178,66 @@ describe("Upload plain", () => {
   )
 
   it.effect("file from a File, a Blob, bytes and streams", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const file = new File([HELLO], "note.md", { type: "text/markdown" })
-      assert.deepStrictEqual(yield* upload.file(file, { apiKey }), { Name: "note.md", Hash: HELLO_V1, Size: "12" })
-      assert.strictEqual(log[0]!.headers["mime-type"], "text/markdown")
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const file = new File([HELLO], "note.md", { type: "text/markdown" })
+        assert.deepStrictEqual(yield* upload.file(file, { apiKey }), { Name: "note.md", Hash: HELLO_V1, Size: "12" })
+        assert.strictEqual(log[0]!.headers["mime-type"], "text/markdown")
 
-      const blob = new Blob([HELLO])
-      assert.strictEqual((yield* upload.file(blob, { apiKey })).Name, "blob")
-      assert.strictEqual((yield* upload.file(Input.blob(blob, { name: "b.txt" }), { apiKey })).Name, "b.txt")
-      assert.strictEqual(
-        (yield* upload.file(Input.bytes(new TextEncoder().encode(HELLO), "bytes.txt"), { apiKey })).Hash,
-        HELLO_V1
-      )
+        const blob = new Blob([HELLO])
+        assert.strictEqual((yield* upload.file(blob, { apiKey })).Name, "blob")
+        assert.strictEqual((yield* upload.file(Input.blob(blob, { name: "b.txt" }), { apiKey })).Name, "b.txt")
+        assert.strictEqual(
+          (yield* upload.file(Input.bytes(new TextEncoder().encode(HELLO), "bytes.txt"), { apiKey })).Hash,
+          HELLO_V1
+        )
 
-      const readable = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(new TextEncoder().encode("hello "))
-          controller.enqueue(new TextEncoder().encode("world\n"))
-          controller.close()
-        }
+        const readable = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode("hello "))
+            controller.enqueue(new TextEncoder().encode("world\n"))
+            controller.close()
+          }
+        })
+        assert.deepStrictEqual(yield* upload.file(Input.stream(readable, { name: "web.txt" }), { apiKey }), {
+          Name: "web.txt",
+          Hash: HELLO_V1,
+          Size: "12"
+        })
+        const effectStream = Stream.make(new TextEncoder().encode("hello "), new TextEncoder().encode("world\n"))
+        assert.strictEqual(
+          (yield* upload.file(Input.stream(effectStream, { name: "fx.txt", size: 12 }), { apiKey })).Hash,
+          HELLO_V1
+        )
+        assert.strictEqual(text(log[5]!.body), onePart(boundaryOf(log[5]!.headers), "fx.txt", HELLO))
       })
-      assert.deepStrictEqual(yield* upload.file(Input.stream(readable, { name: "web.txt" }), { apiKey }), {
-        Name: "web.txt",
-        Hash: HELLO_V1,
-        Size: "12"
-      })
-      const effectStream = Stream.make(new TextEncoder().encode("hello "), new TextEncoder().encode("world\n"))
-      assert.strictEqual(
-        (yield* upload.file(Input.stream(effectStream, { name: "fx.txt", size: 12 }), { apiKey })).Hash,
-        HELLO_V1
-      )
-      assert.strictEqual(text(log[5]!.body), onePart(boundaryOf(log[5]!.headers), "fx.txt", HELLO))
-    }).pipe(Effect.provide(layer))
+    )
   )
 
   it.effect("names with quotes, percent signs and line breaks are escaped and arrive intact", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const name = 'a "b" 100%\\c\r\nd é.txt'
-      const entry = yield* upload.text(HELLO, { apiKey, name })
-      assert.strictEqual(entry.Name, name)
-      const [part] = partsOf(text(log[0]!.body), boundaryOf(log[0]!.headers))
-      assert.strictEqual(part!.filename, "a %22b%22 100%25%5Cc%0D%0Ad é.txt")
-    }).pipe(Effect.provide(layer))
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const name = 'a "b" 100%\\c\r\nd é.txt'
+        const entry = yield* upload.text(HELLO, { apiKey, name })
+        assert.strictEqual(entry.Name, name)
+        const [part] = partsOf(text(log[0]!.body), boundaryOf(log[0]!.headers))
+        assert.strictEqual(part!.filename, "a %22b%22 100%25%5Cc%0D%0Ad é.txt")
+      })
+    )
   )
 
   it.effect("wrapWithDirectory: the wrapping directory's entry, named ``", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const entry = yield* upload.file(Input.text(HELLO, "text"), { apiKey, wrapWithDirectory: true })
-      assert.deepStrictEqual(entry, {
-        Name: "",
-        Hash: "bafybeib64lgtliytogydeh5mhcrlcm42e7xmq55gblrsiejou5atlvflau",
-        Size: "64"
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const entry = yield* upload.file(Input.text(HELLO, "text"), { apiKey, wrapWithDirectory: true })
+        assert.deepStrictEqual(entry, {
+          Name: "",
+          Hash: "bafybeib64lgtliytogydeh5mhcrlcm42e7xmq55gblrsiejou5atlvflau",
+          Size: "64"
+        })
+        assert.strictEqual(log[0]!.url.search, "?wrap-with-directory=true&cid-version=1")
       })
-      assert.strictEqual(log[0]!.url.search, "?wrap-with-directory=true&cid-version=1")
-    }).pipe(Effect.provide(layer))
+    )
   )
 
   it.effect("folder from a path: parts named from the folder's own name, files in name order, the folder's entry", () =>
@@ -263,45 +270,45 @@ describe("Upload plain", () => {
   )
 
   it.effect("several files without a common folder are wrapped in a directory", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const entry = yield* upload.folder(Input.files([new File(["1"], "one.txt"), Input.text("2", "two.txt")]), {
-        apiKey,
-        cidVersion: 0
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const entry = yield* upload.folder(Input.files([new File(["1"], "one.txt"), Input.text("2", "two.txt")]), {
+          apiKey,
+          cidVersion: 0
+        })
+        assert.strictEqual(entry.Name, "")
+        assert.strictEqual(log[0]!.url.search, "?wrap-with-directory=true&cid-version=0")
+        assert.deepStrictEqual(
+          partsOf(text(log[0]!.body), boundaryOf(log[0]!.headers)).map((p) => p.filename),
+          ["one.txt", "two.txt"]
+        )
       })
-      assert.strictEqual(entry.Name, "")
-      assert.strictEqual(log[0]!.url.search, "?wrap-with-directory=true&cid-version=0")
-      assert.deepStrictEqual(
-        partsOf(text(log[0]!.body), boundaryOf(log[0]!.headers)).map((p) => p.filename),
-        ["one.txt", "two.txt"]
-      )
-    }).pipe(Effect.provide(layer))
+    )
   )
 
   it.effect("progress: bytes of the body pulled by the transport, from 0 to the body's length", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const reports: Array<Upload.Progress.Progress> = []
-      const content = new Uint8Array(300 * 1024).fill(7)
-      yield* upload.buffer(content, { apiKey, onProgress: (p) => void reports.push(p) })
-      const body = log[0]!.body!
-      assert.strictEqual(reports[0]!.bytesSent, 0)
-      assert.strictEqual(reports.at(-1)!.bytesSent, body.length)
-      assert.isTrue(reports.every((r) => r.totalBytes === body.length))
-      for (let i = 1; i < reports.length; i++) assert.isTrue(reports[i]!.bytesSent > reports[i - 1]!.bytesSent)
-      assert.isTrue(reports.length >= 5)
-      assert.strictEqual(Upload.Progress.fraction(reports.at(-1)!), 1)
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const reports: Array<Upload.Progress.Progress> = []
+        const content = new Uint8Array(300 * 1024).fill(7)
+        yield* upload.buffer(content, { apiKey, onProgress: (p) => void reports.push(p) })
+        const body = log[0]!.body!
+        assert.strictEqual(reports[0]!.bytesSent, 0)
+        assert.strictEqual(reports.at(-1)!.bytesSent, body.length)
+        assert.isTrue(reports.every((r) => r.totalBytes === body.length))
+        for (let i = 1; i < reports.length; i++) assert.isTrue(reports[i]!.bytesSent > reports[i - 1]!.bytesSent)
+        assert.isTrue(reports.length >= 5)
+        assert.strictEqual(Upload.Progress.fraction(reports.at(-1)!), 1)
 
-      // An Effect listener; a stream of unknown size has no total.
-      const seen: Array<Upload.Progress.Progress> = []
-      yield* upload.file(Input.stream(Stream.make(new Uint8Array(10)), { name: "s" }), {
-        apiKey,
-        onProgress: (p) => Effect.sync(() => void seen.push(p))
+        // An Effect listener; a stream of unknown size has no total.
+        const seen: Array<Upload.Progress.Progress> = []
+        yield* upload.file(Input.stream(Stream.make(new Uint8Array(10)), { name: "s" }), {
+          apiKey,
+          onProgress: (p) => Effect.sync(() => void seen.push(p))
+        })
+        assert.deepStrictEqual(seen.at(-1), { bytesSent: log[1]!.body!.length, totalBytes: undefined })
       })
-      assert.deepStrictEqual(seen.at(-1), { bytesSent: log[1]!.body!.length, totalBytes: undefined })
-    }).pipe(Effect.provide(layer))
+    )
   )
 
   it.effect("car: POST /api/v0/dag/import with the CAR as the `file` part; the roots", () =>
@@ -523,28 +530,28 @@ describe("Upload errors", () => {
   )
 
   it.effect("inputs refused before sending: missing path, directory as a file, empty folder", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const dir = yield* tempDir
-      const missing = yield* Effect.flip(upload.file(Input.path(nodePath.join(dir, "nope.txt")), { apiKey }))
-      assert.strictEqual(missing._tag, "PlatformError")
-      assert.strictEqual(missing._tag === "PlatformError" && missing.reason._tag, "NotFound")
-      const asFile = (yield* Effect.flip(upload.file(Input.path(dir), { apiKey }))) as InvalidUploadInput
-      assert.strictEqual(asFile.message, `${dir} is a directory: upload it as a folder`)
-      yield* Effect.promise(() => fs.mkdir(nodePath.join(dir, "empty")))
-      const empty = (yield* Effect.flip(
-        upload.folder(Input.directory(nodePath.join(dir, "empty")), { apiKey })
-      )) as InvalidUploadInput
-      assert.strictEqual(empty.message, "the folder has no files")
-      const notDir = yield* Effect.promise(() => fs.writeFile(nodePath.join(dir, "f"), "x"))
-      void notDir
-      const fileAsFolder = (yield* Effect.flip(
-        upload.folder(Input.directory(nodePath.join(dir, "f")), { apiKey })
-      )) as InvalidUploadInput
-      assert.strictEqual(fileAsFolder.message, `${nodePath.join(dir, "f")} is not a directory`)
-      assert.strictEqual(log.length, 0)
-    }).pipe(Effect.provide(layer))
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const missing = yield* Effect.flip(upload.file(Input.path(nodePath.join(dir, "nope.txt")), { apiKey }))
+        assert.strictEqual(missing._tag, "PlatformError")
+        assert.strictEqual(missing._tag === "PlatformError" && missing.reason._tag, "NotFound")
+        const asFile = (yield* Effect.flip(upload.file(Input.path(dir), { apiKey }))) as InvalidUploadInput
+        assert.strictEqual(asFile.message, `${dir} is a directory: upload it as a folder`)
+        yield* Effect.promise(() => fs.mkdir(nodePath.join(dir, "empty")))
+        const empty = (yield* Effect.flip(
+          upload.folder(Input.directory(nodePath.join(dir, "empty")), { apiKey })
+        )) as InvalidUploadInput
+        assert.strictEqual(empty.message, "the folder has no files")
+        const notDir = yield* Effect.promise(() => fs.writeFile(nodePath.join(dir, "f"), "x"))
+        void notDir
+        const fileAsFolder = (yield* Effect.flip(
+          upload.folder(Input.directory(nodePath.join(dir, "f")), { apiKey })
+        )) as InvalidUploadInput
+        assert.strictEqual(fileAsFolder.message, `${nodePath.join(dir, "f")} is not a directory`)
+        assert.strictEqual(log.length, 0)
+      })
+    )
   )
 
   it.effect("names with a .. segment are refused before sending, as a file or inside a folder", () =>
@@ -569,22 +576,22 @@ describe("Upload errors", () => {
   )
 
   it.effect("a source that breaks mid-upload: File stream error, and nothing is stored", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const broken = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          controller.error(new Error("disk on fire"))
-        }
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const broken = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            controller.error(new Error("disk on fire"))
+          }
+        })
+        const error = (yield* Effect.flip(
+          upload.file(Input.stream(broken, { name: "x" }), { apiKey })
+        )) as FileStreamError
+        assert.strictEqual(error._tag, "FileStreamError")
+        assert.strictEqual(error.message, "File stream error: disk on fire")
+        assert.strictEqual(error.fileName, "x")
+        assert.strictEqual(network.state.files.of(alice.address.toLowerCase()).length, 0)
       })
-      const error = (yield* Effect.flip(
-        upload.file(Input.stream(broken, { name: "x" }), { apiKey })
-      )) as FileStreamError
-      assert.strictEqual(error._tag, "FileStreamError")
-      assert.strictEqual(error.message, "File stream error: disk on fire")
-      assert.strictEqual(error.fileName, "x")
-      assert.strictEqual(network.state.files.of(alice.address.toLowerCase()).length, 0)
-    }).pipe(Effect.provide(layer))
+    )
   )
 })
 
@@ -696,50 +703,44 @@ describe("Upload encrypted", () => {
     }).pipe(Effect.provide(layer))
   )
 
-  it.effect("several files with a 0x signature: auth_token must be a JWT, nothing sent", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const error = (yield* Effect.flip(
-        upload.encryptedFiles([Input.text("1", "a"), Input.text("2", "b")], {
-          apiKey,
-          address: alice.address,
-          token: "0xabcdef"
-        })
-      )) as AuthTokenMustBeJwt
-      assert.strictEqual(error._tag, "AuthTokenMustBeJwt")
-      assert.strictEqual(error.message, "auth_token must be a JWT")
-      // Not a JWT either.
-      const notJwt = yield* Effect.flip(
-        upload.encryptedFiles([Input.text("1", "a"), Input.text("2", "b")], {
-          apiKey,
-          address: alice.address,
-          token: "plain"
+  // A 0x signature, and a token that is not a JWT either: both refused before anything is sent.
+  it.effect.each(["0xabcdef", "plain"])(
+    "several files with token %s: auth_token must be a JWT, nothing sent",
+    (token) =>
+      uploading((upload, apiKey) =>
+        Effect.gen(function* () {
+          const error = (yield* Effect.flip(
+            upload.encryptedFiles([Input.text("1", "a"), Input.text("2", "b")], {
+              apiKey,
+              address: alice.address,
+              token
+            })
+          )) as AuthTokenMustBeJwt
+          assert.strictEqual(error._tag, "AuthTokenMustBeJwt")
+          assert.strictEqual(error.message, "auth_token must be a JWT")
+          assert.strictEqual(log.length, 0)
         })
       )
-      assert.strictEqual(notJwt._tag, "AuthTokenMustBeJwt")
-      assert.strictEqual(log.length, 0)
-    }).pipe(Effect.provide(layer))
   )
 
   it.effect("duplicate names: Duplicate file name found: {name}; a bad address: Invalid public Key", () =>
-    Effect.gen(function* () {
-      const { apiKey } = seed()
-      const upload = yield* Upload.Upload
-      const duplicate = (yield* Effect.flip(
-        upload.encryptedFiles([new File(["1"], "a.txt"), new File(["2"], "a.txt")], {
-          apiKey,
-          address: alice.address,
-          token: "jwt:a.b.c"
-        })
-      )) as DuplicateFileName
-      assert.strictEqual(duplicate.message, "Duplicate file name found: a.txt")
-      const badAddress = (yield* Effect.flip(
-        upload.encryptedText("x", { apiKey, address: "0x123", token: "0xsig" })
-      )) as InvalidPublicKey
-      assert.strictEqual(badAddress.message, "Invalid public Key")
-      assert.strictEqual(log.length, 0)
-    }).pipe(Effect.provide(layer))
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const duplicate = (yield* Effect.flip(
+          upload.encryptedFiles([new File(["1"], "a.txt"), new File(["2"], "a.txt")], {
+            apiKey,
+            address: alice.address,
+            token: "jwt:a.b.c"
+          })
+        )) as DuplicateFileName
+        assert.strictEqual(duplicate.message, "Duplicate file name found: a.txt")
+        const badAddress = (yield* Effect.flip(
+          upload.encryptedText("x", { apiKey, address: "0x123", token: "0xsig" })
+        )) as InvalidPublicKey
+        assert.strictEqual(badAddress.message, "Invalid public Key")
+        assert.strictEqual(log.length, 0)
+      })
+    )
   )
 
   it.effect(

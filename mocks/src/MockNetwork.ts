@@ -17,7 +17,7 @@
  * 404 for paths it does not know.
  */
 import type { HttpHandler } from "msw"
-import { DefaultHosts } from "../../core/src/Config.ts"
+import { LighthouseConfig } from "lighthouse-effect"
 import { type Account, Accounts, type QuotaUpdate } from "./api/Accounts.ts"
 import { apiHandlers } from "./api/ApiHost.ts"
 import { type Deal, type DealOptions, Deals } from "./api/Deals.ts"
@@ -27,7 +27,8 @@ import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.
 import { DefaultPrices, Tickers } from "./api/Tickers.ts"
 import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
 import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
-import { ContentStore, parseCid } from "./upload/ContentStore.ts"
+import { parseCid } from "./http/Request.ts"
+import { ContentStore } from "./upload/ContentStore.ts"
 import { gatewayHandlers } from "./upload/Gateway.ts"
 import { uploadNodeHandlers } from "./upload/UploadNode.ts"
 
@@ -102,16 +103,35 @@ export interface MockNetwork {
 
 const trimHost = (host: string) => host.replace(/\/+$/, "")
 
-export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork => {
+/** The four host URLs (the provider's by default), which must differ. */
+const hostsOf = (options: MockNetworkOptions): MockHosts => {
   const hosts: MockHosts = {
-    api: trimHost(options.hosts?.api ?? DefaultHosts.api),
-    node: trimHost(options.hosts?.node ?? DefaultHosts.node),
-    gateway: trimHost(options.hosts?.gateway ?? DefaultHosts.gateway),
-    encryption: trimHost(options.hosts?.encryption ?? DefaultHosts.encryption)
+    api: trimHost(options.hosts?.api ?? LighthouseConfig.DefaultHosts.api),
+    node: trimHost(options.hosts?.node ?? LighthouseConfig.DefaultHosts.node),
+    gateway: trimHost(options.hosts?.gateway ?? LighthouseConfig.DefaultHosts.gateway),
+    encryption: trimHost(options.hosts?.encryption ?? LighthouseConfig.DefaultHosts.encryption)
   }
   if (new Set(Object.values(hosts)).size !== 4) {
     throw new Error(`the four hosts must differ: ${JSON.stringify(hosts)}`)
   }
+  return hosts
+}
+
+/** The key nodes on the encryption host, with the network's clock, faults and chain. */
+const keyNodesOf = (options: MockNetworkOptions, host: string, clock: () => number, faults: Faults) =>
+  makeKeyNodes({
+    host,
+    now: clock,
+    faults,
+    ...(options.chain === undefined ? {} : { chain: options.chain }),
+    ...(options.keyNodes?.jwtTtlSeconds === undefined ? {} : { jwtTtlSeconds: options.keyNodes.jwtTtlSeconds }),
+    ...(options.keyNodes?.refreshTtlSeconds === undefined
+      ? {}
+      : { refreshTtlSeconds: options.keyNodes.refreshTtlSeconds })
+  })
+
+export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork => {
+  const hosts = hostsOf(options)
   const pageSize = options.pageSize ?? 2000
   if (!(Number.isInteger(pageSize) && pageSize >= 1)) throw new RangeError(`pageSize must be >= 1, got ${pageSize}`)
 
@@ -127,16 +147,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   const initialPrices = options.tickers ?? DefaultPrices
   const tickers = new Tickers(initialPrices)
   const payments = options.payments === undefined ? undefined : new Payments(options.payments, accounts, tickers)
-  const keyNodes = makeKeyNodes({
-    host: hosts.encryption,
-    now: clock,
-    faults,
-    ...(options.chain === undefined ? {} : { chain: options.chain }),
-    ...(options.keyNodes?.jwtTtlSeconds === undefined ? {} : { jwtTtlSeconds: options.keyNodes.jwtTtlSeconds }),
-    ...(options.keyNodes?.refreshTtlSeconds === undefined
-      ? {}
-      : { refreshTtlSeconds: options.keyNodes.refreshTtlSeconds })
-  })
+  const keyNodes = keyNodesOf(options, hosts.encryption, clock, faults)
 
   const handlers: ReadonlyArray<HttpHandler> = [
     ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize }),

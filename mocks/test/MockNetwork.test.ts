@@ -4,7 +4,7 @@
  */
 import { setupServer } from "msw/node"
 import { afterEach, describe, expect, it } from "vitest"
-import { DefaultHosts } from "../../core/src/Config.ts"
+import { LighthouseConfig } from "lighthouse-effect"
 import { createMockNetwork } from "../src/MockNetwork.ts"
 import { addFile, addFiles } from "./support/upload.ts"
 
@@ -21,7 +21,7 @@ const serve = (network: ReturnType<typeof createMockNetwork>) => {
 
 describe("createMockNetwork", () => {
   it("answers for the production hosts by default, and for custom hosts when given", async () => {
-    expect(createMockNetwork().hosts).toEqual(DefaultHosts)
+    expect(createMockNetwork().hosts).toEqual(LighthouseConfig.DefaultHosts)
     const network = createMockNetwork({
       hosts: {
         api: "http://api.local/",
@@ -64,7 +64,9 @@ describe("createMockNetwork", () => {
   })
 
   it("refuses hosts that collide and nonsense page sizes", () => {
-    expect(() => createMockNetwork({ hosts: { node: DefaultHosts.api } })).toThrow("the four hosts must differ")
+    expect(() => createMockNetwork({ hosts: { node: LighthouseConfig.DefaultHosts.api } })).toThrow(
+      "the four hosts must differ"
+    )
     expect(() => createMockNetwork({ pageSize: 0 })).toThrow(RangeError)
   })
 

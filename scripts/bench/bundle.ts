@@ -26,10 +26,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 
 const ours = `
 import { Effect, FileSystem, Layer } from "effect"
-import * as Config from "${root}/core/src/Config.ts"
+import * as Config from "${root}/core/src/LighthouseConfig.ts"
 import * as KeyShards from "${root}/core/src/KeyShards.ts"
 import * as Lighthouse from "${root}/core/src/Lighthouse.ts"
-import * as Nodes from "${root}/core/src/Nodes.ts"
+import * as Nodes from "${root}/core/src/KeyNodes.ts"
 import * as Upload from "${root}/core/src/Upload.ts"
 
 const base = Layer.mergeAll(Config.layer(), Lighthouse.httpLayer, FileSystem.layerNoop({}))
@@ -86,7 +86,7 @@ export const markdownSection = (rows: ReadonlyArray<BundleRow>): string => {
   return [
     "## Browser bundle",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/bundle.ts\` (esbuild, browser, ESM, minified, tree-shaken; gzip level 9).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/bundle.ts\` (esbuild, browser, ESM, minified, tree-shaken; gzip level 9).`,
     "",
     "| bundle | minified | gzip |",
     "|---|---|---|",

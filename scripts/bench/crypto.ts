@@ -15,7 +15,7 @@
  *   so that loop sets a floor no streaming code over `node:crypto` can go under. The data is made
  *   on the fly from one reused 64 KiB block, never stored.
  *
- * `npx tsx scripts/bench/crypto.ts` prints the rows and rewrites the `## Crypto` section of
+ * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/crypto.ts` prints the rows and rewrites the `## Crypto` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
 import * as Report from "./report.ts"
@@ -27,10 +27,8 @@ import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import * as kavach from "@lighthouse-web3/kavach"
 import { Effect, Redacted, Stream } from "effect"
-import { deriveFileKey, type FileKey } from "../../core/src/crypto/FileCipherWeb.ts"
-import { decryptStreamUnverified, encryptStream } from "../../core/src/crypto/FileCipherNode.ts"
-import type { DecryptionFailed } from "../../core/src/Errors.ts"
-import * as Shamir from "../../core/src/crypto/Shamir.ts"
+import { type Errors, FileCipher, Shamir } from "lighthouse-effect"
+import { FileCipherNode } from "lighthouse-effect/node"
 
 export type BenchRow = Report.BenchRow
 
@@ -51,7 +49,6 @@ const CHUNK = 64 * 1024
 const MASTER = "635aa83f11730c019aa3138e54876ea4541b8fca21e8104609ee6d699a475d59"
 
 const now = Effect.sync(() => performance.now())
-const figure = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
 /** A full collection (for memory baselines), enabled on first use so importing this file changes nothing. */
 const gc = () => {
   setFlagsFromString("--expose-gc")
@@ -122,7 +119,7 @@ const cpuSeconds = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return (used.user + used.system) / 1e6
   })
 
-const rawAesGcm = (key: FileKey, block: Uint8Array, total: number) =>
+const rawAesGcm = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   Effect.sync(() => {
     const cipher = createCipheriv("aes-256-gcm", Redacted.value(key.key), new Uint8Array(12))
     let bytes = 0
@@ -133,10 +130,10 @@ const rawAesGcm = (key: FileKey, block: Uint8Array, total: number) =>
     if (bytes !== total + 16) throw new Error("raw loop lost bytes")
   })
 
-const streamingEncrypt = (key: FileKey, block: Uint8Array, total: number) =>
+const streamingEncrypt = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   Effect.gen(function* () {
     const bytes = yield* source(block, total).pipe(
-      encryptStream(key),
+      FileCipherNode.encryptStream(key),
       Stream.runFold(
         () => 0,
         (n, chunk) => n + chunk.length
@@ -145,7 +142,7 @@ const streamingEncrypt = (key: FileKey, block: Uint8Array, total: number) =>
     if (bytes !== total + 44) return yield* Effect.die("stream lost bytes")
   })
 
-const rawAesGcmDecrypt = (key: FileKey, block: Uint8Array, total: number) =>
+const rawAesGcmDecrypt = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   Effect.sync(() => {
     const decipher = createDecipheriv("aes-256-gcm", Redacted.value(key.key), new Uint8Array(12))
     let bytes = 0
@@ -160,15 +157,15 @@ const rawAesGcmDecrypt = (key: FileKey, block: Uint8Array, total: number) =>
  * that cannot verify: every byte is deciphered and emitted, then the stream fails at the tag,
  * which costs a bare loop nothing more than its `final` would.
  */
-const streamingDecrypt = (key: FileKey, block: Uint8Array, total: number) =>
+const streamingDecrypt = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   Effect.gen(function* () {
     const header = new Uint8Array(28)
     header.set(key.salt, 0)
     let bytes = 0
-    const error: DecryptionFailed = yield* Stream.make(header).pipe(
+    const error: Errors.DecryptionFailed = yield* Stream.make(header).pipe(
       Stream.concat(source(block, total)),
       Stream.concat(Stream.make(new Uint8Array(16))),
-      decryptStreamUnverified(key),
+      FileCipherNode.decryptStreamUnverified(key),
       Stream.runForEach((chunk) =>
         Effect.sync(() => {
           bytes += chunk.length
@@ -242,7 +239,7 @@ const peakGrowth = <E, R>(body: (sample: () => void) => Effect.Effect<void, E, R
   })
 
 /** The same bytes through a bare `node:crypto` cipher and decipher: the floor V8's collector sets. */
-const rawRoundTrip = (key: FileKey, block: Uint8Array, total: number) =>
+const rawRoundTrip = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   peakGrowth((sample) =>
     Effect.sync(() => {
       const iv = new Uint8Array(12)
@@ -258,12 +255,12 @@ const rawRoundTrip = (key: FileKey, block: Uint8Array, total: number) =>
     })
   )
 
-const streamRoundTrip = (key: FileKey, block: Uint8Array, total: number) =>
+const streamRoundTrip = (key: FileCipher.FileKey, block: Uint8Array, total: number) =>
   peakGrowth((sample) =>
     Effect.gen(function* () {
       const bytes = yield* source(block, total).pipe(
-        encryptStream(key),
-        decryptStreamUnverified(key),
+        FileCipherNode.encryptStream(key),
+        FileCipherNode.decryptStreamUnverified(key),
         Stream.runFold(
           () => 0,
           (n, chunk) => {
@@ -298,7 +295,7 @@ const inChild = (which: "raw" | "stream", bytes: number) =>
 
 const child = (which: string, bytes: number) =>
   Effect.gen(function* () {
-    const key = yield* deriveFileKey(MASTER)
+    const key = yield* FileCipher.deriveFileKey(MASTER)
     const block = crypto.getRandomValues(new Uint8Array(CHUNK))
     return yield* which === "raw" ? rawRoundTrip(key, block, bytes) : streamRoundTrip(key, block, bytes)
   })
@@ -338,7 +335,7 @@ export const run = (options?: RunOptions) =>
       pass: verifiedOps / kavachOps >= 50
     })
 
-    const key = yield* deriveFileKey(MASTER)
+    const key = yield* FileCipher.deriveFileKey(MASTER)
     const block = crypto.getRandomValues(new Uint8Array(CHUNK))
     for (const [name, raw, streamed] of [
       ["encryptStream", rawAesGcm, streamingEncrypt],
@@ -356,7 +353,7 @@ export const run = (options?: RunOptions) =>
       rows.push({
         benchmark:
           `${name} throughput, ${throughputBytes / MiB} MiB in 64 KiB chunks, PBKDF2 excluded ` +
-          `(CPU time; median of ${rounds} interleaved rounds; fastest pass against fastest pass: ${figure(speed.bestRatio)}×)`,
+          `(CPU time; median of ${rounds} interleaved rounds; fastest pass against fastest pass: ${Report.figure(speed.bestRatio)}×)`,
         value: speed.streamed,
         unit: "MiB/s",
         baseline: {
@@ -389,8 +386,8 @@ export const run = (options?: RunOptions) =>
     const bare = "bare node:crypto cipher → decipher loop, same bytes"
     rows.push({
       benchmark:
-        `peak heap + external growth, ${size} encrypted then decrypted as one stream (${figure(memory.seconds)} s; ` +
-        `median of 3; runs ${streams.map((r) => figure(r.heap)).join(", ")} against ${floors.map((r) => figure(r.heap)).join(", ")})`,
+        `peak heap + external growth, ${size} encrypted then decrypted as one stream (${Report.figure(memory.seconds)} s; ` +
+        `median of 3; runs ${streams.map((r) => Report.figure(r.heap)).join(", ")} against ${floors.map((r) => Report.figure(r.heap)).join(", ")})`,
       value: memory.heap,
       unit: "MiB",
       baseline: { name: bare, value: floor.heap },
@@ -427,16 +424,10 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
   [
     "## Crypto",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/crypto.ts\` on Node ${process.version}, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/crypto.ts\` on Node ${process.version}, ` +
       `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads).`,
     "",
-    "| benchmark | here | baseline | ratio | target | met |",
-    "|---|---|---|---|---|---|",
-    ...rows.map(
-      (r) =>
-        `| ${r.benchmark} | ${figure(r.value)} ${r.unit} | ${r.baseline ? `${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : "–"} | ` +
-        `${r.ratio === undefined ? "–" : `${figure(r.ratio)}×`} | ${r.target} | ${r.pass ? "yes" : "**no**"} |`
-    ),
+    ...Report.comparisonTable(rows),
     "",
     "Throughput is timed in CPU seconds in interleaved rounds (this machine is shared; wall time swings 3× between",
     "passes). Each memory figure comes from a fresh process, over a baseline taken after a full collection. Every",
@@ -452,12 +443,6 @@ if (process.argv[1] === self && process.argv[2] === CHILD) {
   console.log(JSON.stringify(await Effect.runPromise(child(process.argv[3]!, Number(process.argv[4])))))
 } else if (process.argv[1] === self) {
   const rows = await Effect.runPromise(run())
-  for (const r of rows) {
-    const base = r.baseline ? `  vs ${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : ""
-    const ratio = r.ratio === undefined ? "" : `  ratio ${figure(r.ratio)}×`
-    console.log(
-      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ${r.unit}${base}${ratio}  [${r.target}]`
-    )
-  }
+  Report.printRows(rows)
   Report.writeSection(markdownSection(rows))
 }

@@ -8,18 +8,23 @@
  *
  * @since 0.1.0
  */
+import "../../tooling/requireNode.mjs"
 import { execFileSync } from "node:child_process"
 import { cpus, totalmem } from "node:os"
 import { fileURLToPath } from "node:url"
 import { writePreamble } from "./report.ts"
 
-const benches = ["crypto.ts", "nodes.ts", "transfer.ts", "bundle.ts"]
+const benches = ["crypto.ts", "nodes.ts", "transfer.ts", "bundle.ts", "installSize.ts"]
 
 for (const bench of benches) {
   console.log(`\n=== ${bench} ===`)
-  execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(new URL(bench, import.meta.url))], {
-    stdio: "inherit"
-  })
+  execFileSync(
+    process.execPath,
+    ["--conditions=@lighthouse-effect/source", "--import", "tsx", fileURLToPath(new URL(bench, import.meta.url))],
+    {
+      stdio: "inherit"
+    }
+  )
 }
 
 const cpu = cpus()[0]?.model ?? "unknown CPU"

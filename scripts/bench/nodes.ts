@@ -15,7 +15,7 @@
  *
  * Real time, not the TestClock: this measures what a user waits for.
  *
- * `npx tsx scripts/bench/nodes.ts` prints the rows and rewrites the `## Key nodes` section of
+ * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/nodes.ts` prints the rows and rewrites the `## Key nodes` section of
  * BENCHMARKS.md; `run()` returns the rows.
  */
 import * as Report from "./report.ts"
@@ -25,13 +25,8 @@ import * as kavach from "@lighthouse-web3/kavach"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { privateKeyToAccount } from "viem/accounts"
-import { startMockNetwork } from "../../mocks/src/node.ts"
-import * as Auth from "../../core/src/Auth.ts"
-import * as Config from "../../core/src/Config.ts"
-import { DefaultHosts } from "../../core/src/Config.ts"
-import * as KeyShards from "../../core/src/KeyShards.ts"
-import * as Nodes from "../../core/src/Nodes.ts"
-import * as Signer from "../../core/src/Signer.ts"
+import { startMockNetwork } from "lighthouse-effect/mocks/node"
+import { Auth, KeyNodes, KeyShards, LighthouseConfig, Signer } from "lighthouse-effect"
 
 /** One measured figure: a median wall time in milliseconds over `runs` runs. */
 export interface BenchRow extends Report.BenchRow {
@@ -95,13 +90,166 @@ const interleaved = async <K extends string>(
 const runtimeFor = (mode: "sequential" | "concurrent") =>
   ManagedRuntime.make(
     Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(
-      Layer.provideMerge(Nodes.layer),
-      Layer.provideMerge(Config.layer({ nodes: { mode } })),
+      Layer.provideMerge(KeyNodes.layer),
+      Layer.provideMerge(LighthouseConfig.layer({ nodes: { mode } })),
       Layer.provideMerge(FetchHttpClient.layer),
       // Late-bound: msw patches `globalThis.fetch` when it starts.
       Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
     )
   )
+
+/** kavach's own save and recover against the same mock: a raw signature is single-use per node, so it gets the JWT too. */
+const kavachTimes = async (
+  slowRuns: number,
+  jwt: string,
+  keyShards: ReadonlyArray<{ readonly key: string; readonly index: string }>
+) => {
+  const address = privateKeyToAccount(privateKey).address
+  const kavachShards = keyShards.map((s) => ({ ...s }))
+  const kavachSave = await time(
+    slowRuns,
+    async () => {
+      const result = await kavach.saveShards(address, cid, jwt, kavachShards)
+      if (!result.isSuccess) throw new Error(`kavach saveShards failed: ${JSON.stringify(result.error)}`)
+    },
+    0
+  )
+  const kavachFetch = await time(
+    slowRuns,
+    async () => {
+      const { shards, error } = await kavach.recoverShards(address, cid, jwt, 3)
+      if (error !== null) throw new Error(`kavach recoverShards failed: ${JSON.stringify(error)}`)
+      await kavach.recoverKey(shards)
+    },
+    0
+  )
+
+  return { kavachSave, kavachFetch }
+}
+
+/** The medians of one run, in milliseconds. */
+type KeyNodeFigures = Record<
+  | "singleMs"
+  | "bareMs"
+  | "concurrentSave"
+  | "concurrentFetch"
+  | "singleSlow"
+  | "concurrentSaveSlow"
+  | "concurrentFetchSlow"
+  | "sequentialSave"
+  | "sequentialFetch"
+  | "kavachSave"
+  | "kavachFetch",
+  number
+>
+
+const ratioRow = (
+  benchmark: string,
+  value: number,
+  runs: number,
+  reference: number,
+  target: string,
+  pass: (ratio: number) => boolean
+): BenchRow => ({
+  benchmark,
+  value,
+  unit: "ms",
+  runs,
+  baseline: { name: "one single-node call", value: reference },
+  ratio: value / reference,
+  target,
+  pass: pass(value / reference)
+})
+const atMost = (limit: number) => (ratio: number) => ratio <= limit
+const info = () => true
+
+/** The figures as report rows, each against its reference and target. */
+const rowsOf = (
+  figures: KeyNodeFigures,
+  { fastRuns, slowRuns, latency }: { readonly fastRuns: number; readonly slowRuns: number; readonly latency: number }
+): Array<BenchRow> => {
+  const { singleMs, bareMs, concurrentSave, concurrentFetch, singleSlow } = figures
+  const { concurrentSaveSlow, concurrentFetchSlow, sequentialSave, sequentialFetch, kavachSave, kavachFetch } = figures
+  return [
+    ratioRow("one call to one node (POST /api/setSharedKey/1), the reference", singleMs, fastRuns, singleMs, "–", info),
+    ratioRow("5 bare `fetch`es at once, no client (the mock's own floor)", bareMs, fastRuns, singleMs, "–", info),
+    ratioRow("save 5 shards, concurrent policy", concurrentSave, fastRuns, singleMs, "≤ 1.5× one call", atMost(1.5)),
+    {
+      benchmark: "save 5 shards, concurrent policy, against the mock's floor (the client's own cost)",
+      value: concurrentSave,
+      unit: "ms",
+      runs: fastRuns,
+      baseline: { name: "5 bare fetches at once", value: bareMs },
+      ratio: concurrentSave / bareMs,
+      target: "≤ 1.5× the floor",
+      pass: concurrentSave / bareMs <= 1.5
+    },
+    ratioRow(
+      "fetchKey (3 nodes + recover), concurrent policy",
+      concurrentFetch,
+      fastRuns,
+      singleMs,
+      "≤ 1.5× one call",
+      atMost(1.5)
+    ),
+    ratioRow(
+      `with ${latency} ms node latency: one call to one node, the reference`,
+      singleSlow,
+      fastRuns,
+      singleSlow,
+      "–",
+      info
+    ),
+    ratioRow(
+      `with ${latency} ms node latency: save 5 shards, concurrent policy`,
+      concurrentSaveSlow,
+      fastRuns,
+      singleSlow,
+      "≤ 1.5× one call",
+      atMost(1.5)
+    ),
+    ratioRow(
+      `with ${latency} ms node latency: fetchKey, concurrent policy`,
+      concurrentFetchSlow,
+      fastRuns,
+      singleSlow,
+      "≤ 1.5× one call",
+      atMost(1.5)
+    ),
+    ratioRow(
+      "save 5 shards, default policy (sequential, 1000 ms pause)",
+      sequentialSave,
+      slowRuns,
+      singleMs,
+      "4 pauses + 5 calls (spec)",
+      () => sequentialSave >= 4000 && sequentialSave < 4000 + 10 * singleMs + 200
+    ),
+    ratioRow(
+      "save 5 shards, kavach 0.2.1 `saveShards` (sleeps 1 s after every node)",
+      kavachSave,
+      slowRuns,
+      singleMs,
+      "baseline",
+      info
+    ),
+    ratioRow(
+      "fetchKey (3 nodes + recover), default policy (sequential, 1000 ms pause)",
+      sequentialFetch,
+      slowRuns,
+      singleMs,
+      "2 pauses + 3 calls (spec)",
+      () => sequentialFetch >= 2000 && sequentialFetch < 2000 + 6 * singleMs + 200
+    ),
+    ratioRow(
+      "`recoverShards` (3 nodes) + `recoverKey`, kavach 0.2.1 (sleeps 1 s after every node)",
+      kavachFetch,
+      slowRuns,
+      singleMs,
+      "baseline",
+      info
+    )
+  ]
+}
 
 /** Runs every key-node benchmark against a fresh in-process mock network and returns its rows. */
 export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<BenchRow>> => {
@@ -126,7 +274,7 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
     // The reference: one call to one node through the same stack (KeyNodes.call, same body).
     const single = () =>
       concurrent.runPromise(
-        Effect.flatMap(Nodes.KeyNodes, (nodes) =>
+        Effect.flatMap(KeyNodes.KeyNodes, (nodes) =>
           nodes.call(1, {
             method: "POST",
             path: "/api/setSharedKey/1",
@@ -142,7 +290,7 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
     const bare = () =>
       Promise.all(
         [1, 2, 3, 4, 5].map((n) =>
-          fetch(`${DefaultHosts.encryption}/api/setSharedKey/${n}`, {
+          fetch(`${LighthouseConfig.DefaultHosts.encryption}/api/setSharedKey/${n}`, {
             method: "POST",
             headers: { "content-type": "application/json", authorization: `Bearer ${jwt}` },
             body: JSON.stringify({ address: signer.address, cid, payload: keyShards[n - 1] })
@@ -151,148 +299,30 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
       )
 
     const atOnce = await interleaved(fastRuns, { single, bare, save: save(concurrent), fetch: fetchKey(concurrent) })
-    const singleMs = atOnce.single
-    const bareMs = atOnce.bare
-    const concurrentSave = atOnce.save
-    const concurrentFetch = atOnce.fetch
 
     // The same with a modelled network: every key-node request answered `latency` ms later.
     const fault = mock.network.faults.slow({ host: "encryption" }, latency)
     const slow = await interleaved(fastRuns, { single, save: save(concurrent), fetch: fetchKey(concurrent) }, 1)
-    const singleSlow = slow.single
-    const concurrentSaveSlow = slow.save
-    const concurrentFetchSlow = slow.fetch
     mock.network.faults.remove(fault)
 
     const sequentialSave = await time(slowRuns, save(sequential), 0)
     const sequentialFetch = await time(slowRuns, fetchKey(sequential), 0)
-
-    // The provider's client on the same mock: a raw signature is single-use per node, so it gets the JWT too.
-    const address = privateKeyToAccount(privateKey).address
-    const kavachShards = keyShards.map((s) => ({ ...s }))
-    const kavachSave = await time(
-      slowRuns,
-      async () => {
-        const result = await kavach.saveShards(address, cid, jwt, kavachShards)
-        if (!result.isSuccess) throw new Error(`kavach saveShards failed: ${JSON.stringify(result.error)}`)
-      },
-      0
-    )
-    const kavachFetch = await time(
-      slowRuns,
-      async () => {
-        const { shards, error } = await kavach.recoverShards(address, cid, jwt, 3)
-        if (error !== null) throw new Error(`kavach recoverShards failed: ${JSON.stringify(error)}`)
-        await kavach.recoverKey(shards)
-      },
-      0
-    )
-
-    const ratioRow = (
-      benchmark: string,
-      value: number,
-      runs: number,
-      reference: number,
-      target: string,
-      pass: (ratio: number) => boolean
-    ): BenchRow => ({
-      benchmark,
-      value,
-      unit: "ms",
-      runs,
-      baseline: { name: "one single-node call", value: reference },
-      ratio: value / reference,
-      target,
-      pass: pass(value / reference)
-    })
-    const atMost = (limit: number) => (ratio: number) => ratio <= limit
-    const info = () => true
-    return [
-      ratioRow(
-        "one call to one node (POST /api/setSharedKey/1), the reference",
-        singleMs,
-        fastRuns,
-        singleMs,
-        "–",
-        info
-      ),
-      ratioRow("5 bare `fetch`es at once, no client (the mock's own floor)", bareMs, fastRuns, singleMs, "–", info),
-      ratioRow("save 5 shards, concurrent policy", concurrentSave, fastRuns, singleMs, "≤ 1.5× one call", atMost(1.5)),
+    const kavach = await kavachTimes(slowRuns, jwt, keyShards)
+    return rowsOf(
       {
-        benchmark: "save 5 shards, concurrent policy, against the mock's floor (the client's own cost)",
-        value: concurrentSave,
-        unit: "ms",
-        runs: fastRuns,
-        baseline: { name: "5 bare fetches at once", value: bareMs },
-        ratio: concurrentSave / bareMs,
-        target: "≤ 1.5× the floor",
-        pass: concurrentSave / bareMs <= 1.5
-      },
-      ratioRow(
-        "fetchKey (3 nodes + recover), concurrent policy",
-        concurrentFetch,
-        fastRuns,
-        singleMs,
-        "≤ 1.5× one call",
-        atMost(1.5)
-      ),
-      ratioRow(
-        `with ${latency} ms node latency: one call to one node, the reference`,
-        singleSlow,
-        fastRuns,
-        singleSlow,
-        "–",
-        info
-      ),
-      ratioRow(
-        `with ${latency} ms node latency: save 5 shards, concurrent policy`,
-        concurrentSaveSlow,
-        fastRuns,
-        singleSlow,
-        "≤ 1.5× one call",
-        atMost(1.5)
-      ),
-      ratioRow(
-        `with ${latency} ms node latency: fetchKey, concurrent policy`,
-        concurrentFetchSlow,
-        fastRuns,
-        singleSlow,
-        "≤ 1.5× one call",
-        atMost(1.5)
-      ),
-      ratioRow(
-        "save 5 shards, default policy (sequential, 1000 ms pause)",
+        singleMs: atOnce.single,
+        bareMs: atOnce.bare,
+        concurrentSave: atOnce.save,
+        concurrentFetch: atOnce.fetch,
+        singleSlow: slow.single,
+        concurrentSaveSlow: slow.save,
+        concurrentFetchSlow: slow.fetch,
         sequentialSave,
-        slowRuns,
-        singleMs,
-        "4 pauses + 5 calls (spec)",
-        () => sequentialSave >= 4000 && sequentialSave < 4000 + 10 * singleMs + 200
-      ),
-      ratioRow(
-        "save 5 shards, kavach 0.2.1 `saveShards` (sleeps 1 s after every node)",
-        kavachSave,
-        slowRuns,
-        singleMs,
-        "baseline",
-        info
-      ),
-      ratioRow(
-        "fetchKey (3 nodes + recover), default policy (sequential, 1000 ms pause)",
         sequentialFetch,
-        slowRuns,
-        singleMs,
-        "2 pauses + 3 calls (spec)",
-        () => sequentialFetch >= 2000 && sequentialFetch < 2000 + 6 * singleMs + 200
-      ),
-      ratioRow(
-        "`recoverShards` (3 nodes) + `recoverKey`, kavach 0.2.1 (sleeps 1 s after every node)",
-        kavachFetch,
-        slowRuns,
-        singleMs,
-        "baseline",
-        info
-      )
-    ]
+        ...kavach
+      },
+      { fastRuns, slowRuns, latency }
+    )
   } finally {
     await sequential.dispose()
     await concurrent.dispose()
@@ -304,14 +334,12 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
 // Report
 // =============================================================================
 
-const figure = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
-
 /** The rows as the `## Key nodes` section of BENCHMARKS.md. */
 export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
   [
     "## Key nodes",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/nodes.ts\` on Node ${process.version}, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/nodes.ts\` on Node ${process.version}, ` +
       `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads), against the in-process mock network (msw). ` +
       "Median wall time; the fast figures are taken in interleaved turns so machine load hits them alike; " +
       "ratios are to one single-node call in the same run unless said otherwise.",
@@ -325,7 +353,7 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
     "|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.benchmark} | ${figure(r.value)} ms | ${r.runs} | ${r.ratio === undefined ? "–" : `${figure(r.ratio)}×`} | ` +
+        `| ${r.benchmark} | ${Report.figure(r.value)} ms | ${r.runs} | ${r.ratio === undefined ? "–" : `${Report.figure(r.ratio)}×`} | ` +
         `${r.baseline?.name ?? "–"} | ${r.target} | ${r.pass ? "yes" : "**no**"} |`
     ),
     ""
@@ -334,9 +362,9 @@ export const markdownSection = (rows: ReadonlyArray<BenchRow>): string =>
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = await run()
   for (const r of rows) {
-    const ratio = r.ratio === undefined ? "" : `  ratio ${figure(r.ratio)}×`
+    const ratio = r.ratio === undefined ? "" : `  ratio ${Report.figure(r.ratio)}×`
     console.log(
-      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ms (${r.runs} runs)${ratio}  [${r.target}]`
+      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${Report.figure(r.value)} ms (${r.runs} runs)${ratio}  [${r.target}]`
     )
   }
   Report.writeSection(markdownSection(rows))

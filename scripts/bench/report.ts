@@ -1,6 +1,6 @@
 /**
  * BENCHMARKS.md, one `## ` section per benchmark: each run replaces its own section
- * and leaves the others as they were.
+ * and leaves the others as they were; and how figures are written there and on the console.
  *
  * @since 0.1.0
  */
@@ -17,6 +17,31 @@ export interface BenchRow {
   readonly ratio?: number | undefined
   readonly target: string
   readonly pass: boolean
+}
+
+/** A figure with 2 significant decimals below 10, 1 below 100, none above. */
+export const figure = (n: number): string => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
+
+/** The table of rows compared to a baseline, as a section of BENCHMARKS.md shows them. */
+export const comparisonTable = (rows: ReadonlyArray<BenchRow>): Array<string> => [
+  "| benchmark | here | baseline | ratio | target | met |",
+  "|---|---|---|---|---|---|",
+  ...rows.map(
+    (r) =>
+      `| ${r.benchmark} | ${figure(r.value)} ${r.unit} | ${r.baseline ? `${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : "–"} | ` +
+      `${r.ratio === undefined ? "–" : `${figure(r.ratio)}×`} | ${r.target} | ${r.pass ? "yes" : "**no**"} |`
+  )
+]
+
+/** Prints each row on one line, `ok` or `FAIL` first. */
+export const printRows = (rows: ReadonlyArray<BenchRow>): void => {
+  for (const r of rows) {
+    const base = r.baseline ? `  vs ${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : ""
+    const ratio = r.ratio === undefined ? "" : `  ratio ${figure(r.ratio)}×`
+    console.log(
+      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ${r.unit}${base}${ratio}  [${r.target}]`
+    )
+  }
 }
 
 export const benchmarksFile = fileURLToPath(new URL("../../BENCHMARKS.md", import.meta.url))

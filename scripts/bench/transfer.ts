@@ -25,7 +25,7 @@
  * Sizes: `BENCH_ENCRYPTED_MIB` (default 256), `BENCH_PLAIN_MIB` (default 1024), `BENCH_RUNS`
  * (runs per side, the median is kept; default 1).
  *
- * `npx tsx scripts/bench/transfer.ts` prints the rows and rewrites the `## Transfers` section of
+ * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/transfer.ts` prints the rows and rewrites the `## Transfers` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
 import * as Report from "./report.ts"
@@ -40,14 +40,8 @@ import { fileURLToPath } from "node:url"
 import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
-import { serveMockNetwork } from "../../mocks/src/server/serve.ts"
-import * as Auth from "../../core/src/Auth.ts"
-import * as Config from "../../core/src/Config.ts"
-import * as Download from "../../core/src/Download.ts"
-import * as KeyShards from "../../core/src/KeyShards.ts"
-import * as Nodes from "../../core/src/Nodes.ts"
-import * as Signer from "../../core/src/Signer.ts"
-import * as Upload from "../../core/src/Upload.ts"
+import { serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { Auth, Download, KeyNodes, KeyShards, LighthouseConfig, Signer, Upload } from "lighthouse-effect"
 
 export type BenchRow = Report.BenchRow
 
@@ -132,10 +126,10 @@ const measure = async (operation: () => Promise<string | undefined>): Promise<Me
 
 const ours = async (which: Case, input: ChildInput): Promise<Measured> => {
   const layer = Layer.mergeAll(Upload.layer, Download.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(Layer.provideMerge(Nodes.layer))),
+    Layer.provideMerge(Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(Layer.provideMerge(KeyNodes.layer))),
     Layer.provideMerge(
       // node:http, not fetch: undici's fetch keeps a streamed request body in memory until the request ends.
-      Layer.mergeAll(Config.layer({ hosts: input.urls }), NodeHttpClient.layerNodeHttp, NodeFileSystem.layer)
+      Layer.mergeAll(LighthouseConfig.layer({ hosts: input.urls }), NodeHttpClient.layerNodeHttp, NodeFileSystem.layer)
     )
   )
   const runtime = ManagedRuntime.make(layer)
@@ -243,6 +237,62 @@ const envNumber = (name: string) => {
   return raw === undefined || raw === "" ? undefined : Number(raw)
 }
 
+/** Each case's medians, ours against the SDK's: peak memory growth, then wall time. */
+const rowsOf = (
+  results: Readonly<Record<string, ReadonlyArray<Measured>>>,
+  encryptedMiB: number,
+  plainMiB: number
+): Array<BenchRow> => {
+  const pick = (key: string, field: "wallMs" | "growthMiB") => median(results[key]!.map((m) => m[field]))
+  const rows: Array<BenchRow> = []
+  const cases: ReadonlyArray<{
+    readonly key: Case
+    readonly label: string
+    readonly memoryTarget: { readonly text: string; readonly pass: (ours: number, sdk: number) => boolean }
+  }> = [
+    {
+      key: "encrypted-upload",
+      label: `encrypted upload, ${encryptedMiB} MiB file`,
+      memoryTarget: { text: "≤ 1/8 of the SDK's", pass: (o, s) => o <= s / 8 }
+    },
+    {
+      key: "plain-upload",
+      label: `plain upload, ${plainMiB} MiB file`,
+      memoryTarget: { text: "≤ 128 MiB", pass: (o) => o <= 128 }
+    },
+    {
+      key: "download-decrypt",
+      label: `download + decrypt into a file, ${encryptedMiB} MiB (key recovery included)`,
+      memoryTarget: { text: "below the SDK's", pass: (o, s) => o < s }
+    }
+  ]
+  for (const c of cases) {
+    const memOurs = pick(`${c.key}/ours`, "growthMiB")
+    const memSdk = pick(`${c.key}/sdk`, "growthMiB")
+    rows.push({
+      benchmark: `${c.label}: peak RSS growth`,
+      value: memOurs,
+      unit: "MiB",
+      baseline: { name: SDK_NAME, value: memSdk },
+      ratio: memOurs / memSdk,
+      target: c.memoryTarget.text,
+      pass: c.memoryTarget.pass(memOurs, memSdk)
+    })
+    const timeOurs = pick(`${c.key}/ours`, "wallMs") / 1000
+    const timeSdk = pick(`${c.key}/sdk`, "wallMs") / 1000
+    rows.push({
+      benchmark: `${c.label}: wall time`,
+      value: timeOurs,
+      unit: "s",
+      baseline: { name: SDK_NAME, value: timeSdk },
+      ratio: timeOurs / timeSdk,
+      target: "≤ the SDK's",
+      pass: timeOurs <= timeSdk
+    })
+  }
+  return rows
+}
+
 /** Runs every transfer benchmark and returns its rows. */
 export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<BenchRow>> => {
   const encryptedMiB = options.encryptedMiB ?? envNumber("BENCH_ENCRYPTED_MIB") ?? 256
@@ -290,54 +340,7 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
       record("encrypted-upload/sdk", await inChild("sdk", "encrypted-upload", input(encryptedFile)))
     }
 
-    const pick = (key: string, field: "wallMs" | "growthMiB") => median(results[key]!.map((m) => m[field]))
-    const rows: Array<BenchRow> = []
-    const cases: ReadonlyArray<{
-      readonly key: Case
-      readonly label: string
-      readonly memoryTarget: { readonly text: string; readonly pass: (ours: number, sdk: number) => boolean }
-    }> = [
-      {
-        key: "encrypted-upload",
-        label: `encrypted upload, ${encryptedMiB} MiB file`,
-        memoryTarget: { text: "≤ 1/8 of the SDK's", pass: (o, s) => o <= s / 8 }
-      },
-      {
-        key: "plain-upload",
-        label: `plain upload, ${plainMiB} MiB file`,
-        memoryTarget: { text: "≤ 128 MiB", pass: (o) => o <= 128 }
-      },
-      {
-        key: "download-decrypt",
-        label: `download + decrypt into a file, ${encryptedMiB} MiB (key recovery included)`,
-        memoryTarget: { text: "below the SDK's", pass: (o, s) => o < s }
-      }
-    ]
-    for (const c of cases) {
-      const memOurs = pick(`${c.key}/ours`, "growthMiB")
-      const memSdk = pick(`${c.key}/sdk`, "growthMiB")
-      rows.push({
-        benchmark: `${c.label}: peak RSS growth`,
-        value: memOurs,
-        unit: "MiB",
-        baseline: { name: SDK_NAME, value: memSdk },
-        ratio: memOurs / memSdk,
-        target: c.memoryTarget.text,
-        pass: c.memoryTarget.pass(memOurs, memSdk)
-      })
-      const timeOurs = pick(`${c.key}/ours`, "wallMs") / 1000
-      const timeSdk = pick(`${c.key}/sdk`, "wallMs") / 1000
-      rows.push({
-        benchmark: `${c.label}: wall time`,
-        value: timeOurs,
-        unit: "s",
-        baseline: { name: SDK_NAME, value: timeSdk },
-        ratio: timeOurs / timeSdk,
-        target: "≤ the SDK's",
-        pass: timeOurs <= timeSdk
-      })
-    }
-    return rows
+    return rowsOf(results, encryptedMiB, plainMiB)
   } finally {
     await served.close()
     await fs.rm(dir, { recursive: true, force: true })
@@ -348,29 +351,21 @@ export const run = async (options: RunOptions = {}): Promise<ReadonlyArray<Bench
 // Report
 // =============================================================================
 
-const figure = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
-
 /** The rows as the `## Transfers` section of BENCHMARKS.md. */
 export const markdownSection = (rows: ReadonlyArray<BenchRow>, options: RunOptions = {}): string =>
   [
     "## Transfers",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench/transfer.ts\` on Node ${process.version}, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/transfer.ts\` on Node ${process.version}, ` +
       `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads); ${options.runs ?? envNumber("BENCH_RUNS") ?? 1} run(s) per side, median.`,
     "",
-    "| benchmark | here | baseline | ratio | target | met |",
-    "|---|---|---|---|---|---|",
-    ...rows.map(
-      (r) =>
-        `| ${r.benchmark} | ${figure(r.value)} ${r.unit} | ${r.baseline ? `${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : "–"} | ` +
-        `${r.ratio === undefined ? "–" : `${figure(r.ratio)}×`} | ${r.target} | ${r.pass ? "yes" : "**no**"} |`
-    ),
+    ...Report.comparisonTable(rows),
     "",
     "Each side of each case runs in a fresh process; memory is the peak RSS (sampled every 5 ms, and the kernel's",
     "`VmHWM`) over the RSS after setup and two full collections. Both clients send to the same mock network,",
     "served over loopback HTTP from the parent process (in-process msw would keep whole request bodies in the",
     "measured process). Wall times include the key nodes' calls with each client's default policy: this library",
-    "pauses 1 s between nodes (spec §7), kavach sleeps 1 s after every node. Both sides download and decrypt the",
+    "pauses 1 s between nodes (its sequential default), kavach sleeps 1 s after every node. Both sides download and decrypt the",
     "file this library uploaded; the SDK's decrypted bytes are written to a file like this library's, and both",
     "outputs are checked against the source. This library runs over `NodeHttpClient.layerNodeHttp`: over",
     "`FetchHttpClient` (undici's `fetch`) a streamed request body stays in memory until the request ends (a 1 GiB",
@@ -389,12 +384,6 @@ if (process.argv[1] === self && process.argv[2] === CHILD) {
   process.exit(0)
 } else if (process.argv[1] === self) {
   const rows = await run()
-  for (const r of rows) {
-    const base = r.baseline ? `  vs ${figure(r.baseline.value)} ${r.unit} (${r.baseline.name})` : ""
-    const ratio = r.ratio === undefined ? "" : `  ratio ${figure(r.ratio)}×`
-    console.log(
-      `${r.pass ? "ok  " : "FAIL"} ${r.benchmark}: ${figure(r.value)} ${r.unit}${base}${ratio}  [${r.target}]`
-    )
-  }
+  Report.printRows(rows)
   Report.writeSection(markdownSection(rows))
 }

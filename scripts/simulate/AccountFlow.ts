@@ -6,8 +6,7 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import * as Auth from "../../core/src/Auth.ts"
-import * as Files from "../../core/src/Files.ts"
+import { Auth, Files } from "lighthouse-effect"
 import { Env } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import * as Format from "./Format.ts"

@@ -15,17 +15,13 @@ import { Context, Effect, Layer, Schema, type Scope } from "effect"
 import type { SetupServer } from "msw/node"
 import { type Address, custom, type Hex } from "viem"
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
-import { deployLocal, type LocalDeployment, localTokens } from "../../contracts/abi/deploy.ts"
-import { mockStablecoinAbi } from "../../contracts/abi/MockStablecoin.ts"
-import type * as Lighthouse from "../../core/src/Lighthouse.ts"
-import { layerNode } from "../../core/src/LighthouseNode.ts"
-import { withLocalDeployment } from "../../core/src/Networks.ts"
-import { ChainTransport } from "../../core/src/payment/Chain.ts"
-import * as Signer from "../../core/src/Signer.ts"
-import type { MockNetwork } from "../../mocks/src/MockNetwork.ts"
-import { startMockNetwork } from "../../mocks/src/node.ts"
-import { type LocalChain, startLocalChain } from "../lib/chain.ts"
-import { chainOptions } from "./ChainOptions.ts"
+import { deployLocal, localTokens, mockStablecoinAbi, type LocalDeployment } from "lighthouse-effect/contracts"
+import { Chain, Networks, Signer, type Lighthouse } from "lighthouse-effect"
+import { layerNode } from "lighthouse-effect/node"
+import type { MockNetwork } from "lighthouse-effect/mocks"
+import { startMockNetwork } from "lighthouse-effect/mocks/node"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
+import { chainOptions } from "lighthouse-effect/mocks"
 import type { Header } from "./Report.ts"
 import { type Recorder, type StepFailed, step } from "./Step.ts"
 
@@ -198,12 +194,12 @@ export const libraryLayer = (
     nodes,
     defaultNetwork: "localhost",
     // The addresses are checksummed by viem; the table's schema brands them.
-    networks: withLocalDeployment({
+    networks: Networks.withLocalDeployment({
       paymentContract: env.deployment.payment,
       usdc: { address: env.deployment.usdc, decimals: localTokens.usdc.decimals },
       dai: { address: env.deployment.dai, decimals: localTokens.dai.decimals }
-    } as Parameters<typeof withLocalDeployment>[0])
-  }).pipe(Layer.provide(Layer.succeed(ChainTransport, () => custom(env.chain.provider, { retryCount: 0 }))))
+    } as Parameters<typeof Networks.withLocalDeployment>[0])
+  }).pipe(Layer.provide(Layer.succeed(Chain.ChainTransport, () => custom(env.chain.provider, { retryCount: 0 }))))
 
 /** The report's header for this environment. */
 export const header = (env: Environment, mode: "sequential" | "concurrent", note: string): Header => ({

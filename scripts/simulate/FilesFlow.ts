@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import * as Files from "../../core/src/Files.ts"
+import { Files } from "lighthouse-effect"
 import { mock } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import * as Format from "./Format.ts"

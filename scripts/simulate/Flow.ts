@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Cause, Clock, Effect, Option, Schema } from "effect"
-import type * as Lighthouse from "../../core/src/Lighthouse.ts"
+import type { Lighthouse } from "lighthouse-effect"
 import type { Env } from "./Environment.ts"
 import type { FlowReport } from "./Report.ts"
 import { describeCause, Recorder, type StepFailed, showError } from "./Step.ts"

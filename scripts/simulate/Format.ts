@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto"
 import { Redacted } from "effect"
-import type { FanOutResult } from "../../core/src/Nodes.ts"
+import type { KeyNodes } from "lighthouse-effect"
 
 const KiB = 1024
 const MiB = 1024 * KiB
@@ -33,7 +33,7 @@ export const secret = (value: string | Redacted.Redacted<string>): string => {
 }
 
 /** `5/5 nodes succeeded`. */
-export const nodes = (result: FanOutResult): string =>
+export const nodes = (result: KeyNodes.FanOutResult): string =>
   `${result.reports.filter((r) => r.outcome === "succeeded").length}/${result.reports.length} nodes succeeded`
 
 export const MiBytes = MiB

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import * as Ipns from "../../core/src/Ipns.ts"
+import { Ipns } from "lighthouse-effect"
 import { Env } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import { need } from "./Session.ts"

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Effect, Stream } from "effect"
-import * as Files from "../../core/src/Files.ts"
+import { Files } from "lighthouse-effect"
 import { Env, pageSize } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import * as Format from "./Format.ts"

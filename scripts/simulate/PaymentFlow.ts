@@ -9,8 +9,7 @@
  */
 import { Effect } from "effect"
 import { formatUnits } from "viem"
-import * as Files from "../../core/src/Files.ts"
-import * as Payment from "../../core/src/Payment.ts"
+import { Files, Payment } from "lighthouse-effect"
 import { Env, mint, mock } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import * as Format from "./Format.ts"

@@ -7,9 +7,7 @@
  * @since 0.1.0
  */
 import { Clock, Effect, Redacted } from "effect"
-import * as Auth from "../../core/src/Auth.ts"
-import * as Config from "../../core/src/Config.ts"
-import * as KeyShards from "../../core/src/KeyShards.ts"
+import { Auth, KeyShards, LighthouseConfig } from "lighthouse-effect"
 import { Env, libraryLayer } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import { need } from "./Session.ts"
@@ -20,7 +18,7 @@ const recover = Effect.fnUntraced(function* (cid: string) {
   const { wallets, secrets } = yield* Env
   const auth = yield* Auth.Auth
   const shards = yield* KeyShards.KeyShards
-  const config = yield* Config.LighthouseConfig
+  const config = yield* LighthouseConfig.LighthouseConfig
   const token = yield* auth.token(wallets.owner.signer)
   const start = yield* Clock.currentTimeMillis
   const key = yield* shards.fetchKey({ cid, address: wallets.owner.address, token })
@@ -50,7 +48,7 @@ export const policy: Flow = {
       recover(file!.cid).pipe(
         Effect.tap((r) => check(r.key === fast.key, "the sequential policy recovered another key")),
         // A fresh layer: the simulation's own layer is built with the concurrent policy.
-        Effect.provide(libraryLayer(env, { mode: Config.defaults.nodes.mode }), { local: true })
+        Effect.provide(libraryLayer(env, { mode: LighthouseConfig.defaults.nodes.mode }), { local: true })
       ),
       (r) => `${r.mode}: 3 nodes in turn, 1 s apart, fetchKey ${r.ms} ms (same key); sign-in included in the step`
     )

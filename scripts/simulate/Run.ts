@@ -6,8 +6,8 @@
  * @since 0.1.0
  */
 import { Clock, Duration, Effect, Layer, Option } from "effect"
-import { defaults } from "../../core/src/Config.ts"
-import type { MockNetwork } from "../../mocks/src/MockNetwork.ts"
+import { LighthouseConfig } from "lighthouse-effect"
+import type { MockNetwork } from "lighthouse-effect/mocks"
 import { Env, header, libraryLayer, setup } from "./Environment.ts"
 import * as Flow from "./Flow.ts"
 import { flows } from "./Flows.ts"
@@ -28,8 +28,8 @@ export interface Options {
 const mode = "concurrent"
 
 const policyNote =
-  `called concurrently for speed; the configured default is ${defaults.nodes.mode} ` +
-  `with ${Duration.toMillis(defaults.nodes.pause)} ms between two nodes (flow "policy" times both)`
+  `called concurrently for speed; the configured default is ${LighthouseConfig.defaults.nodes.mode} ` +
+  `with ${Duration.toMillis(LighthouseConfig.defaults.nodes.pause)} ms between two nodes (flow "policy" times both)`
 
 /** The simulation as an Effect: the report, whatever passed or failed; an unknown flow name fails. */
 export const simulation = (options: Options = {}): Effect.Effect<Report.Report, Flow.UnknownFlow> =>

@@ -8,8 +8,7 @@
 import * as fs from "node:fs/promises"
 import * as nodePath from "node:path"
 import { Effect } from "effect"
-import * as Download from "../../core/src/Download.ts"
-import * as Upload from "../../core/src/Upload.ts"
+import { Download, Upload } from "lighthouse-effect"
 import { writeCar } from "./Car.ts"
 import { Env } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
@@ -38,6 +37,36 @@ const carFiles: Readonly<Record<string, Uint8Array>> = {
   "data.bin": pattern(11, 40 * 1024)
 }
 
+/** hello.txt, a site/ folder and a CAR of `carFiles`, written under `dir`. */
+const writeSamples = async (dir: string, fileBytes: Uint8Array) => {
+  const file = nodePath.join(dir, "hello.txt")
+  await fs.writeFile(file, fileBytes)
+  const site = nodePath.join(dir, "site")
+  for (const [relative, content] of Object.entries(folderFiles)) {
+    await fs.mkdir(nodePath.dirname(nodePath.join(site, relative)), { recursive: true })
+    await fs.writeFile(nodePath.join(site, relative), content)
+  }
+  const car = await writeCar(nodePath.join(dir, "bundle.car"), carFiles)
+  return { file, site, car }
+}
+
+/** Downloads each case (a CID, maybe a path in it) and checks the bytes are the ones sent; returns their names. */
+const readBack = Effect.fnUntraced(function* (
+  download: Download.Download["Service"],
+  cases: ReadonlyArray<{
+    readonly what: string
+    readonly cid: string
+    readonly path: string | undefined
+    readonly expected: Uint8Array
+  }>
+) {
+  for (const c of cases) {
+    const got = yield* download.bytes(c.cid, c.path === undefined ? {} : { path: c.path })
+    yield* check(sameBytes(got, c.expected), `${c.what}: ${got.length} B back, not the ${c.expected.length} B sent`)
+  }
+  return cases.map((c) => c.what)
+})
+
 export const upload: Flow = {
   name: "upload",
   title: "file, folder, text, buffer and CAR uploads, read back through the gateway",
@@ -53,17 +82,7 @@ export const upload: Flow = {
       "prepare.files",
       "write sample files and a CAR",
       Effect.tryPromise({
-        try: async () => {
-          const file = nodePath.join(dir, "hello.txt")
-          await fs.writeFile(file, fileBytes)
-          const site = nodePath.join(dir, "site")
-          for (const [relative, content] of Object.entries(folderFiles)) {
-            await fs.mkdir(nodePath.dirname(nodePath.join(site, relative)), { recursive: true })
-            await fs.writeFile(nodePath.join(site, relative), content)
-          }
-          const car = await writeCar(nodePath.join(dir, "bundle.car"), carFiles)
-          return { file, site, car }
-        },
+        try: () => writeSamples(dir, fileBytes),
         catch: (e) => new CheckFailed({ message: `could not write the sample files: ${e}` })
       }),
       (p) => `hello.txt, site/ (${Object.keys(folderFiles).length} files), bundle.car (${Format.bytes(p.car.size)})`
@@ -116,28 +135,18 @@ export const upload: Flow = {
     yield* step(
       "download.bytes",
       "download them back",
-      Effect.gen(function* () {
-        const cases = [
-          { what: "hello.txt", cid: file.Hash, path: undefined, expected: fileBytes },
-          { what: "site/img/logo.bin", cid: folder.Hash, path: "img/logo.bin", expected: folderFiles["img/logo.bin"]! },
-          { what: "samples.bin", cid: buffer.Hash, path: undefined, expected: bufferBytes },
-          {
-            what: "bundle.car/data.bin",
-            cid: roots[0]!.Root.Cid["/"],
-            path: "data.bin",
-            expected: carFiles["data.bin"]!
-          }
-        ]
-        for (const c of cases) {
-          const got = yield* download.bytes(c.cid, c.path === undefined ? {} : { path: c.path })
-          yield* check(
-            sameBytes(got, c.expected),
-            `${c.what}: ${got.length} B back, not the ${c.expected.length} B sent`
-          )
+      readBack(download, [
+        { what: "hello.txt", cid: file.Hash, path: undefined, expected: fileBytes },
+        { what: "site/img/logo.bin", cid: folder.Hash, path: "img/logo.bin", expected: folderFiles["img/logo.bin"]! },
+        { what: "samples.bin", cid: buffer.Hash, path: undefined, expected: bufferBytes },
+        {
+          what: "bundle.car/data.bin",
+          cid: roots[0]!.Root.Cid["/"],
+          path: "data.bin",
+          expected: carFiles["data.bin"]!
         }
-        return cases.map((c) => c.what)
-      }),
-      (names) => `${names.length}/${names.length} identical: ${names.join(", ")}`
+      ]),
+      (names) => `$names.length/${names.length} identical: ${names.join(", ")}`
     )
   })
 }

@@ -14,10 +14,9 @@ import { fileURLToPath } from "node:url"
 import { type Hex, isAddress } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { withLocalDeployment } from "../../core/src/Networks.ts"
-import { createLighthouseNode } from "../../core/src/node.ts"
-import type { LighthouseClient } from "../../core/src/promise.ts"
-import * as Signer from "../../core/src/Signer.ts"
+import { Networks, Signer } from "lighthouse-effect"
+import { createLighthouseNode } from "lighthouse-effect/node"
+import type { LighthouseClient } from "lighthouse-effect/promise"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 const tsx = createRequire(import.meta.url).resolve("tsx/cli")
@@ -40,10 +39,14 @@ let served: Served
 let stderr = ""
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [tsx, "scripts/serve.ts", "--json", "--chain-port", "0"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+  child = spawn(
+    process.execPath,
+    [tsx, "--conditions=@lighthouse-effect/source", "scripts/serve.ts", "--json", "--chain-port", "0"],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"]
+    }
+  )
   child.stderr!.on("data", (chunk: Buffer) => {
     stderr += chunk.toString()
   })
@@ -135,12 +138,12 @@ describe("npm run serve", () => {
         hosts: served.urls,
         nodes: { mode: "concurrent" },
         defaultNetwork: "localhost",
-        networks: withLocalDeployment({
+        networks: Networks.withLocalDeployment({
           rpc: served.chain.url,
           paymentContract: served.chain.payment,
           usdc: served.chain.usdc,
           dai: served.chain.dai
-        } as Parameters<typeof withLocalDeployment>[0])
+        } as Parameters<typeof Networks.withLocalDeployment>[0])
       })
     })
     afterAll(() => lighthouse.dispose())

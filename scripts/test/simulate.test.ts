@@ -22,7 +22,7 @@ const simulate = (args: ReadonlyArray<string>, env: Record<string, string> = {})
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      [tsx, "scripts/simulate.ts", ...args],
+      [tsx, "--conditions=@lighthouse-effect/source", "scripts/simulate.ts", ...args],
       { cwd: root, env: { ...process.env, NO_COLOR: "1", ...env }, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr })
     )

@@ -3,7 +3,7 @@
  * network served over HTTP on 127.0.0.1:8545 (chain 31337), as `npx hardhat node` would. An
  * already running one (a Storybook next to the tests, `npx hardhat node`) is reused.
  */
-import { startLocalChain } from "../../scripts/lib/chain.ts"
+import { startLocalChain } from "lighthouse-effect/mocks/chain"
 
 export const port = 8545
 export const rpcUrl = `http://127.0.0.1:${port}`

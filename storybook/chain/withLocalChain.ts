@@ -2,6 +2,7 @@
  * `tsx storybook/chain/withLocalChain.ts <command…>`: runs a command (Storybook) with the local
  * chain up on 127.0.0.1:8545, and stops the chain when the command ends.
  */
+import "../../tooling/requireNode.mjs"
 import { spawn } from "node:child_process"
 import { ensureLocalChain, rpcUrl } from "./localChain.ts"
 

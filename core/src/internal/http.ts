@@ -3,7 +3,7 @@
  *
  * Every call to the API host, the upload node and the gateway goes through
  * `execute` / `executeJson`: a time-out (`Request timed out`), a transport
- * failure (`Network error`), a non-2xx answer in the style the spec assigns to
+ * failure (`Network error`), a non-2xx answer in the style the provider uses for
  * the endpoint (`Request failed with status code {n}` or `HTTP error! status {n}`),
  * and a body that does not match its schema (`InvalidResponse`).
  *
@@ -19,7 +19,7 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { HttpStatusError, InvalidResponse, NetworkError, RequestFailed, RequestTimedOut } from "../Errors.ts"
 
-/** Which wording the spec gives a non-2xx answer of this endpoint. */
+/** Which wording the provider gives a non-2xx answer of this endpoint. */
 export type StatusStyle = "request-failed" | "http-error"
 
 export type TransportFailure = NetworkError | RequestTimedOut | InvalidResponse

@@ -9,7 +9,7 @@
  */
 import { parseAbi } from "viem"
 
-/** The payment contract (reference/payment-contract.md §2.1, plus the additive entries). */
+/** The payment contract: the provider's deployed interface, plus the additive entries. */
 export const paymentAbi = parseAbi([
   "function receiveToken(uint256 _amount, address _token)",
   "function getTokenStatus(address _token) view returns (bool)",

@@ -38,7 +38,7 @@ export interface NamedNetwork extends Network {
 }
 
 /**
- * The native coin's decimals. The table gives them for some chains only (spec §3); every chain in
+ * The native coin's decimals. The table gives them for some chains only; every chain in
  * it is an EVM chain whose native coin (ETH, MATIC, BNB, FTM, FIL, tFIL) has 18 decimals, so 18 is
  * the fallback. The provider read `undefined` there and priced everything at 0.
  */

@@ -1,5 +1,5 @@
 /**
- * The storage price (spec §9, reference/sdk-behaviour.md §6.1) in exact integer arithmetic.
+ * The storage price (USD per byte stored, at least 1 MB charged) in exact integer arithmetic.
  *
  * The provider computes, in floating point,
  * `usd = 0.00390625 × max(size, 1 048 576) / 1 048 576`, then
@@ -26,10 +26,10 @@ import { formatUnits } from "viem"
 // Constants
 // =============================================================================
 
-/** One MB as the spec defines it: 1 048 576 bytes (2²⁰). */
+/** One MB as the provider counts it: 1 048 576 bytes (2²⁰). */
 export const BYTES_PER_MB = 1_048_576n
 
-/** Sizes below this are charged as this: the spec's 1 MB floor. */
+/** Sizes below this are charged as this: the provider's 1 MB floor. */
 export const MIN_CHARGEABLE_BYTES = BYTES_PER_MB
 
 /** The price of one MB in USD, as text: 0.00390625 (= 2⁻⁸, i.e. 4 USD per GB of 2³⁰ bytes). */

@@ -1,5 +1,5 @@
 /**
- * The per-file metadata of a quote (spec §3 "Quote data": `{fileSize, mimeType, fileName}` per
+ * The per-file metadata of a quote (as the provider's quote gives it: `{fileSize, mimeType, fileName}` per
  * file, and `totalSize`), from sizes or named files in memory, or from paths on disk.
  *
  * On disk a directory is walked recursively and each regular file counted by its content size.

@@ -1,6 +1,7 @@
 /**
- * Content identifiers. A CID must match one of the four forms the provider
- * accepts (spec §5), anchored at both ends, and must also decode as a real CID:
+ * Content identifiers. A CID must match one of the forms the provider accepts
+ * (`Qm…`, base32 `b…`/`B…`, base58 `z…`, base16 `F…`), anchored at both ends, and must also
+ * decode as a real CID:
  * the provider's unanchored pattern let `garbage/Qm…/more` through.
  *
  * @since 0.1.0

@@ -1,6 +1,5 @@
 /**
- * One typed input model for uploads in every environment (reference/sdk-behaviour.md §10.2,
- * §11): the provider's `upload(pathOrFiles)` took a path in Node and a `FileList` in browsers
+ * One typed input model for uploads in every environment: the provider's `upload(pathOrFiles)` took a path in Node and a `FileList` in browsers
  * under one `any`, so a path given in a browser was spread into characters. Here each kind of
  * input is named by its constructor and the upload methods take exactly these.
  *

@@ -10,7 +10,7 @@ import { Hex64, KeyShard } from "../../src/schema/KeyShard.ts"
 // Fixtures
 // ---------------------------------------------------------------------------
 
-/** Shards made by the provider's own package (shared/vectors, beside the repo). */
+/** Shards made by the provider's own package (`npm run vectors` writes them from `@lighthouse-web3/kavach`). */
 const Vectors = Schema.Array(
   Schema.Struct({
     masterKey: Hex64,
@@ -25,7 +25,7 @@ const Vectors = Schema.Array(
   })
 )
 const vectors = Schema.decodeUnknownSync(Vectors)(
-  JSON.parse(readFileSync(new URL("../../../../shared/vectors/kavach-shards.json", import.meta.url), "utf8"))
+  JSON.parse(readFileSync(new URL("./vectors/kavach-shards.json", import.meta.url), "utf8"))
 )
 const vector = (i: number) => vectors[i]!
 

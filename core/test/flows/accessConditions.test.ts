@@ -1,6 +1,6 @@
 /**
  * Access conditions end to end against the mock network and a local chain (Hardhat 3's in-process
- * EDR, through `scripts/lib/chain.ts`): the owner creates a file whose key is released to holders
+ * EDR, through `mocks/src/chain/LocalChain.ts`): the owner creates a file whose key is released to holders
  * of at least 1 USDC (an ERC20 `balanceOf` condition evaluated on chain by the key nodes). A
  * holder recovers the key, a non-holder is refused until it holds the token, and raising the bar
  * with an update locks the holder out again.
@@ -14,7 +14,7 @@ import type { Address } from "viem"
 import type { LocalDeployment } from "../../../contracts/abi/deploy.ts"
 import { mockStablecoinAbi } from "../../../contracts/abi/MockStablecoin.ts"
 import { createMockNetwork } from "../../../mocks/src/index.ts"
-import type { LocalChain } from "../../../scripts/lib/chain.ts"
+import type { LocalChain } from "lighthouse-effect/mocks/chain"
 import * as KeyShards from "../../src/KeyShards.ts"
 import * as Signer from "../../src/Signer.ts"
 import { cid } from "../support/accounts.ts"

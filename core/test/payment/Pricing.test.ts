@@ -1,6 +1,6 @@
 /**
- * The price formula on its boundaries, and against the provider's own floating-point formula
- * (reference/sdk-behaviour.md §6.1) used as an oracle.
+ * The price formula on its boundaries, and against the provider's own floating-point formula used
+ * as an oracle.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"

@@ -272,7 +272,7 @@ describe("AccessCondition", () => {
 
   describe("rejected, naming the field", () => {
     it.effect.each<readonly [string, ConditionInput, string]>([
-      ["no conditions (spec §5: at least 1)", { conditions: [] }, `"conditions" must contain at least 1 items`],
+      ["no conditions (at least 1 is required)", { conditions: [] }, `"conditions" must contain at least 1 items`],
       ["conditions not an array", { conditions: "x" as never }, `"conditions" must be an array`],
       ["a null condition", { conditions: [null] }, `"conditions[0]" Expected object`],
       ["id 0", { conditions: [{ ...erc20, id: 0 }] }, `"conditions[0].id" Expected a value greater than or equal to 1`],
@@ -632,44 +632,36 @@ describe("AccessCondition", () => {
       })
     )
 
-    it.effect("order: shard count first, though CID, address and conditions are all wrong too", () =>
+    it.effect.each<readonly [string, ConditionRequestInput, string, string]>([
+      [
+        "shard count first, though CID, address and conditions are all wrong too",
+        { address: "nope", cid: "nope", conditions: [], keyShards: [{}] },
+        "InvalidKeyShards",
+        "keyShards must be an array of 5 objects"
+      ],
+      [
+        "then the CID, before the address and the conditions",
+        request({ address: "nope", cid: `garbage/${cid}/more`, conditions: [] }),
+        "InvalidCid",
+        "Invalid CID"
+      ],
+      [
+        "then the address, before the conditions",
+        request({ address: "0x123", conditions: [] }),
+        "InvalidPublicKey",
+        "Invalid public Key"
+      ],
+      [
+        "the conditions last",
+        request({ conditions: [] }),
+        "ConditionValidationError",
+        `Condition validation error: "conditions" must contain at least 1 items`
+      ]
+    ])("order: %s", ([, input, tag, message]) =>
       Effect.gen(function* () {
-        const error = yield* Effect.flip(
-          validateConditionRequest(
-            { address: "nope", cid: "nope", conditions: [], keyShards: [{}] },
-            { creating: true }
-          )
-        )
-        assert.strictEqual(error.message, "keyShards must be an array of 5 objects")
-      })
-    )
-
-    it.effect("order: then the CID, before the address and the conditions", () =>
-      Effect.gen(function* () {
-        const error = yield* Effect.flip(
-          validateConditionRequest(request({ address: "nope", cid: `garbage/${cid}/more`, conditions: [] }), {
-            creating: true
-          })
-        )
-        assert.strictEqual(error._tag, "InvalidCid")
-        assert.strictEqual(error.message, "Invalid CID")
-      })
-    )
-
-    it.effect("order: then the address, before the conditions", () =>
-      Effect.gen(function* () {
-        const error = yield* Effect.flip(
-          validateConditionRequest(request({ address: "0x123", conditions: [] }), { creating: true })
-        )
-        assert.strictEqual(error._tag, "InvalidPublicKey")
-        assert.strictEqual(error.message, "Invalid public Key")
-      })
-    )
-
-    it.effect("order: the conditions last", () =>
-      Effect.gen(function* () {
-        const error = yield* Effect.flip(validateConditionRequest(request({ conditions: [] }), { creating: true }))
-        assert.strictEqual(error.message, `Condition validation error: "conditions" must contain at least 1 items`)
+        const error = yield* Effect.flip(validateConditionRequest(input, { creating: true }))
+        assert.strictEqual(error._tag, tag)
+        assert.strictEqual(error.message, message)
       })
     )
 

@@ -26,7 +26,7 @@ const small = CID.create(1, raw, identity.digest(new Uint8Array(21).fill(0xab)))
 const v1Base16 = small.toString(base16upper)
 
 describe("Cid", () => {
-  it.effect("the constructed examples have the lengths of spec §5", () =>
+  it.effect("the constructed examples have the lengths of the accepted forms", () =>
     Effect.sync(() => {
       assert.strictEqual(v0, "QmRvQkhdHFRKHHgiqYvfJgXiZbqYM13WZ5dxBsETrSUrfH")
       assert.strictEqual(v0.length, 2 + 44)

@@ -1,12 +1,12 @@
 /**
- * Hardhat's in-process chain (through `scripts/lib/chain.ts`) with the payment contract and the
+ * Hardhat's in-process chain (through `mocks/src/chain/LocalChain.ts`) with the payment contract and the
  * two local stablecoins deployed: one chain for a test file, and the arrangements tests make on it.
  */
 import { Effect, Layer } from "effect"
 import { type Address, custom } from "viem"
 import { afterAll, beforeAll } from "vitest"
 import { deployLocal, type LocalDeployment, mockStablecoinAbi } from "../../../contracts/abi/index.ts"
-import { type LocalChain, startLocalChain } from "../../../scripts/lib/chain.ts"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { withLocalDeployment } from "../../src/Networks.ts"
 import { ChainTransport } from "../../src/payment/Chain.ts"
 

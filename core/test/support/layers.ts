@@ -5,9 +5,9 @@ import { Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import * as AccessControl from "../../src/AccessControl.ts"
 import * as Auth from "../../src/Auth.ts"
-import * as Config from "../../src/Config.ts"
+import * as Config from "../../src/LighthouseConfig.ts"
 import * as KeyShards from "../../src/KeyShards.ts"
-import * as Nodes from "../../src/Nodes.ts"
+import * as Nodes from "../../src/KeyNodes.ts"
 
 /** The HTTP client over `fetch`, looked up on every request: msw patches it after this module loaded. */
 export const fetchLayer = FetchHttpClient.layer.pipe(

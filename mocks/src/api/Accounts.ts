@@ -4,10 +4,10 @@
  *
  * API keys are only handed out for a valid EIP-191 signature of the message this API issued to
  * that address (`issueMessage` → `redeemSignature`); a message can be redeemed once. The same
- * signature scheme makes the one-time upload token `address$signature` of the spec (§6.3).
+ * signature scheme makes the one-time upload token `address$signature` the provider accepts.
  */
 import { recoverMessageAddress } from "viem"
-import { isEvmAddress } from "../../../core/src/schema/Address.ts"
+import { Address } from "lighthouse-effect"
 
 /** Bytes. The provider's documented example account has 1 GiB. */
 export const DefaultDataLimit = 1024 * 1024 * 1024
@@ -45,7 +45,7 @@ export class InvalidAddress extends Error {
 export type SignatureRejection = "no-message" | "bad-signature"
 
 export const normalizeAddress = (address: string): string => {
-  if (!isEvmAddress(address)) throw new InvalidAddress(address)
+  if (!Address.isEvmAddress(address)) throw new InvalidAddress(address)
   return address.toLowerCase()
 }
 
@@ -69,7 +69,7 @@ export class Accounts {
   }
 
   get(address: string): Account | undefined {
-    return isEvmAddress(address) ? this.#accounts.get(address.toLowerCase()) : undefined
+    return Address.isEvmAddress(address) ? this.#accounts.get(address.toLowerCase()) : undefined
   }
 
   /** The account of an address, created (empty, default quota) on first use. */
@@ -144,7 +144,7 @@ export class Accounts {
   }
 
   pendingMessage(address: string): string | undefined {
-    return isEvmAddress(address) ? this.#messages.get(address.toLowerCase()) : undefined
+    return Address.isEvmAddress(address) ? this.#messages.get(address.toLowerCase()) : undefined
   }
 
   /**

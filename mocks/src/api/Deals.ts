@@ -9,7 +9,6 @@
  */
 import { CarWriter } from "@ipld/car"
 import type { CID } from "multiformats/cid"
-import type { ContentStore } from "../upload/ContentStore.ts"
 import {
   aggregate,
   type AggregateProof,
@@ -73,13 +72,19 @@ const powerOfTwoAtLeast = (n: number) => {
 const seedOf = (bytes: Uint8Array, salt: number) =>
   bytes.reduce((acc, byte, i) => (acc * 31 + byte + salt * (i + 7)) >>> 0, 2_166_136_261)
 
+/** What deals read of the stored blocks (the upload node's content store). */
+export interface DealContent {
+  readonly has: (cid: CID) => boolean
+  readonly walk: (root: CID) => Iterable<{ readonly cid: CID; readonly bytes: Uint8Array }>
+}
+
 export class Deals {
   readonly #deals = new Map<string, Array<Deal>>()
-  readonly #content: ContentStore
+  readonly #content: DealContent
   readonly #clock: () => number
   #nextDealId = 80_000_001
 
-  constructor(content: ContentStore, clock: () => number) {
+  constructor(content: DealContent, clock: () => number) {
     this.#content = content
     this.#clock = clock
   }

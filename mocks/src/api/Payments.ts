@@ -2,7 +2,7 @@
  * Storage bought on chain: the mock API reads `ReceivedPayment` events of the payment contract and
  * raises the payer's data limit.
  *
- * The price is the spec's (§9): 0.00390625 USD per MiB, so 1 USD buys 256 MiB. A stablecoin amount
+ * The provider's price: 0.00390625 USD per MiB, so 1 USD buys 256 MiB. A stablecoin amount
  * is `amount / 10^decimals` USD; a native-coin amount is converted with the ticker price of its
  * symbol. Clients price an upload by rounding the USD figure to the token's decimals, so the credit
  * is the largest size whose price, rounded the same way, the payment covers: paying what the
@@ -15,7 +15,7 @@ import { type Address, parseAbi, type PublicClient, zeroAddress } from "viem"
 import type { Accounts } from "./Accounts.ts"
 import type { Tickers } from "./Tickers.ts"
 
-/** The payment contract's event, with its indexed fields (reference/payment-contract.md §2.1). */
+/** The payment contract's event, with its indexed fields (`sender`, `tokenAddress`). */
 export const receivedPaymentAbi = parseAbi([
   "event ReceivedPayment(address indexed sender, address indexed tokenAddress, uint256 txId, uint256 amount, uint256 timestamp, bytes data)"
 ])

@@ -200,19 +200,42 @@ const alter = async (
   return new Response(JSON.stringify(mutate(body, request)), { status: response.status, headers })
 }
 
+/** Refuses a fault that could never fire as asked. */
+const validateFault = (fault: FaultKind, options: FaultOptions | undefined): void => {
+  if (options?.times !== undefined && (!Number.isInteger(options.times) || options.times < 1)) {
+    throw new RangeError(`times must be a positive integer, got ${options.times}`)
+  }
+  if (fault.kind === "slow" && !(fault.ms >= 0)) throw new RangeError(`slow needs ms >= 0, got ${fault.ms}`)
+  if (fault.kind === "status" && !(fault.status >= 100 && fault.status <= 599)) {
+    throw new RangeError(`status must be an HTTP status, got ${fault.status}`)
+  }
+}
+
+/** The answer under the fault that decides a request's outcome. */
+const answerUnder = async (
+  fault: FaultKind,
+  request: Request,
+  answer: () => Response | Promise<Response>
+): Promise<Response> => {
+  switch (fault.kind) {
+    case "down":
+      return HttpResponse.error()
+    case "status":
+      return HttpResponse.json((fault.body ?? { error: reason(fault.status) }) as never, { status: fault.status })
+    case "inconsistent":
+      return alter(await answer(), request, fault.mutate ?? defaultMutation)
+    case "slow":
+      return answer()
+  }
+}
+
 /** Creates an empty fault registry. */
 export const makeFaults = (): Faults => {
   let nextId = 1
   let armed: Array<Armed> = []
 
   const inject = (scope: FaultScope, fault: FaultKind, options?: FaultOptions): number => {
-    if (options?.times !== undefined && (!Number.isInteger(options.times) || options.times < 1)) {
-      throw new RangeError(`times must be a positive integer, got ${options.times}`)
-    }
-    if (fault.kind === "slow" && !(fault.ms >= 0)) throw new RangeError(`slow needs ms >= 0, got ${fault.ms}`)
-    if (fault.kind === "status" && !(fault.status >= 100 && fault.status <= 599)) {
-      throw new RangeError(`status must be an HTTP status, got ${fault.status}`)
-    }
+    validateFault(fault, options)
     const id = nextId++
     armed.push({ id, scope, fault, remaining: options?.times, hits: 0 })
     return id
@@ -259,18 +282,7 @@ export const makeFaults = (): Faults => {
     const delay = slow.reduce((total, entry) => total + (entry.fault.kind === "slow" ? entry.fault.ms : 0), 0)
     await sleep(delay, context.request.signal)
 
-    if (decisive === undefined) return answer()
-    const fault = decisive.fault
-    switch (fault.kind) {
-      case "down":
-        return HttpResponse.error()
-      case "status":
-        return HttpResponse.json((fault.body ?? { error: reason(fault.status) }) as never, { status: fault.status })
-      case "inconsistent":
-        return alter(await answer(), context.request, fault.mutate ?? defaultMutation)
-      case "slow":
-        return answer()
-    }
+    return decisive === undefined ? answer() : answerUnder(decisive.fault, context.request, answer)
   }
 
   return {

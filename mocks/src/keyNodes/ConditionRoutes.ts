@@ -11,7 +11,7 @@
  *   sharedTo, owner, cid }`, read from node 1 (the provider served it from its first node, port 9001
  *   in dev mode), so faults on node 1 reach it.
  *
- * Conditions are validated by the project's condition schema (spec §5): a failure is a 400 whose
+ * Conditions are validated by the library's condition schema (`AccessCondition.validateConditions`): a failure is a 400 whose
  * `message` is `Condition validation error: "<path>" <problem>`. EVM and Coreum conditions are
  * stored in `conditions`, Solana ones in `conditionsSolana`; an update with another chain type
  * empties the other list.
@@ -20,18 +20,17 @@
  */
 import { Effect, Result } from "effect"
 import { type HttpHandler, http } from "msw"
-import { validateConditions, type ValidConditions } from "../../../core/src/schema/AccessCondition.ts"
-import { isValidCid } from "../../../core/src/schema/Cid.ts"
+import { AccessCondition, Cid } from "lighthouse-effect"
 import { type KeyNodeContext, type NodeCall, nodeRoute, withFaults } from "./Context.ts"
 import { type FileRecord, zeroAddress } from "./NodeState.ts"
 import { accessDenied, badRequest, cidNotFound, invalidCid, reply, success } from "./Replies.ts"
 import { parseShard } from "./ShardRoutes.ts"
 
 /** Runs the condition schema on a request body; the 400 to answer when it fails. */
-const validate = (body: NodeCall["body"], decryptionType: unknown): ValidConditions | Response => {
+const validate = (body: NodeCall["body"], decryptionType: unknown): AccessCondition.ValidConditions | Response => {
   const result = Effect.runSync(
     Effect.result(
-      validateConditions({
+      AccessCondition.validateConditions({
         conditions: body.conditions as ReadonlyArray<unknown>,
         aggregator: body.aggregator as string | undefined,
         chainType: (body.chainType ?? undefined) as string | undefined,
@@ -42,7 +41,7 @@ const validate = (body: NodeCall["body"], decryptionType: unknown): ValidConditi
   return Result.isSuccess(result) ? result.success : badRequest(result.failure.message)
 }
 
-const applyConditions = (record: FileRecord, valid: ValidConditions, aggregator: unknown) => {
+const applyConditions = (record: FileRecord, valid: AccessCondition.ValidConditions, aggregator: unknown) => {
   record.chainType = valid.chainType
   record.conditions = valid.chainType === "SOLANA" ? [] : valid.conditions
   record.conditionsSolana = valid.chainType === "SOLANA" ? valid.conditions : []
@@ -52,7 +51,7 @@ const applyConditions = (record: FileRecord, valid: ValidConditions, aggregator:
 
 const create = (call: NodeCall): Response => {
   const cid = call.body.cid
-  if (typeof cid !== "string" || !isValidCid(cid)) return invalidCid()
+  if (typeof cid !== "string" || !Cid.isValidCid(cid)) return invalidCid()
   const shard = parseShard(call.body.payload)
   if (shard === undefined) return badRequest("payload must be a key shard {key, index}")
   const valid = validate(call.body, call.body.decryptionType)
@@ -80,7 +79,7 @@ const create = (call: NodeCall): Response => {
 
 const update = (call: NodeCall): Response => {
   const cid = call.body.cid
-  if (typeof cid !== "string" || !isValidCid(cid)) return invalidCid()
+  if (typeof cid !== "string" || !Cid.isValidCid(cid)) return invalidCid()
   const record = call.node.files.get(cid)
   if (record === undefined) return cidNotFound()
   if (record.owner !== call.address) return accessDenied()

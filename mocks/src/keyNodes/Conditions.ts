@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import type { CoreumCondition, EvmCondition, SolanaCondition } from "../../../core/src/schema/AccessCondition.ts"
+import type { AccessCondition } from "lighthouse-effect"
 import { evaluateAggregator, parseAggregator } from "./Aggregator.ts"
 import { type EvmChainSource, evaluateEvmCondition } from "./EvmConditions.ts"
 import { type CoreumLedger, evaluateCoreumCondition, evaluateSolanaCondition, type SolanaLedger } from "./Ledger.ts"
@@ -34,11 +34,15 @@ export const conditionsGrant = async (
   const evaluateOne = (condition: (typeof list)[number]): Promise<boolean> => {
     switch (record.chainType) {
       case "EVM":
-        return evaluateEvmCondition(condition as EvmCondition, context, environment.evm())
+        return evaluateEvmCondition(condition as AccessCondition.EvmCondition, context, environment.evm())
       case "SOLANA":
-        return Promise.resolve(evaluateSolanaCondition(condition as SolanaCondition, context, environment.solana))
+        return Promise.resolve(
+          evaluateSolanaCondition(condition as AccessCondition.SolanaCondition, context, environment.solana)
+        )
       case "COREUM":
-        return Promise.resolve(evaluateCoreumCondition(condition as CoreumCondition, context, environment.coreum))
+        return Promise.resolve(
+          evaluateCoreumCondition(condition as AccessCondition.CoreumCondition, context, environment.coreum)
+        )
     }
   }
 

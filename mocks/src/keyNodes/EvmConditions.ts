@@ -15,7 +15,7 @@
  * @since 0.1.0
  */
 import { type AbiFunction, erc20Abi, erc721Abi, erc1155Abi, type PublicClient } from "viem"
-import type { EvmCondition } from "../../../core/src/schema/AccessCondition.ts"
+import type { AccessCondition } from "lighthouse-effect"
 import { type ComparatorSymbol, compare } from "./Comparator.ts"
 import { type EvaluationContext, subjectOf, substitute } from "./Parameters.ts"
 
@@ -79,7 +79,7 @@ const findFunction = (standard: string, method: string, arity: number): AbiFunct
     (item) => item.type === "function" && item.name === method && item.inputs.length === arity
   )
 
-const customFunction = (condition: EvmCondition): AbiFunction => ({
+const customFunction = (condition: AccessCondition.EvmCondition): AbiFunction => ({
   type: "function",
   name: condition.method,
   stateMutability: "view",
@@ -90,7 +90,7 @@ const customFunction = (condition: EvmCondition): AbiFunction => ({
 /** What the chain answers for this condition (before the comparison). */
 const readActual = async (
   client: PublicClient,
-  condition: EvmCondition,
+  condition: AccessCondition.EvmCondition,
   parameters: ReadonlyArray<unknown>,
   context: EvaluationContext
 ): Promise<unknown> => {
@@ -116,7 +116,7 @@ const readActual = async (
 
 /** Whether an EVM condition holds for the caller. Never throws: failures are `false`. */
 export const evaluateEvmCondition = async (
-  condition: EvmCondition,
+  condition: AccessCondition.EvmCondition,
   context: EvaluationContext,
   source: EvmChainSource | undefined
 ): Promise<boolean> => {

@@ -17,7 +17,7 @@
  *
  * @since 0.1.0
  */
-import type { CoreumCondition, SolanaCondition } from "../../../core/src/schema/AccessCondition.ts"
+import type { AccessCondition } from "lighthouse-effect"
 import { type ComparatorSymbol, compare } from "./Comparator.ts"
 import { type EvaluationContext, subjectOf, substitute } from "./Parameters.ts"
 
@@ -116,7 +116,11 @@ export const makeCoreumLedger = (): CoreumLedger => {
   }
 }
 
-const solanaActual = (condition: SolanaCondition, ledger: SolanaLedger, subject: string): bigint | undefined => {
+const solanaActual = (
+  condition: AccessCondition.SolanaCondition,
+  ledger: SolanaLedger,
+  subject: string
+): bigint | undefined => {
   if (condition.standardContractType.toLowerCase() === "spl-token") {
     const mint = condition.contractAddress
     return condition.method === "getTokenAccountsByOwner" && mint !== undefined && mint !== ""
@@ -137,7 +141,7 @@ const solanaActual = (condition: SolanaCondition, ledger: SolanaLedger, subject:
 
 /** Whether a Solana condition holds for the caller. Never throws. */
 export const evaluateSolanaCondition = (
-  condition: SolanaCondition,
+  condition: AccessCondition.SolanaCondition,
   context: EvaluationContext,
   ledger: SolanaLedger
 ): boolean => {
@@ -152,7 +156,11 @@ export const evaluateSolanaCondition = (
   }
 }
 
-const coreumActual = (condition: CoreumCondition, ledger: CoreumLedger, subject: string): bigint | undefined => {
+const coreumActual = (
+  condition: AccessCondition.CoreumCondition,
+  ledger: CoreumLedger,
+  subject: string
+): bigint | undefined => {
   switch (condition.method.toLowerCase()) {
     case "getbalance":
       return condition.denom ? ledger.balanceOf(subject, condition.denom) : undefined
@@ -169,7 +177,7 @@ const coreumActual = (condition: CoreumCondition, ledger: CoreumLedger, subject:
 
 /** Whether a Coreum condition holds for the caller. Never throws. */
 export const evaluateCoreumCondition = (
-  condition: CoreumCondition,
+  condition: AccessCondition.CoreumCondition,
   context: EvaluationContext,
   ledger: CoreumLedger
 ): boolean => {

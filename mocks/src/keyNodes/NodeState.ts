@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import type { Condition } from "../../../core/src/schema/AccessCondition.ts"
+import type { AccessCondition } from "lighthouse-effect"
 
 export type NodeId = 1 | 2 | 3 | 4 | 5
 
@@ -35,9 +35,9 @@ export interface FileRecord {
   shard: KeyShard
   sharedTo: Array<string>
   /** EVM and Coreum conditions. */
-  conditions: ReadonlyArray<Condition>
+  conditions: ReadonlyArray<AccessCondition.Condition>
   /** Solana conditions (the provider keeps them apart). */
-  conditionsSolana: ReadonlyArray<Condition>
+  conditionsSolana: ReadonlyArray<AccessCondition.Condition>
   /** `""` when none was given. */
   aggregator: string
   chainType: ChainType

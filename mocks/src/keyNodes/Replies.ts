@@ -1,8 +1,8 @@
 /**
  * The bodies and status codes the key nodes answer with.
  *
- * Where the provider's recorded tests pin a shape (reference/kavach-behaviour.md §2.4, §5) it is
- * reproduced exactly; the rest is this mock's documented choice:
+ * Where kavach's own tests pin a shape (the return shape of each call, every failure mode they
+ * record) it is reproduced exactly; the rest is this mock's documented choice:
  *
  * - `Invalid Signature` and `Invalid address` arrive flat, as `{ message }` (401 and 400).
  * - `Access Denied` is nested three levels, `{ message: { message: { message: "Access Denied" } } }`

@@ -20,7 +20,7 @@
  * @since 0.1.0
  */
 import { type HttpHandler, http } from "msw"
-import { isValidCid } from "../../../core/src/schema/Cid.ts"
+import { Cid } from "lighthouse-effect"
 import { normalizeAddress } from "./Auth.ts"
 import { conditionsGrant } from "./Conditions.ts"
 import { type KeyNodeContext, type NodeCall, nodeRoute, parseAddressList, type Step } from "./Context.ts"
@@ -37,7 +37,7 @@ export const parseShard = (input: unknown): KeyShard | undefined => {
 /** The record of `cid` on this node when the caller owns it, else the refusal to answer. */
 const ownedRecord = (call: NodeCall): FileRecord | Response => {
   const cid = call.body.cid
-  if (typeof cid !== "string" || !isValidCid(cid)) return invalidCid()
+  if (typeof cid !== "string" || !Cid.isValidCid(cid)) return invalidCid()
   const record = call.node.files.get(cid)
   if (record === undefined) return cidNotFound()
   if (record.owner !== call.address) return accessDenied()
@@ -46,7 +46,7 @@ const ownedRecord = (call: NodeCall): FileRecord | Response => {
 
 const saveShard: Step = (call) => {
   const cid = call.body.cid
-  if (typeof cid !== "string" || !isValidCid(cid)) return invalidCid()
+  if (typeof cid !== "string" || !Cid.isValidCid(cid)) return invalidCid()
   const shard = parseShard(call.body.payload)
   if (shard === undefined) return badRequest("payload must be a key shard {key, index}")
   const sharedTo = call.body.sharedTo === undefined ? [] : parseAddressList(call.body.sharedTo)

@@ -10,10 +10,8 @@
  */
 import * as dagPb from "@ipld/dag-pb"
 import { UnixFS } from "ipfs-unixfs"
-import { base16upper } from "multiformats/bases/base16"
-import { base32upper } from "multiformats/bases/base32"
 import { base58btc } from "multiformats/bases/base58"
-import { CID } from "multiformats/cid"
+import type { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { identity } from "multiformats/hashes/identity"
 import { sha256 } from "multiformats/hashes/sha2"
@@ -224,16 +222,5 @@ export class ContentStore {
         for (let i = links.length - 1; i >= 0; i--) stack.push(links[i]!.Hash)
       }
     }
-  }
-}
-
-/** Parses a CID string, or `undefined` when it is not one. */
-export const parseCid = (input: string): CID | undefined => {
-  // `CID.parse` knows Qm…, b…, z… and k… on its own; B… and F… need their decoder named.
-  const decoder = input.startsWith("B") ? base32upper : input.startsWith("F") ? base16upper : undefined
-  try {
-    return decoder === undefined ? CID.parse(input) : CID.parse(input, decoder)
-  } catch {
-    return undefined
   }
 }

@@ -14,8 +14,9 @@ import { type HttpHandler, http } from "msw"
 import type { CID } from "multiformats/cid"
 import type { IpnsKeys } from "../api/Ipns.ts"
 import type { Faults } from "../faults/index.ts"
-import { errorResponse } from "../api/respond.ts"
-import { ContentNotFound, type ContentStore, parseCid } from "./ContentStore.ts"
+import { parseCid } from "../http/Request.ts"
+import { errorResponse } from "../http/Respond.ts"
+import { ContentNotFound, type ContentStore } from "./ContentStore.ts"
 import { mimeTypeOf } from "./mime.ts"
 
 export interface GatewayContext {

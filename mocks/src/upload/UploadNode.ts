@@ -34,7 +34,8 @@ import { type HttpHandler, http, RequestHandler } from "msw"
 import type { Faults } from "../faults/index.ts"
 import type { Account, Accounts } from "../api/Accounts.ts"
 import type { Files } from "../api/Files.ts"
-import { authenticationFailed, bearerToken, errorResponse, json, queryOf } from "../api/respond.ts"
+import { bearerToken, queryOf } from "../http/Request.ts"
+import { authenticationFailed, errorResponse, json } from "../http/Respond.ts"
 import { type ContentStore, type StagingStore, verifyBlock } from "./ContentStore.ts"
 import { mimeTypeOf } from "./mime.ts"
 import { boundaryOf, MultipartError, type Part, readMultipart } from "./Multipart.ts"
@@ -360,6 +361,11 @@ const releaseLoggingClone = (request: Request) => {
   if (clone?.body != null && !clone.bodyUsed) clone.body.cancel().catch(() => {})
 }
 
+const clientClosed = (request: Request, error: unknown): boolean =>
+  request.signal.aborted ||
+  (error instanceof Error &&
+    (error.name === "AbortError" || (error as { code?: unknown }).code === "ERR_STREAM_PREMATURE_CLOSE"))
+
 const guarded =
   (
     context: UploadNodeContext,
@@ -375,6 +381,9 @@ const guarded =
     } catch (error) {
       if (error instanceof Refusal) return errorResponse(error.status, error.message)
       if (error instanceof MultipartError) return errorResponse(400, error.message)
+      // The client went away mid-body (its source failed, or it was interrupted): nothing is
+      // stored and nobody reads the answer, as a server sees a closed connection.
+      if (clientClosed(request, error)) return errorResponse(499, "Client Closed Request")
       throw error
     }
   }

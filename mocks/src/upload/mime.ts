@@ -2,6 +2,6 @@
  * MIME types by file name, for what the upload node records and the gateway serves when a client
  * gave none: the library's own table, so client and mock agree; unknown is `null`.
  */
-import { lookup } from "../../../core/src/upload/Mime.ts"
+import { Mime } from "lighthouse-effect"
 
-export const mimeTypeOf = (fileName: string): string | null => lookup(fileName) ?? null
+export const mimeTypeOf = (fileName: string): string | null => Mime.lookup(fileName) ?? null

@@ -1,5 +1,5 @@
 /**
- * EVM conditions evaluated for real on the project's in-process chain (`scripts/lib/chain.ts`,
+ * EVM conditions evaluated for real on the project's in-process chain (`mocks/src/chain/LocalChain.ts`,
  * Hardhat's EDR): native balance, block number, ERC20 (the project's test stablecoin from
  * `contracts/abi`), ERC721 (`ownerOf`, `balanceOf`), ERC1155 `balanceOf(account, id)` and Custom
  * calls with several inputs and an array output — plus the whole provider flow (kavach
@@ -14,8 +14,8 @@ import solc from "solc"
 import type { Abi, Account, Chain, Hex, PublicClient, Transport, WalletClient } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { mockStablecoinAbi, mockStablecoinBytecode } from "../../../contracts/abi/index.ts"
-import { type LocalChain, startLocalChain } from "../../../scripts/lib/chain.ts"
+import { mockStablecoinAbi, mockStablecoinBytecode } from "lighthouse-effect/contracts"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { makeKeyNodes } from "../../src/keyNodes/index.ts"
 import {
   blockNumberAtLeast,

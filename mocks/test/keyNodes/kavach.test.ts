@@ -1,7 +1,7 @@
 /**
  * The provider's own client, `@lighthouse-web3/kavach` 0.2.1, unmodified, against the mock key
  * nodes through msw with the default host: every network function, success and the failure
- * shapes its own test-suite records (reference/kavach-behaviour.md §2.4, §5).
+ * shapes its own test suite records.
  */
 import kavach from "@lighthouse-web3/kavach"
 import { describe, expect, it } from "vitest"

@@ -5,10 +5,7 @@
  */
 import { Effect, Result } from "effect"
 import { type FormEvent, useState } from "react"
-import { AccessControl } from "../../../core/src/AccessControl.ts"
-import { Auth } from "../../../core/src/Auth.ts"
-import { type ChainType, validateConditions } from "../../../core/src/schema/AccessCondition.ts"
-import type * as Signer from "../../../core/src/Signer.ts"
+import { AccessCondition, AccessControl, Auth, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 
@@ -29,7 +26,7 @@ interface Fields {
 }
 
 /** A sensible first condition per chain type. */
-const starting: Record<ChainType, Fields> = {
+const starting: Record<AccessCondition.ChainType, Fields> = {
   EVM: {
     chain: "Ethereum",
     standardContractType: "ERC20",
@@ -62,7 +59,7 @@ const starting: Record<ChainType, Fields> = {
 const comparators = ["==", ">=", "<=", "!=", ">", "<"]
 
 /** One condition from the form, shaped for its chain type. */
-const fromFields = (chainType: ChainType, f: Fields): unknown => ({
+const fromFields = (chainType: AccessCondition.ChainType, f: Fields): unknown => ({
   id: 1,
   chain: f.chain,
   method: f.method,
@@ -80,7 +77,7 @@ const fromFields = (chainType: ChainType, f: Fields): unknown => ({
 /** The conditions as typed, or why they cannot even be read. */
 const parse = (
   mode: "fields" | "json",
-  chainType: ChainType,
+  chainType: AccessCondition.ChainType,
   fields: Fields,
   json: string
 ): { readonly conditions?: ReadonlyArray<unknown>; readonly problem?: string } => {
@@ -94,10 +91,10 @@ const parse = (
 
 const apply = Effect.fnUntraced(function* (
   signer: Signer.Service,
-  request: { cid: string; conditions: ReadonlyArray<unknown>; aggregator: string; chainType: ChainType }
+  request: { cid: string; conditions: ReadonlyArray<unknown>; aggregator: string; chainType: AccessCondition.ChainType }
 ) {
-  const token = yield* Auth.use((auth) => auth.token(signer))
-  const accessControl = yield* AccessControl
+  const token = yield* Auth.Auth.use((auth) => auth.token(signer))
+  const accessControl = yield* AccessControl.AccessControl
   yield* accessControl.update({
     address: signer.address,
     cid: request.cid,
@@ -112,7 +109,7 @@ const apply = Effect.fnUntraced(function* (
 
 export const AccessConditionsEditor = ({ signer }: AccessConditionsEditorProps) => {
   const [cid, setCid] = useState("")
-  const [chainType, setChainType] = useState<ChainType>("EVM")
+  const [chainType, setChainType] = useState<AccessCondition.ChainType>("EVM")
   const [mode, setMode] = useState<"fields" | "json">("fields")
   const [fields, setFields] = useState<Fields>(starting.EVM)
   const [json, setJson] = useState("")
@@ -127,7 +124,7 @@ export const AccessConditionsEditor = ({ signer }: AccessConditionsEditorProps) 
       : Result.match(
           Effect.runSync(
             Effect.result(
-              validateConditions({
+              AccessCondition.validateConditions({
                 conditions: parsed.conditions,
                 chainType,
                 ...(aggregator === "" ? {} : { aggregator })
@@ -174,7 +171,7 @@ export const AccessConditionsEditor = ({ signer }: AccessConditionsEditorProps) 
           <select
             value={chainType}
             onChange={(event) => {
-              const next = event.currentTarget.value as ChainType
+              const next = event.currentTarget.value as AccessCondition.ChainType
               setChainType(next)
               setFields(starting[next])
             }}

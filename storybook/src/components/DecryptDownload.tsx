@@ -5,11 +5,7 @@
  */
 import { Effect } from "effect"
 import { type FormEvent, useEffect, useMemo, useState } from "react"
-import { Auth } from "../../../core/src/Auth.ts"
-import { Download } from "../../../core/src/Download.ts"
-import { Files } from "../../../core/src/Files.ts"
-import { KeyShards, recoverKey } from "../../../core/src/KeyShards.ts"
-import type * as Signer from "../../../core/src/Signer.ts"
+import { Auth, Download, Files, KeyShards, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { formatBytes } from "../ui/format.ts"
@@ -20,12 +16,14 @@ export interface DecryptDownloadProps {
 }
 
 const open = Effect.fnUntraced(function* (signer: Signer.Service, cid: string) {
-  const info = yield* Files.use((files) => files.fileInfo(cid))
-  const token = yield* Auth.use((auth) => auth.token(signer))
+  const info = yield* Files.Files.use((files) => files.fileInfo(cid))
+  const token = yield* Auth.Auth.use((auth) => auth.token(signer))
   // `fetchKey` does both steps; they are split here to show which nodes answered.
-  const { shards, nodes } = yield* KeyShards.use((keys) => keys.recover({ cid, address: signer.address, token }))
-  const masterKey = yield* recoverKey(shards, { threshold: 3 })
-  const bytes = yield* Download.use((download) => download.bytes(cid, { decrypt: { masterKey } }))
+  const { shards, nodes } = yield* KeyShards.KeyShards.use((keys) =>
+    keys.recover({ cid, address: signer.address, token })
+  )
+  const masterKey = yield* KeyShards.recoverKey(shards, { threshold: 3 })
+  const bytes = yield* Download.Download.use((download) => download.bytes(cid, { decrypt: { masterKey } }))
   return { info, nodes, bytes }
 })
 

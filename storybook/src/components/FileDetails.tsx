@@ -4,14 +4,14 @@
  */
 import { Effect } from "effect"
 import { type FormEvent, useState } from "react"
-import { Files } from "../../../core/src/Files.ts"
+import { Files } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { formatBytes, short } from "../ui/format.ts"
 
 // Proofs name a provider by its actor number (`1234`), deals by its address (`f01234`): shown as the latter.
 const lookUp = Effect.fnUntraced(function* (cid: string) {
-  const files = yield* Files
+  const files = yield* Files.Files
   const info = yield* files.fileInfo(cid)
   const [deals, proof] = yield* Effect.all(
     [

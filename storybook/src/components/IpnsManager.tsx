@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { useCallback, useEffect, useState } from "react"
-import { Ipns, type IpnsRecord } from "../../../core/src/Ipns.ts"
+import { Ipns } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 
@@ -20,7 +20,7 @@ type Action =
 
 /** Does the action, then reads the keys back: the table always shows what the API holds. */
 const act = Effect.fnUntraced(function* (apiKey: string, action: Action) {
-  const ipns = yield* Ipns
+  const ipns = yield* Ipns.Ipns
   let done = ""
   switch (action.kind) {
     case "generate":
@@ -41,7 +41,7 @@ const act = Effect.fnUntraced(function* (apiKey: string, action: Action) {
 export const IpnsManager = ({ apiKey }: IpnsManagerProps) => {
   const call = useEffectCall(act)
   // The last list read, kept on screen while the next action runs.
-  const [records, setRecords] = useState<ReadonlyArray<IpnsRecord> | undefined>(undefined)
+  const [records, setRecords] = useState<ReadonlyArray<Ipns.IpnsRecord> | undefined>(undefined)
   const [keyName, setKeyName] = useState("")
   const [cid, setCid] = useState("")
   const { run } = call

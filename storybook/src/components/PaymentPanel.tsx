@@ -6,8 +6,7 @@
 import { Effect } from "effect"
 import { type FormEvent, useState } from "react"
 import type { WalletClient } from "viem"
-import { Files } from "../../../core/src/Files.ts"
-import { Payment, type Price } from "../../../core/src/Payment.ts"
+import { Files, Payment } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { formatBytes, short } from "../ui/format.ts"
@@ -24,21 +23,21 @@ export interface PaymentPanelProps {
 const MB = 1024 * 1024
 
 const quote = Effect.fnUntraced(function* (apiKey: string, request: { network?: string; token: string; size: number }) {
-  const price = yield* Payment.use((payment) => payment.price(request))
-  const usage = yield* Files.use((files) => files.usage(apiKey))
+  const price = yield* Payment.Payment.use((payment) => payment.price(request))
+  const usage = yield* Files.Files.use((files) => files.usage(apiKey))
   return { price, dataLimit: usage.dataLimit }
 })
 
-const pay = Effect.fnUntraced(function* (apiKey: string, wallet: WalletClient, price: Price) {
-  const paid = yield* Payment.use((payment) =>
+const pay = Effect.fnUntraced(function* (apiKey: string, wallet: WalletClient, price: Payment.Price) {
+  const paid = yield* Payment.Payment.use((payment) =>
     payment.fund({ network: price.network, token: price.token, amount: price.amount, walletClient: wallet })
   )
-  const usage = yield* Files.use((files) => files.usage(apiKey))
+  const usage = yield* Files.Files.use((files) => files.usage(apiKey))
   return { paid, dataLimit: usage.dataLimit }
 })
 
 /** `0.390625 USDC`, `0.000130208333333333 ETH`. */
-const amountText = (price: Price) =>
+const amountText = (price: Payment.Price) =>
   `${price.formatted} ${price.token === "native" ? (price.ticker?.symbol ?? "native coin") : price.token.toUpperCase()}`
 
 export const PaymentPanel = ({ apiKey, wallet, network }: PaymentPanelProps) => {

@@ -5,9 +5,7 @@
  */
 import { Effect } from "effect"
 import { useState } from "react"
-import { AccessControl } from "../../../core/src/AccessControl.ts"
-import { Auth } from "../../../core/src/Auth.ts"
-import type * as Signer from "../../../core/src/Signer.ts"
+import { AccessControl, Auth, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 
@@ -27,8 +25,8 @@ const done: Record<Change["kind"], string> = {
 }
 
 const change = Effect.fnUntraced(function* (signer: Signer.Service, cid: string, request: Change) {
-  const token = yield* Auth.use((auth) => auth.token(signer))
-  const accessControl = yield* AccessControl
+  const token = yield* Auth.Auth.use((auth) => auth.token(signer))
+  const accessControl = yield* AccessControl.AccessControl
   const common = { address: signer.address, cid, token }
   switch (request.kind) {
     case "share":

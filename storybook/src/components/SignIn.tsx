@@ -4,8 +4,7 @@
  * key for uploads, usage and IPNS). Each message is shown as the wallet is asked to sign it.
  */
 import { Effect, Redacted } from "effect"
-import { Auth } from "../../../core/src/Auth.ts"
-import type * as Signer from "../../../core/src/Signer.ts"
+import { Auth, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { short } from "../ui/format.ts"
@@ -21,7 +20,7 @@ export interface SignInProps {
 }
 
 const signIn = Effect.fnUntraced(function* (signer: Signer.Service) {
-  const auth = yield* Auth
+  const auth = yield* Auth.Auth
   const nodeMessage = yield* auth.nodeMessage(signer.address)
   const { token: jwt } = yield* auth.jwt({ address: signer.address, signature: yield* signer.signMessage(nodeMessage) })
   const apiMessage = yield* auth.apiAuthMessage(signer.address)

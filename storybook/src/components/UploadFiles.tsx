@@ -7,10 +7,7 @@
  */
 import { Effect } from "effect"
 import { type FormEvent, useState } from "react"
-import { Auth } from "../../../core/src/Auth.ts"
-import { EncryptionFailed, NodeError } from "../../../core/src/Errors.ts"
-import type * as Signer from "../../../core/src/Signer.ts"
-import { Input, Progress, Upload } from "../../../core/src/Upload.ts"
+import { Auth, Errors, Upload, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { formatBytes } from "../ui/format.ts"
@@ -32,29 +29,29 @@ const uploadAll = Effect.fnUntraced(function* (
   selection: Selection,
   encrypted: boolean,
   props: UploadFilesProps,
-  onProgress: (progress: Progress.Progress) => void
+  onProgress: (progress: Upload.Progress.Progress) => void
 ) {
-  const upload = yield* Upload
+  const upload = yield* Upload.Upload
   const { files, folder } = selection
   const single = files.length === 1 && !folder ? files[0] : undefined
   if (encrypted) {
     // The key nodes take a JWT for the owner; `token` signs in once and reuses it.
-    const token = yield* Auth.use((auth) => auth.token(props.signer))
+    const token = yield* Auth.Auth.use((auth) => auth.token(props.signer))
     const options = { apiKey: props.apiKey, address: props.signer.address, token, onProgress }
     return single === undefined
-      ? yield* upload.encryptedFiles(Input.files(files), options)
+      ? yield* upload.encryptedFiles(Upload.Input.files(files), options)
       : [yield* upload.encryptedFile(single, options)]
   }
   const options = { apiKey: props.apiKey, onProgress }
   return single === undefined
-    ? [yield* upload.folder(Input.files(files), options)]
+    ? [yield* upload.folder(Upload.Input.files(files), options)]
     : [yield* upload.file(single, options)]
 })
 
 /** Why a file's key shards were not saved, naming the key node that refused them when one did. */
 const unsaved = (failure: { readonly reason: string; readonly cause?: unknown }): string => {
-  const node = failure.cause instanceof EncryptionFailed ? failure.cause.cause : undefined
-  if (!(node instanceof NodeError)) return failure.reason
+  const node = failure.cause instanceof Errors.EncryptionFailed ? failure.cause.cause : undefined
+  if (!(node instanceof Errors.NodeError)) return failure.reason
   const saved = node.succeededNodes ?? []
   return `key node ${node.nodeId}: ${node.message}${saved.length > 0 ? ` (nodes ${saved.join(", ")} hold their shard)` : ""}`
 }
@@ -62,7 +59,7 @@ const unsaved = (failure: { readonly reason: string; readonly cause?: unknown })
 export const UploadFiles = (props: UploadFilesProps) => {
   const [selection, setSelection] = useState<Selection>({ files: [], folder: false })
   const [encrypted, setEncrypted] = useState(false)
-  const [progress, setProgress] = useState<Progress.Progress | undefined>(undefined)
+  const [progress, setProgress] = useState<Upload.Progress.Progress | undefined>(undefined)
   const call = useEffectCall(uploadAll)
 
   const pick = (folder: boolean) => (event: { currentTarget: HTMLInputElement }) =>
@@ -74,7 +71,7 @@ export const UploadFiles = (props: UploadFilesProps) => {
     void call.run(selection, encrypted, props, setProgress)
   }
 
-  const fraction = progress === undefined ? undefined : Progress.fraction(progress)
+  const fraction = progress === undefined ? undefined : Upload.Progress.fraction(progress)
   return (
     <form className="lh-card" onSubmit={submit} aria-labelledby="upload-title">
       <h2 id="upload-title">Upload</h2>

@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { useEffect, useState } from "react"
-import { Files } from "../../../core/src/Files.ts"
+import { Files } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { formatBytes, short } from "../ui/format.ts"
@@ -14,7 +14,7 @@ export interface UsageAndUploadsProps {
 }
 
 const load = Effect.fnUntraced(function* (apiKey: string, lastKey: string | undefined) {
-  const files = yield* Files
+  const files = yield* Files.Files
   const [usage, page] = yield* Effect.all([files.usage(apiKey), files.uploadsPage(apiKey, { lastKey })], {
     concurrency: 2
   })

@@ -10,8 +10,8 @@
  */
 import type { Effect } from "effect"
 import { type HttpHandler, http } from "msw"
-import type { LocalDeployment } from "../../../contracts/abi/deploy.ts"
-import { createMockNetwork, type MockNetwork } from "../../../mocks/src/index.ts"
+import type { LocalDeployment } from "lighthouse-effect/contracts"
+import { createMockNetwork, type MockNetwork } from "lighthouse-effect/mocks"
 import { type LighthouseRuntime, type LighthouseServices, makeRuntime } from "../runtime/LighthouseLayer.ts"
 import { mockOptionsFor, networksFor, publicClient } from "./chain.ts"
 import { alice, bob } from "./wallets.ts"

@@ -1,8 +1,6 @@
 /** What stories arrange before the user acts, done through the library on the demo's runtime. */
 import { Effect } from "effect"
-import { AccessControl } from "../../../core/src/AccessControl.ts"
-import { Auth } from "../../../core/src/Auth.ts"
-import { Upload } from "../../../core/src/Upload.ts"
+import { AccessControl, Auth, Upload } from "lighthouse-effect"
 import { demo } from "./DemoNetwork.ts"
 import type { DemoWallet } from "./wallets.ts"
 
@@ -10,8 +8,8 @@ import type { DemoWallet } from "./wallets.ts"
 export const uploadEncrypted = (owner: DemoWallet, file: File): Promise<string> =>
   demo().run(
     Effect.gen(function* () {
-      const token = yield* Auth.use((auth) => auth.token(owner.signer))
-      const upload = yield* Upload
+      const token = yield* Auth.Auth.use((auth) => auth.token(owner.signer))
+      const upload = yield* Upload.Upload
       const entry = yield* upload.encryptedFile(file, { apiKey: owner.apiKey, address: owner.address, token })
       return entry.Hash
     })
@@ -19,14 +17,16 @@ export const uploadEncrypted = (owner: DemoWallet, file: File): Promise<string> 
 
 /** Uploads a file as is for `owner`; its CID. */
 export const uploadPublic = (owner: DemoWallet, file: File): Promise<string> =>
-  demo().run(Upload.use((upload) => upload.file(file, { apiKey: owner.apiKey })).pipe(Effect.map((e) => e.Hash)))
+  demo().run(Upload.Upload.use((upload) => upload.file(file, { apiKey: owner.apiKey })).pipe(Effect.map((e) => e.Hash)))
 
 /** The owner shares a file with `to`. */
 export const share = (owner: DemoWallet, cid: string, to: DemoWallet): Promise<void> =>
   demo().run(
     Effect.gen(function* () {
-      const token = yield* Auth.use((auth) => auth.token(owner.signer))
-      yield* AccessControl.use((access) => access.share({ address: owner.address, cid, token, shareTo: [to.address] }))
+      const token = yield* Auth.Auth.use((auth) => auth.token(owner.signer))
+      yield* AccessControl.AccessControl.use((access) =>
+        access.share({ address: owner.address, cid, token, shareTo: [to.address] })
+      )
     })
   )
 
@@ -39,8 +39,8 @@ export const setConditions = (
 ): Promise<void> =>
   demo().run(
     Effect.gen(function* () {
-      const token = yield* Auth.use((auth) => auth.token(owner.signer))
-      yield* AccessControl.use((access) =>
+      const token = yield* Auth.Auth.use((auth) => auth.token(owner.signer))
+      yield* AccessControl.AccessControl.use((access) =>
         access.update({
           address: owner.address,
           cid,

@@ -6,10 +6,9 @@
 import { type Address, createPublicClient, createWalletClient, http } from "viem"
 import { mnemonicToAccount } from "viem/accounts"
 import { hardhat } from "viem/chains"
-import { deployLocal, type LocalDeployment } from "../../../contracts/abi/deploy.ts"
-import { mockStablecoinAbi } from "../../../contracts/abi/MockStablecoin.ts"
-import { type LocalDeployment as NetworkDeployment, withLocalDeployment } from "../../../core/src/Networks.ts"
-import { chainOptions } from "../../../scripts/simulate/ChainOptions.ts"
+import { deployLocal, mockStablecoinAbi, type LocalDeployment } from "lighthouse-effect/contracts"
+import { Networks } from "lighthouse-effect"
+import { chainOptions } from "lighthouse-effect/mocks"
 import { testMnemonic } from "./wallets.ts"
 
 export const rpcUrl = "http://127.0.0.1:8545"
@@ -51,12 +50,12 @@ export const deployment = (deployer: number): Promise<LocalDeployment> => {
 
 /** The network table's `localhost` entry for a deployment (what the `Payment` service reads). */
 export const networksFor = (deployed: LocalDeployment) =>
-  withLocalDeployment({
+  Networks.withLocalDeployment({
     rpc: rpcUrl,
     paymentContract: deployed.payment,
     usdc: { address: deployed.usdc, decimals: 6 },
     dai: { address: deployed.dai, decimals: 18 }
-  } as NetworkDeployment)
+  } as Networks.LocalDeployment)
 
 /**
  * The mock network's options for the deployment (payments credited from `ReceivedPayment`

@@ -3,7 +3,7 @@
  * on the local chain. Each has a signer for the library and a fixed API key on the mock network.
  */
 import { type HDAccount, mnemonicToAccount } from "viem/accounts"
-import * as Signer from "../../../core/src/Signer.ts"
+import { Signer } from "lighthouse-effect"
 
 /** Hardhat's (and anvil's) public test mnemonic: never hold real funds with it. */
 export const testMnemonic = "test test test test test test test test test test test junk"

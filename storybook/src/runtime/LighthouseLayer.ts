@@ -4,7 +4,7 @@
  * every component.
  */
 import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Lighthouse from "../../../core/src/Lighthouse.ts"
+import { Lighthouse } from "lighthouse-effect"
 
 /** What components can ask the runtime for. */
 export type LighthouseServices = Lighthouse.Services

@@ -1,9 +1,9 @@
 /**
  * `LighthouseConfig`: where the services talk to and how patiently.
  *
- * Hosts default to the provider's production hosts, timeouts to the spec's
+ * Hosts default to the provider's production hosts, timeouts to the provider's
  * 8 000 ms (requests) and 7 200 000 ms (uploads and downloads), and the key-node
- * policy to the spec's sequential walk with a 1 000 ms pause and 3 tries.
+ * policy to the provider's sequential walk with a 1 000 ms pause and 3 tries.
  * Build it from an object (`layer`) or from environment variables (`layerConfig`).
  *
  * @since 0.1.0
@@ -35,7 +35,7 @@ export interface Hosts {
   readonly encryption: string
 }
 
-/** How a call to the 5 key nodes is made (spec §7, §8). */
+/** How a call to the 5 key nodes is made (the provider walks them one by one, retrying each). */
 export interface NodePolicy {
   /** `sequential` walks nodes 1→5 with `pause` between them (the provider's way); `concurrent` calls all at once. */
   readonly mode: "sequential" | "concurrent"
@@ -121,9 +121,11 @@ export const layerConfig: Layer.Layer<LighthouseConfig, Config.ConfigError> = La
       node: Config.String("LIGHTHOUSE_NODE_URL").pipe(Config.withDefault(DefaultHosts.node)),
       gateway: Config.String("LIGHTHOUSE_GATEWAY_URL").pipe(Config.withDefault(DefaultHosts.gateway)),
       encryption: Config.String("LIGHTHOUSE_ENCRYPTION_URL").pipe(Config.withDefault(DefaultHosts.encryption)),
-      requestTimeout: Config.schema(PositiveMillis, "LIGHTHOUSE_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(8000)),
+      requestTimeout: Config.schema(PositiveMillis, "LIGHTHOUSE_REQUEST_TIMEOUT_MS").pipe(
+        Config.withDefault(Duration.toMillis(defaults.requestTimeout))
+      ),
       transferTimeout: Config.schema(PositiveMillis, "LIGHTHOUSE_TRANSFER_TIMEOUT_MS").pipe(
-        Config.withDefault(7_200_000)
+        Config.withDefault(Duration.toMillis(defaults.transferTimeout))
       ),
       mode: Config.Literals(["sequential", "concurrent"], "LIGHTHOUSE_NODE_POLICY").pipe(
         Config.withDefault("sequential" as const)

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Layer } from "effect"
-import * as Config from "../src/Config.ts"
+import * as Config from "../src/LighthouseConfig.ts"
 import { withLocalDeployment, networks } from "../src/Networks.ts"
 
 const fromEnv = (env: Record<string, string>) =>
@@ -121,7 +121,7 @@ describe("Config", () => {
         assert.strictEqual(millis(config.requestTimeout), 1234)
         assert.strictEqual(millis(config.transferTimeout), 99_000)
         assert.strictEqual(config.nodes.mode, "concurrent")
-        // The policy variable only chooses the mode; pause and tries stay the spec's.
+        // The policy variable only chooses the mode; pause and tries stay the provider's.
         assert.strictEqual(millis(config.nodes.pause), 1000)
         assert.strictEqual(config.nodes.tries, 3)
         assert.strictEqual(millis(config.nodes.retryDelay), 1000)

@@ -7,8 +7,8 @@
  * @since 0.1.0
  */
 import type { Chain, PublicClient, Transport } from "viem"
-import { type LocalDeployment, localTokens } from "../../contracts/abi/deploy.ts"
-import type { MockNetworkOptions } from "../../mocks/src/MockNetwork.ts"
+import { type LocalDeployment, localTokens } from "lighthouse-effect/contracts"
+import type { MockNetworkOptions } from "../MockNetwork.ts"
 
 export const chainOptions = (
   publicClient: PublicClient<Transport, Chain>,

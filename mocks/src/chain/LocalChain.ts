@@ -3,8 +3,8 @@
  * viem clients ready to use. No node process, no port and no network access are needed.
  *
  * ```ts
- * import { startLocalChain } from "../scripts/lib/chain.ts"
- * import { deployLocal } from "../contracts/abi/deploy.ts"
+ * import { deployLocal } from "lighthouse-effect/contracts"
+ * import { startLocalChain } from "lighthouse-effect/mocks/chain"
  *
  * const chain = await startLocalChain()            // about 1.5-2 s the first time in a process
  * const deployment = await deployLocal(chain.walletClients[0]!, chain.publicClient)
@@ -13,7 +13,7 @@
  * ```
  *
  * With `{ serve: { port } }` the same chain is also served over HTTP/WebSocket JSON-RPC on
- * 127.0.0.1 (for `scripts/serve`, wallets, other languages) and the clients talk to it over HTTP.
+ * 127.0.0.1 (for `npm run serve`, wallets, other languages) and the clients talk to it over HTTP.
  * Without it the clients call the chain in process, so msw and other fetch interceptors never see
  * chain traffic. Chain id 31337, automine (every transaction is mined at once), 20 accounts of
  * Hardhat's public test mnemonic with 10 000 ETH each.
@@ -74,7 +74,7 @@ export interface LocalChain {
   readonly stop: () => Promise<void>
 }
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 
 // Short polling and no cache: blocks are mined instantly, so viem's 4 s defaults only add latency.
 const clientParams = { chain: hardhat, pollingInterval: 50, cacheTime: 0 } as const

@@ -1,17 +1,11 @@
 /**
- * Small pieces every mock host answers with: JSON bodies, the provider's `{ "error": … }` error
- * shape, bearer tokens and CID query parameters.
+ * What every mock host reads from a request: the bearer token, the query, and CIDs in any of the
+ * forms the provider accepts.
  */
-import { HttpResponse } from "msw"
-import type { CID } from "multiformats/cid"
-import { parseCid } from "../upload/ContentStore.ts"
-
-export const json = (body: unknown, status = 200): Response => HttpResponse.json(body as never, { status })
-
-export const errorResponse = (status: number, error: string): Response => json({ error }, status)
-
-/** The upload node's and the API's answer to a missing or unknown key. */
-export const authenticationFailed = (): Response => errorResponse(401, "Authentication failed")
+import { base16upper } from "multiformats/bases/base16"
+import { base32upper } from "multiformats/bases/base32"
+import { CID } from "multiformats/cid"
+import { errorResponse } from "./Respond.ts"
 
 /** The token of `Authorization: Bearer <token>`, or `undefined`. */
 export const bearerToken = (request: Request): string | undefined => {
@@ -20,6 +14,17 @@ export const bearerToken = (request: Request): string | undefined => {
 }
 
 export const queryOf = (request: Request): URLSearchParams => new URL(request.url).searchParams
+
+/** A CID in any multibase the provider accepts, or `undefined`. */
+export const parseCid = (input: string): CID | undefined => {
+  // `CID.parse` knows Qm…, b…, z… and k… on its own; B… and F… need their decoder named.
+  const decoder = input.startsWith("B") ? base32upper : input.startsWith("F") ? base16upper : undefined
+  try {
+    return decoder === undefined ? CID.parse(input) : CID.parse(input, decoder)
+  } catch {
+    return undefined
+  }
+}
 
 /** A query parameter holding a CID: the parsed CID, or an error answer. */
 export const cidParam = (

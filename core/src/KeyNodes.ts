@@ -1,0 +1,56 @@
+/**
+ * The 5 key nodes of the encryption host (`/api/…/{1..5}`) and the one helper
+ * every key-node call goes through.
+ *
+ * Per node: up to `tries` attempts, `retryDelay` apart, only when the
+ * failure is a transport failure or a 404 (which the provider reports as
+ * `fetch Error`); any other non-2xx answer fails at once with the node's body
+ * and status code.
+ *
+ * Across nodes: `sequential` walks nodes in order with `pause`
+ * between two calls (the provider's way, the default); `concurrent` calls them
+ * all at once. `onError: "stop"` (save, share, revoke, transfer) ends at the
+ * first failing node; `"continue"` (access conditions) calls every node and
+ * then compares. Success needs every answer to agree and, where asked, every
+ * `message` to be `success`. Each result reports every node's outcome, so a
+ * partial write is visible.
+ *
+ * The work lives in `keyNodes/`: `Call.ts` (one node), `FanOut.ts` (several), `Models.ts`.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as HttpClient from "effect/http/HttpClient"
+import type { NodeError, NodesDisagree } from "./Errors.ts"
+import * as Call from "./keyNodes/Call.ts"
+import * as FanOutOps from "./keyNodes/FanOut.ts"
+import type { FanOut, FanOutResult, NodeRequest } from "./keyNodes/Models.ts"
+import { LighthouseConfig } from "./LighthouseConfig.ts"
+
+export * from "./keyNodes/Models.ts"
+
+export class KeyNodes extends Context.Service<
+  KeyNodes,
+  {
+    /** One node, with the retry policy. */
+    readonly call: (nodeId: number, request: NodeRequest) => Effect.Effect<unknown, NodeError>
+    /** The same call on several nodes, with the pause, stop and agreement rules. */
+    readonly fanOut: (spec: FanOut) => Effect.Effect<FanOutResult, NodeError | NodesDisagree>
+  }
+>()("lighthouse-effect/KeyNodes") {}
+
+export const make = Effect.gen(function* () {
+  const deps: Call.NodeDeps = { config: yield* LighthouseConfig, client: yield* HttpClient.HttpClient }
+  return KeyNodes.of({
+    call: (nodeId, request) => Call.call(deps, nodeId, request),
+    fanOut: (spec) => FanOutOps.fanOut(deps, spec)
+  })
+})
+
+/** The key nodes over the configured encryption host; needs an `HttpClient` and the config. */
+export const layer: Layer.Layer<KeyNodes, never, LighthouseConfig | HttpClient.HttpClient> = Layer.effect(
+  KeyNodes,
+  make
+)

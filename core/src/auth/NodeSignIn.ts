@@ -1,0 +1,79 @@
+/**
+ * Signing in to the key nodes (encryption host): an auth message per address
+ * (`GET /api/message/{address}`), a JWT for a signature of it (`POST /api/message/get-jwt`), a
+ * refresh (`PUT` on the same path).
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import { InvalidResponse, InvalidSignature } from "../Errors.ts"
+import { reveal, url } from "../internal/http.ts"
+import type { KeyNodes } from "../KeyNodes.ts"
+import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import { parsePublicKey } from "../schema/Address.ts"
+import type { Signer } from "../Signer.ts"
+import type { JwtInput, JwtPair, RefreshInput } from "./Models.ts"
+
+/** What a call to the key nodes needs. */
+export interface NodeDeps {
+  readonly config: LighthouseConfig.Options
+  readonly nodes: KeyNodes["Service"]
+}
+
+/** `GET /api/message/{address}` answers `[{ message }]`. */
+const NodeMessageResponse = Schema.NonEmptyArray(Schema.Struct({ message: Schema.String }))
+
+/** `get-jwt` answers `{ token, refreshToken }`. */
+const JwtResponse = Schema.Struct({ token: Schema.String, refreshToken: Schema.String })
+
+const toPair = (answer: typeof JwtResponse.Type): JwtPair => ({
+  token: Redacted.make(answer.token, { label: "JWT" }),
+  refreshToken: Redacted.make(answer.refreshToken, { label: "RefreshToken" })
+})
+
+// Host-level routes of the encryption host are reported as node 0.
+const hostNode = 0
+
+export const nodeMessage = Effect.fn("Auth.nodeMessage")(function* ({ config, nodes }: NodeDeps, address: string) {
+  const publicKey = yield* parsePublicKey(address)
+  const answer = yield* nodes.call(hostNode, { method: "GET", path: `/api/message/${publicKey}` })
+  const decoded = yield* Schema.decodeUnknownEffect(NodeMessageResponse)(answer).pipe(
+    Effect.mapError(
+      (e) => new InvalidResponse({ url: url(config.hosts.encryption, `/api/message/${publicKey}`), detail: e.message })
+    )
+  )
+  return decoded[0].message
+})
+
+const getJwt = (nodes: KeyNodes["Service"], request: { readonly method: "POST" | "PUT"; readonly body: unknown }) =>
+  nodes.call(hostNode, { method: request.method, path: "/api/message/get-jwt", body: request.body }).pipe(
+    Effect.flatMap(Schema.decodeUnknownEffect(JwtResponse)),
+    Effect.map(toPair),
+    // The provider reports every failure of this call as `Invalid Signature`; the cause keeps the why.
+    Effect.mapError((cause) => new InvalidSignature({ cause }))
+  )
+
+export const jwt = Effect.fn("Auth.jwt")(function* (deps: NodeDeps, input: JwtInput) {
+  const address = yield* parsePublicKey(input.address)
+  return yield* getJwt(deps.nodes, {
+    method: "POST",
+    body: { address, signature: reveal(input.signature), chain: input.chain ?? "ALL" }
+  })
+})
+
+export const refresh = Effect.fn("Auth.refresh")(function* (deps: NodeDeps, input: RefreshInput) {
+  const address = yield* parsePublicKey(input.address)
+  return yield* getJwt(deps.nodes, { method: "PUT", body: { address, refreshToken: reveal(input.refreshToken) } })
+})
+
+export const signIn = Effect.fn("Auth.signIn")(function* (
+  deps: NodeDeps,
+  signer: Signer["Service"],
+  signInOptions?: { readonly chain?: string | undefined }
+) {
+  const message = yield* nodeMessage(deps, signer.address)
+  const signature = yield* signer.signMessage(message)
+  return yield* jwt(deps, { address: signer.address, signature, chain: signInOptions?.chain })
+})

@@ -1,0 +1,63 @@
+/**
+ * Transfers errors. Uploads and downloads: refused inputs, unreadable files, encrypted uploads whose shards were not all saved.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * A key shard's fields, `{ key, index }` as 64-hex strings. The wire format is checked by
+ * `schema/KeyShard.ts` where shards are made and read; errors sit below every other module.
+ */
+const KeyShardFields = Schema.Struct({ key: Schema.String, index: Schema.String })
+
+/** An upload was asked for with inputs it cannot take (an empty folder, a CAR without `.car`…). */
+export class InvalidUploadInput extends Schema.TaggedError<InvalidUploadInput>()("InvalidUploadInput", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return this.reason
+  }
+}
+
+/** A file's bytes could not be read while it was being sent (the provider's `File stream error`). */
+export class FileStreamError extends Schema.TaggedError<FileStreamError>()("FileStreamError", {
+  /** The file's name in the upload (`fileName`: a `name` field would shadow `Error.prototype.name`). */
+  fileName: Schema.String,
+  detail: Schema.String,
+  cause: Schema.Defect()
+}) {
+  override get message() {
+    return `File stream error: ${this.detail}`
+  }
+}
+
+/**
+ * An encrypted upload reached the node, but the key shards of some of its files could not be
+ * saved: those files are stored and cannot be decrypted by anyone until their shards are saved.
+ * The catalogue's `Error encrypting file`, with the whole picture: every uploaded entry, the CIDs
+ * whose shards are on all 5 nodes, and each failed file with its reason.
+ */
+export class EncryptedUploadIncomplete extends Schema.TaggedError<EncryptedUploadIncomplete>()(
+  "EncryptedUploadIncomplete",
+  {
+    uploaded: Schema.Array(Schema.Struct({ Name: Schema.String, Hash: Schema.String, Size: Schema.String })),
+    /** CIDs whose shards were saved. */
+    saved: Schema.Array(Schema.String),
+    failed: Schema.Array(
+      Schema.Struct({
+        name: Schema.String,
+        /** Empty when the node's answer had no entry for this file. */
+        cid: Schema.String,
+        reason: Schema.String,
+        cause: Schema.optional(Schema.Defect()),
+        /** The file's 5 shards, so the caller can retry `KeyShards.save`; redacted (3 of them give the key). */
+        keyShards: Schema.Redacted(Schema.Array(KeyShardFields))
+      })
+    )
+  }
+) {
+  override get message() {
+    return "Error encrypting file"
+  }
+}

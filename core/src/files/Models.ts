@@ -1,0 +1,135 @@
+/**
+ * What the API host answers about an account's files, decoded with these schemas, and what a
+ * quote takes and gives.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import type { InvalidResponse, NetworkError, RequestTimedOut } from "../Errors.ts"
+import type * as Input from "../upload/Input.ts"
+
+/** Data usage of an account, in bytes (`GET /api/user/user_data_usage`). */
+export const Usage = Schema.Struct({
+  dataLimit: Schema.Number,
+  dataUsed: Schema.Number,
+  dataLimitPermanent: Schema.optionalKey(Schema.Number),
+  dataUsedPermanent: Schema.optionalKey(Schema.Number),
+  walrusDataLimit: Schema.optionalKey(Schema.Number),
+  walrusDataUsed: Schema.optionalKey(Schema.Number)
+}).annotate({ identifier: "Usage" })
+export type Usage = typeof Usage.Type
+
+/** One record of the uploads list. */
+export const UploadedFile = Schema.Struct({
+  /** The record's id: the cursor of the next page, and what `Files.deleteFile` takes. */
+  id: Schema.String,
+  cid: Schema.String,
+  fileName: Schema.String,
+  mimeType: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Content size in bytes, as a decimal string. */
+  fileSizeInBytes: Schema.String,
+  /** The owner's address, lower-cased. */
+  publicKey: Schema.String,
+  encryption: Schema.Boolean,
+  /** Milliseconds since the epoch. */
+  createdAt: Schema.Number,
+  lastUpdate: Schema.Number,
+  status: Schema.optionalKey(Schema.String),
+  txHash: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "UploadedFile" })
+export type UploadedFile = typeof UploadedFile.Type
+
+/** One page of the uploads list (`GET /api/user/files_uploaded`). */
+export const UploadsPage = Schema.Struct({
+  fileList: Schema.Array(UploadedFile),
+  totalFiles: Schema.Number
+}).annotate({ identifier: "UploadsPage" })
+export type UploadsPage = typeof UploadsPage.Type
+
+/** A file's record (`GET /api/lighthouse/file_info`). */
+export const FileInfo = Schema.Struct({
+  cid: Schema.String,
+  fileName: Schema.String,
+  /** Content size in bytes, as a decimal string. */
+  fileSizeInBytes: Schema.String,
+  encryption: Schema.Boolean,
+  mimeType: Schema.NullOr(Schema.String),
+  txHash: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "FileInfo" })
+export type FileInfo = typeof FileInfo.Type
+
+/** One deal of a CID (`GET /api/lighthouse/deal_status`); `DealID` and `Provider` are always there. */
+export const Deal = Schema.Struct({
+  DealID: Schema.Number,
+  Provider: Schema.String,
+  dealStatus: Schema.optionalKey(Schema.String),
+  dealUUID: Schema.optionalKey(Schema.String),
+  pieceCID: Schema.optionalKey(Schema.String),
+  pieceSize: Schema.optionalKey(Schema.Number),
+  payloadCid: Schema.optionalKey(Schema.String),
+  carFileSize: Schema.optionalKey(Schema.Number),
+  startEpoch: Schema.optionalKey(Schema.Number),
+  endEpoch: Schema.optionalKey(Schema.Number),
+  lastUpdate: Schema.optionalKey(Schema.Number)
+}).annotate({ identifier: "Deal" })
+export type Deal = typeof Deal.Type
+
+const MerklePath = Schema.Struct({ index: Schema.String, path: Schema.Array(Schema.String) })
+
+/** The PoDSI of a CID's deals (`GET /api/lighthouse/get_proof`). */
+export const Proof = Schema.Struct({
+  pieceCID: Schema.String,
+  dealInfo: Schema.Array(
+    Schema.Struct({
+      dealId: Schema.Number,
+      storageProvider: Schema.String,
+      proof: Schema.Struct({
+        verifierData: Schema.Struct({ commPc: Schema.String, sizePc: Schema.String }),
+        inclusionProof: Schema.Struct({ proofIndex: MerklePath, proofSubtree: MerklePath }),
+        indexRecord: Schema.Struct({
+          checksum: Schema.String,
+          proofIndex: Schema.String,
+          proofSubtree: Schema.Number,
+          size: Schema.Number
+        })
+      })
+    })
+  )
+}).annotate({ identifier: "Proof" })
+export type Proof = typeof Proof.Type
+
+/** The answer of a deletion. */
+export const Deleted = Schema.Struct({ message: Schema.String }).annotate({ identifier: "Deleted" })
+export type Deleted = typeof Deleted.Type
+
+/** One file of a quote. */
+export interface QuoteItem {
+  readonly fileSize: number
+  /** From the name's extension; `null` when unknown (the provider gave `false`). */
+  readonly mimeType: string | null
+  /** The last segment of the file's name. */
+  readonly fileName: string
+}
+
+/** A quote: the files about to be uploaded against the account's usage. */
+export interface Quote {
+  readonly metaData: ReadonlyArray<QuoteItem>
+  readonly dataLimit: number
+  readonly dataUsed: number
+  /** Sum of the files' sizes. */
+  readonly totalSize: number
+}
+
+/** What a quote is for: files, folders, or plain sizes in bytes. */
+export type QuoteInput = number | Input.FileInput | Input.FolderInput
+
+/** Options of `Files.uploads`. */
+export interface UploadsOptions {
+  /** Storage type filter (`ipfs`, `walrus`). @default "all" */
+  readonly fileType?: string | undefined
+  /** Start after this record id instead of at the newest. */
+  readonly after?: string | undefined
+}
+
+/** Why a call got no usable answer. */
+export type Transport = NetworkError | RequestTimedOut | InvalidResponse

@@ -1,0 +1,232 @@
+/**
+ * Encrypted uploads: every file gets its own master key, is encrypted as the transport pulls
+ * it, and goes up in one request; then each file's 5 key shards are saved under its CID. Files
+ * whose shards could not be saved are reported with their shards (redacted) so the save can be
+ * retried: nothing is half-done silently.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { OVERHEAD } from "../crypto/FileCipherWeb.ts"
+import * as Shamir from "../crypto/Shamir.ts"
+import {
+  AuthTokenMustBeJwt,
+  DuplicateFileName,
+  EncryptedUploadIncomplete,
+  type FileStreamError,
+  InvalidUploadInput
+} from "../Errors.ts"
+import { reveal } from "../internal/http.ts"
+import type * as KeyShards from "../KeyShards.ts"
+import { parsePublicKey } from "../schema/Address.ts"
+import type { KeyShard } from "../schema/KeyShard.ts"
+import * as Cipher from "../crypto/FileCipherWeb.ts"
+import * as Input from "./Input.ts"
+import type * as Multipart from "./Multipart.ts"
+import type { EncryptedNamedOptions, EncryptedUploadFailure, EncryptionOptions } from "./Options.ts"
+import { folderFiles, type Planned, planFile } from "./Plan.ts"
+import type { PlainDeps } from "./Plain.ts"
+import * as Response from "./Response.ts"
+import { addQuery, send } from "./Send.ts"
+
+/** What an encrypted upload needs: a plain upload's, and the key nodes to save the shards on. */
+export interface EncryptedDeps extends PlainDeps {
+  readonly keyShards: KeyShards.Service
+}
+
+/** A file to encrypt, under the name it is stored as. */
+interface NamedSource {
+  readonly source: Input.FileSource
+  readonly name: string
+}
+
+/** A planned file and the shards of the key it is encrypted with. */
+interface Keyed {
+  readonly planned: Planned
+  readonly keyShards: ReadonlyArray<KeyShard>
+}
+
+/** A file whose shards were not saved, and why. */
+interface Unsaved {
+  readonly keyed: Keyed
+  readonly cid: string
+  readonly reason: string
+  readonly cause?: unknown
+}
+
+type Options = EncryptionOptions & { readonly mimeType?: string | undefined }
+
+/** A JWT (as the key nodes issue it, `jwt:`-prefixed, or bare): three base64url segments, not a `0x` signature. */
+const isJwt = (token: string) => !token.startsWith("0x") && /^(jwt:)?[\w-]+\.[\w-]+\.[\w-]*$/.test(token)
+
+const redactedShards = (keyed: Keyed) => Redacted.make(keyed.keyShards, { label: "KeyShards" })
+
+/** Everything that can be refused is refused before a byte is sent. */
+const refuseBadRequest = Effect.fnUntraced(function* (files: ReadonlyArray<NamedSource>, options: Options) {
+  if (files.length === 0) return yield* new InvalidUploadInput({ reason: "there are no files to upload" })
+  const address = yield* parsePublicKey(options.address)
+  const seen = new Set<string>()
+  for (const f of files) {
+    if (seen.has(f.name)) return yield* new DuplicateFileName({ fileName: f.name })
+    seen.add(f.name)
+  }
+  if (files.length > 1 && !isJwt(reveal(options.token))) return yield* new AuthTokenMustBeJwt()
+  return address
+})
+
+/** A key per file; the plaintext is encrypted as the transport pulls it. */
+const encryptFiles = Effect.fnUntraced(function* (deps: EncryptedDeps, files: ReadonlyArray<NamedSource>) {
+  const keyed: Array<Keyed> = []
+  const parts: Array<Multipart.Part<FileStreamError>> = []
+  for (const f of files) {
+    const planned = yield* planFile(deps.fs, f.source, f.name)
+    const { masterKey, keyShards } = yield* Effect.orDie(Shamir.generate(3, 5))
+    keyed.push({ planned, keyShards })
+    parts.push({
+      name: planned.name,
+      size: planned.size === undefined ? undefined : planned.size + OVERHEAD,
+      content: planned.content.pipe(Cipher.encryptStream(masterKey))
+    })
+  }
+  return { keyed, parts }
+})
+
+/** Saves one file's shards under its CID; `Some` with the reason when they could not be. */
+const saveShards = (
+  deps: EncryptedDeps,
+  options: Options,
+  address: string,
+  keyed: Keyed,
+  entry: Response.UploadedEntry | undefined
+): Effect.Effect<Option.Option<Unsaved>> => {
+  if (entry === undefined) {
+    return Effect.succeed(Option.some({ keyed, cid: "", reason: "the node's answer has no entry for it" }))
+  }
+  return deps.keyShards
+    .save({
+      cid: entry.Hash,
+      address,
+      token: options.token,
+      keyShards: keyed.keyShards,
+      ...(options.shareTo === undefined ? {} : { shareTo: options.shareTo })
+    })
+    .pipe(
+      Effect.as(Option.none()),
+      Effect.catch((error) =>
+        Effect.succeed(Option.some({ keyed, cid: entry.Hash, reason: error.message, cause: error }))
+      )
+    )
+}
+
+/** The error for files that are stored but whose shards are (partly) unsaved. */
+const incomplete = (
+  entries: ReadonlyArray<Response.UploadedEntry>,
+  keyed: ReadonlyArray<Keyed>,
+  failed: ReadonlyArray<Unsaved>
+) => {
+  const byName = new Map(entries.map((e) => [e.Name, e]))
+  const failedNames = new Set(failed.map((f) => f.keyed.planned.name))
+  return new EncryptedUploadIncomplete({
+    uploaded: entries.map((e) => ({ Name: e.Name, Hash: e.Hash, Size: e.Size })),
+    saved: keyed.flatMap((k) => {
+      const entry = byName.get(k.planned.name)
+      return entry === undefined || failedNames.has(k.planned.name) ? [] : [entry.Hash]
+    }),
+    failed: failed.map((f) => ({
+      name: f.keyed.planned.name,
+      cid: f.cid,
+      reason: f.reason,
+      cause: f.cause,
+      keyShards: redactedShards(f.keyed)
+    }))
+  })
+}
+
+const uploadEncrypted = Effect.fnUntraced(function* (
+  deps: EncryptedDeps,
+  files: ReadonlyArray<NamedSource>,
+  options: Options,
+  defaultMimeType: string | undefined
+): Effect.fn.Return<ReadonlyArray<Response.UploadedEntry>, EncryptedUploadFailure> {
+  const address = yield* refuseBadRequest(files, options)
+  const { keyed, parts } = yield* encryptFiles(deps, files)
+  const { text, url: target } = yield* send(deps, {
+    path: "/api/v0/add",
+    query: addQuery(options, false),
+    apiKey: options.apiKey,
+    encryption: true,
+    mimeType: files.length === 1 ? (options.mimeType ?? defaultMimeType ?? keyed[0]!.planned.mimeType) : undefined,
+    dealParameters: options.dealParameters,
+    onProgress: options.onProgress,
+    parts
+  })
+  // The files are stored now: an unreadable answer must not hide that their keys are unsaved.
+  const entries = yield* Response.entries(text, target).pipe(
+    Effect.mapError((e) =>
+      incomplete(
+        [],
+        keyed,
+        keyed.map((k) => ({ keyed: k, cid: "", reason: `the node's answer could not be read: ${e.detail}`, cause: e }))
+      )
+    )
+  )
+  const byName = new Map(entries.map((e) => [e.Name, e]))
+  const outcomes = yield* Effect.forEach(
+    keyed,
+    (k) => saveShards(deps, options, address, k, byName.get(k.planned.name)),
+    { concurrency: 4 }
+  )
+  const failed = outcomes.flatMap((o) => (Option.isSome(o) ? [o.value] : []))
+  if (failed.length > 0) return yield* incomplete(entries, keyed, failed)
+  return keyed.map((k) => byName.get(k.planned.name)!)
+})
+
+export const encryptedFile = Effect.fn("Upload.encryptedFile")(function* (
+  deps: EncryptedDeps,
+  input: Input.FileInput,
+  options: EncryptionOptions
+) {
+  const source = Input.toFileSource(input)
+  const [entry] = yield* uploadEncrypted(deps, [{ source, name: Input.nameOf(source) }], options, undefined)
+  return entry!
+})
+
+export const encryptedFiles = Effect.fn("Upload.encryptedFiles")(function* (
+  deps: EncryptedDeps,
+  input: Input.FolderInput | ReadonlyArray<Input.FileInput>,
+  options: EncryptionOptions
+) {
+  const folderInput: Input.FolderInput = Array.isArray(input)
+    ? Input.files(input as ReadonlyArray<Input.FileInput>)
+    : (input as Input.FolderInput)
+  const { files } = yield* folderFiles(deps.fs, folderInput)
+  // Encrypted files are stored one by one, not as a folder: the path is flattened into the name.
+  return yield* uploadEncrypted(
+    deps,
+    files.map((f) => ({ source: f.source, name: f.relative.replaceAll("/", "-") })),
+    options,
+    undefined
+  )
+})
+
+export const encryptedText = Effect.fn("Upload.encryptedText")(function* (
+  deps: EncryptedDeps,
+  content: string,
+  options: EncryptedNamedOptions
+) {
+  const name = options.name ?? "text"
+  const [entry] = yield* uploadEncrypted(deps, [{ source: Input.text(content, name), name }], options, "text/plain")
+  return entry!
+})
+
+export const encryptedBuffer = Effect.fn("Upload.encryptedBuffer")(function* (
+  deps: EncryptedDeps,
+  bytes: Uint8Array,
+  options: EncryptedNamedOptions
+) {
+  const name = options.name ?? "blob"
+  const [entry] = yield* uploadEncrypted(deps, [{ source: Input.bytes(bytes, name), name }], options, undefined)
+  return entry!
+})

@@ -1,0 +1,128 @@
+/**
+ * What uploads take and how they fail: options of every kind of upload, the deal parameters,
+ * the body mode and the failure unions.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import type { PlatformError } from "effect/PlatformError"
+import type {
+  AuthTokenMustBeJwt,
+  DuplicateFileName,
+  EncryptedUploadIncomplete,
+  FileStreamError,
+  InvalidPublicKey,
+  InvalidResponse,
+  InvalidUploadInput,
+  NetworkError,
+  RequestFailed,
+  RequestTimedOut,
+  UploadRejected
+} from "../Errors.ts"
+import type { Token } from "../internal/http.ts"
+import { isNode } from "../crypto/FileCipherWeb.ts"
+import type * as Progress from "./Progress.ts"
+import type * as Response from "./Response.ts"
+
+/** One entry of the node's answer: `{ Name, Hash, Size }` (`Size` is a decimal string). */
+export type UploadedEntry = Response.UploadedEntry
+
+/** One root of a CAR import: `{ Root: { Cid: { "/": cid } } }` (and `Name`, `Hash`, `Size` when the node adds them). */
+export type CarRoot = Response.CarRoot
+
+/** Deal parameters, sent as the `X-Deal-Parameter` header as JSON (`null` when none are given). */
+export interface DealParameters {
+  readonly miner?: ReadonlyArray<string> | undefined
+  readonly num_copies?: number | undefined
+  readonly repair_threshold?: number | undefined
+  readonly renew_threshold?: number | undefined
+  readonly deal_duration?: number | undefined
+  readonly network?: string | undefined
+}
+
+/** Options every upload takes. */
+export interface Options {
+  /** The account's API key, sent as `Authorization: Bearer <apiKey>`. */
+  readonly apiKey: Token
+  /** CID version of the result. @default 1 */
+  readonly cidVersion?: 0 | 1 | undefined
+  /** Sent as `X-Deal-Parameter` (JSON). @default null (the header says `null`) */
+  readonly dealParameters?: DealParameters | null | undefined
+  /** Progress of the request body. */
+  readonly onProgress?: Progress.OnProgress | undefined
+}
+
+/** Options of `Upload.file`. */
+export interface FileOptions extends Options {
+  /** Wraps the file in a directory; the result is then the directory's entry. @default false */
+  readonly wrapWithDirectory?: boolean | undefined
+  /** `Mime-Type` header. @default the `Blob`'s type, else from the name's extension */
+  readonly mimeType?: string | undefined
+}
+
+/** Options of `Upload.text` and `Upload.buffer`. */
+export interface NamedOptions extends Options {
+  /** The file's name. @default `"text"` for text, `"blob"` for bytes (the provider's names) */
+  readonly name?: string | undefined
+  /** `Mime-Type` header. @default `text/plain` for text, none for bytes */
+  readonly mimeType?: string | undefined
+}
+
+/** Options of `Upload.car`. */
+export interface CarOptions {
+  readonly apiKey: Token
+  readonly dealParameters?: DealParameters | null | undefined
+  readonly onProgress?: Progress.OnProgress | undefined
+}
+
+/** Who the key shards of encrypted files are saved for. */
+export interface EncryptionOptions extends Options {
+  /** The owner: an EVM address or a 44-character base58 key. */
+  readonly address: string
+  /**
+   * The key nodes' bearer token: a signed auth message, or a JWT. With more than one file it must
+   * be a JWT (a signed message is single-use).
+   */
+  readonly token: Token
+  /** Addresses the files are shared with as they are saved. */
+  readonly shareTo?: ReadonlyArray<string> | undefined
+}
+
+/** Options of `Upload.encryptedText` and `Upload.encryptedBuffer`. */
+export interface EncryptedNamedOptions extends EncryptionOptions {
+  /** @default `"text"` for text, `"blob"` for bytes */
+  readonly name?: string | undefined
+  /** `Mime-Type` header. @default `text/plain` for text, none for bytes */
+  readonly mimeType?: string | undefined
+}
+
+/**
+ * How request bodies are sent: `stream` (a `ReadableStream`, constant memory, progress as the
+ * transport pulls; Node, Deno, Bun, Chromium over HTTP/2) or `blob` (one `Blob`: what every
+ * browser's `fetch` can send; `File`s are not read into memory, other content is; progress only
+ * at the start and the end). By default `stream` in Node and `blob` elsewhere.
+ *
+ * @category references
+ */
+export const BodyMode = Context.Reference<"stream" | "blob">("lighthouse-effect/Upload/BodyMode", {
+  defaultValue: () => (isNode ? "stream" : "blob")
+})
+
+/** Why a plain upload failed. */
+export type UploadFailure =
+  | UploadRejected
+  | RequestFailed
+  | NetworkError
+  | RequestTimedOut
+  | InvalidResponse
+  | InvalidUploadInput
+  | FileStreamError
+  | PlatformError
+
+/** Why an encrypted upload failed. */
+export type EncryptedUploadFailure =
+  | UploadFailure
+  | InvalidPublicKey
+  | DuplicateFileName
+  | AuthTokenMustBeJwt
+  | EncryptedUploadIncomplete

@@ -1,0 +1,99 @@
+/**
+ * Plain uploads: a file, a folder, text, bytes and CAR files, each one request to the upload node.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import { InvalidUploadInput } from "../Errors.ts"
+import * as Input from "./Input.ts"
+import type { CarOptions, FileOptions, NamedOptions, Options, UploadFailure } from "./Options.ts"
+import { folderFiles, planFile, toPart } from "./Plan.ts"
+import * as Response from "./Response.ts"
+import { addQuery, send, type Transport } from "./Send.ts"
+
+/** What a plain upload needs: the transport, and a file system for path inputs. */
+export interface PlainDeps extends Transport {
+  readonly fs: FileSystem.FileSystem
+}
+
+const uploadOne = Effect.fnUntraced(function* (
+  deps: PlainDeps,
+  source: Input.FileSource,
+  name: string,
+  options: Options & { readonly wrapWithDirectory?: boolean | undefined; readonly mimeType?: string | undefined },
+  defaultMimeType: string | undefined
+): Effect.fn.Return<Response.UploadedEntry, UploadFailure> {
+  const planned = yield* planFile(deps.fs, source, name)
+  const wrap = options.wrapWithDirectory ?? false
+  const { text, url: target } = yield* send(deps, {
+    path: "/api/v0/add",
+    query: addQuery(options, wrap),
+    apiKey: options.apiKey,
+    encryption: false,
+    mimeType: options.mimeType ?? defaultMimeType ?? planned.mimeType,
+    dealParameters: options.dealParameters,
+    onProgress: options.onProgress,
+    parts: [toPart(planned)]
+  })
+  const entries = yield* Response.entries(text, target)
+  // Without wrapping the file's own entry; with it, the wrapping directory (last).
+  return wrap ? entries.at(-1)! : (entries.find((e) => e.Name === name) ?? entries.at(-1)!)
+})
+
+export const file = Effect.fn("Upload.file")(function* (deps: PlainDeps, input: Input.FileInput, options: FileOptions) {
+  const source = Input.toFileSource(input)
+  return yield* uploadOne(deps, source, Input.nameOf(source), options, undefined)
+})
+
+export const folder = Effect.fn("Upload.folder")(function* (
+  deps: PlainDeps,
+  input: Input.FolderInput,
+  options: Options
+) {
+  const { root, files } = yield* folderFiles(deps.fs, input)
+  if (files.length === 0) return yield* new InvalidUploadInput({ reason: "the folder has no files" })
+  const planned = yield* Effect.forEach(files, (f) =>
+    planFile(deps.fs, f.source, root === undefined ? f.relative : `${root}/${f.relative}`)
+  )
+  const wrap = root === undefined
+  const { text, url: target } = yield* send(deps, {
+    path: "/api/v0/add",
+    query: addQuery(options, wrap),
+    apiKey: options.apiKey,
+    encryption: false,
+    mimeType: undefined,
+    dealParameters: options.dealParameters,
+    onProgress: options.onProgress,
+    parts: planned.map(toPart)
+  })
+  const entries = yield* Response.entries(text, target)
+  return root === undefined ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!)
+})
+
+export const text = Effect.fn("Upload.text")(function* (deps: PlainDeps, content: string, options: NamedOptions) {
+  const name = options.name ?? "text"
+  return yield* uploadOne(deps, Input.text(content, name), name, options, "text/plain")
+})
+
+export const buffer = Effect.fn("Upload.buffer")(function* (deps: PlainDeps, bytes: Uint8Array, options: NamedOptions) {
+  const name = options.name ?? "blob"
+  return yield* uploadOne(deps, Input.bytes(bytes, name), name, options, undefined)
+})
+
+export const car = Effect.fn("Upload.car")(function* (deps: PlainDeps, input: Input.FileInput, options: CarOptions) {
+  const source = Input.toFileSource(input)
+  const name = Input.nameOf(source)
+  if (!/\.car$/i.test(name)) return yield* new InvalidUploadInput({ reason: "File must have a .car extension" })
+  const planned = yield* planFile(deps.fs, source, name)
+  const { text, url: target } = yield* send(deps, {
+    path: "/api/v0/dag/import",
+    apiKey: options.apiKey,
+    encryption: false,
+    mimeType: undefined,
+    dealParameters: options.dealParameters,
+    onProgress: options.onProgress,
+    parts: [toPart(planned)]
+  })
+  return yield* Response.carRoots(text, target)
+})

@@ -1,0 +1,143 @@
+/**
+ * Inputs made ready to send: a file's name, size, type and content (opened only when the
+ * transport pulls it), and a folder's files with their paths inside the folder.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import type { PlatformError } from "effect/PlatformError"
+import * as Stream from "effect/Stream"
+import { FileStreamError, InvalidUploadInput } from "../Errors.ts"
+import * as Input from "./Input.ts"
+import * as Mime from "./Mime.ts"
+import * as Multipart from "./Multipart.ts"
+import * as Walk from "./Walk.ts"
+
+/** A file ready to be sent: its name, size and content (opened when its turn comes). */
+export interface Planned {
+  readonly name: string
+  readonly size: number | undefined
+  readonly mimeType: string | undefined
+  readonly content: Stream.Stream<Uint8Array, FileStreamError>
+  /** The content as a `Blob` when it is one (or bytes), for the `blob` body mode; made only then. */
+  readonly blob?: (() => Blob) | undefined
+}
+
+/** A folder's files, each with its path inside the folder, and the folder's name when it has one. */
+export interface FolderFiles {
+  readonly root: string | undefined
+  readonly files: ReadonlyArray<{ readonly source: Input.FileSource; readonly relative: string }>
+}
+
+const readFailure = (name: string) => (cause: unknown) =>
+  new FileStreamError({
+    fileName: name,
+    detail: typeof cause === "object" && cause !== null && "message" in cause ? String(cause.message) : String(cause),
+    cause
+  })
+
+const encoder = new TextEncoder()
+
+/** A path on disk: its size from `stat`, its bytes streamed when the transport pulls its part. */
+const planPath = Effect.fnUntraced(function* (
+  fs: FileSystem.FileSystem,
+  path: string,
+  name: string
+): Effect.fn.Return<Planned, PlatformError | InvalidUploadInput> {
+  const info = yield* fs.stat(path)
+  if (info.type === "Directory") {
+    return yield* new InvalidUploadInput({ reason: `${path} is a directory: upload it as a folder` })
+  }
+  return {
+    name,
+    size: Number(info.size),
+    mimeType: Mime.lookup(name),
+    content: fs.stream(path, { chunkSize: 256 * 1024 }).pipe(Stream.mapError(readFailure(name)))
+  }
+})
+
+/** Any other source: its size and content are at hand. */
+const planInMemory = (source: Exclude<Input.FileSource, { readonly _tag: "Path" }>, name: string): Planned => {
+  const fail = readFailure(name)
+  switch (source._tag) {
+    case "Blob":
+      return {
+        name,
+        size: source.blob.size,
+        mimeType: source.blob.type === "" ? Mime.lookup(name) : source.blob.type,
+        content: Stream.fromReadableStream({ evaluate: () => source.blob.stream(), onError: fail }),
+        blob: () => source.blob
+      }
+    case "Bytes":
+      return { name, size: source.bytes.length, mimeType: Mime.lookup(name), content: Multipart.chunked(source.bytes) }
+    case "Text": {
+      const bytes = encoder.encode(source.text)
+      return {
+        name,
+        size: bytes.length,
+        mimeType: "text/plain",
+        content: Multipart.chunked(bytes),
+        blob: () => new Blob([bytes])
+      }
+    }
+    case "Stream": {
+      const stream = source.stream
+      return {
+        name,
+        size: source.size,
+        mimeType: Mime.lookup(name),
+        content: Stream.isStream(stream)
+          ? Stream.mapError(stream, fail)
+          : Stream.fromReadableStream({ evaluate: () => stream, onError: fail })
+      }
+    }
+  }
+}
+
+/** Makes one source ready to send under `name`. */
+export const planFile = (
+  fs: FileSystem.FileSystem,
+  source: Input.FileSource,
+  name: string
+): Effect.Effect<Planned, PlatformError | InvalidUploadInput> =>
+  Effect.andThen(Input.checkName(name), () =>
+    source._tag === "Path" ? planPath(fs, source.path, name) : Effect.sync(() => planInMemory(source, name))
+  )
+
+/** A folder's files, each with its path inside the folder (without the folder's own name). */
+export const folderFiles = Effect.fnUntraced(function* (
+  fs: FileSystem.FileSystem,
+  input: Input.FolderInput
+): Effect.fn.Return<FolderFiles, PlatformError | InvalidUploadInput> {
+  if (input._tag === "Directory") {
+    const info = yield* fs.stat(input.path)
+    if (info.type !== "Directory") {
+      return yield* new InvalidUploadInput({ reason: `${input.path} is not a directory` })
+    }
+    const root = Input.baseName(input.path)
+    const found = yield* Walk.walk(fs, input.path)
+    return { root, files: found.map((f) => ({ source: Input.path(f.path), relative: f.relative })) }
+  }
+  const sources = input.files.map(Input.toFileSource)
+  const names = sources.map(Input.nameOf)
+  // One folder when every name is a path under the same first segment.
+  const firsts = new Set(names.map((n) => (n.includes("/") ? n.slice(0, n.indexOf("/")) : undefined)))
+  const [first] = firsts
+  const root = firsts.size === 1 && first !== undefined ? first : undefined
+  return {
+    root,
+    files: sources.map((source, i) => ({
+      source,
+      relative: root === undefined ? names[i]! : names[i]!.slice(root.length + 1)
+    }))
+  }
+})
+
+/** A planned file as a multipart part. */
+export const toPart = (file: Planned): Multipart.Part<FileStreamError> => ({
+  name: file.name,
+  size: file.size,
+  content: file.content,
+  blob: file.blob
+})

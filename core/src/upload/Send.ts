@@ -1,0 +1,131 @@
+/**
+ * One multipart upload to the upload node: the headers, the body in the configured
+ * {@link BodyMode}, progress, the transfer time-out, and the node's refusals as typed errors.
+ *
+ * @since 0.1.0
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Stream from "effect/Stream"
+import * as HttpBody from "effect/http/HttpBody"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import { type FileStreamError, InvalidResponse, RequestTimedOut } from "../Errors.ts"
+import { execute, type Token, url, withBearer } from "../internal/http.ts"
+import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import * as Multipart from "./Multipart.ts"
+import { BodyMode, type DealParameters, type Options, type UploadFailure } from "./Options.ts"
+import * as Progress from "./Progress.ts"
+import * as Response from "./Response.ts"
+
+/** What a plain upload needs from its environment. */
+export interface Transport {
+  readonly client: HttpClient.HttpClient
+  readonly config: LighthouseConfig.Options
+}
+
+/** One upload request. */
+export interface SendRequest {
+  readonly path: "/api/v0/add" | "/api/v0/dag/import"
+  readonly query?: Readonly<Record<string, string>>
+  readonly apiKey: Token
+  readonly encryption: boolean
+  readonly mimeType: string | undefined
+  readonly dealParameters: DealParameters | null | undefined
+  readonly onProgress: Progress.OnProgress | undefined
+  readonly parts: ReadonlyArray<Multipart.Part<FileStreamError>>
+}
+
+/** A body ready to send, with the progress report due once the node has answered. */
+interface PreparedBody {
+  readonly setBody: (request: HttpClientRequest.HttpClientRequest) => HttpClientRequest.HttpClientRequest
+  readonly done: Effect.Effect<void>
+}
+
+const dealHeader = (deal: DealParameters | null | undefined) =>
+  deal === undefined || deal === null ? "null" : JSON.stringify(deal)
+
+/** The query of `/api/v0/add`. */
+export const addQuery = (options: Options, wrapWithDirectory: boolean) => ({
+  "wrap-with-directory": String(wrapWithDirectory),
+  "cid-version": String(options.cidVersion ?? 1)
+})
+
+/** The whole body as one `Blob`: progress at the start and, once answered, at the end. */
+const blobBody = Effect.fnUntraced(function* (boundary: string, request: SendRequest) {
+  const blob = yield* Multipart.blobBody(boundary, request.parts)
+  const totalBytes = blob.size
+  const onProgress = request.onProgress
+  if (onProgress !== undefined) yield* Progress.report(onProgress, { bytesSent: 0, totalBytes })
+  return {
+    setBody: HttpClientRequest.setBody(
+      HttpBody.raw(blob, { contentType: Multipart.contentType(boundary), contentLength: totalBytes })
+    ),
+    done: onProgress === undefined ? Effect.void : Progress.report(onProgress, { bytesSent: totalBytes, totalBytes })
+  } satisfies PreparedBody
+})
+
+/** The body as a stream; a file that breaks while being read is kept in `failure`. */
+const streamBody = (
+  boundary: string,
+  request: SendRequest,
+  failure: Ref.Ref<Option.Option<FileStreamError>>
+): PreparedBody => {
+  const totalBytes = Multipart.bodyLength(boundary, request.parts)
+  const body = Multipart.body(boundary, request.parts).pipe(
+    Stream.tapError((e) => Ref.set(failure, Option.some(e))),
+    Progress.track(totalBytes, request.onProgress)
+  )
+  return {
+    setBody: HttpClientRequest.bodyStream(body, {
+      contentType: Multipart.contentType(boundary),
+      ...(totalBytes === undefined ? {} : { contentLength: totalBytes })
+    }),
+    done: Effect.void
+  }
+}
+
+/** Sends one multipart upload; succeeds with the 2xx answer's text. */
+export const send = Effect.fnUntraced(function* (
+  { client, config }: Transport,
+  request: SendRequest
+): Effect.fn.Return<{ text: string; url: string }, UploadFailure> {
+  const target = url(config.hosts.node, request.path, request.query)
+  const boundary = Multipart.makeBoundary()
+  // The transport only sees that the body broke; the reason is kept here and wins.
+  const bodyFailure = yield* Ref.make(Option.none<FileStreamError>())
+  const prepared =
+    (yield* BodyMode) === "blob" ? yield* blobBody(boundary, request) : streamBody(boundary, request, bodyFailure)
+  const httpRequest = HttpClientRequest.post(target).pipe(
+    withBearer(request.apiKey),
+    HttpClientRequest.setHeaders({
+      Encryption: request.encryption ? "true" : "false",
+      "X-Deal-Parameter": dealHeader(request.dealParameters),
+      ...(request.mimeType === undefined ? {} : { "Mime-Type": request.mimeType })
+    }),
+    prepared.setBody
+  )
+  const timeout = config.transferTimeout
+  const exit = yield* execute(client, httpRequest, {
+    style: "request-failed",
+    timeout,
+    onStatus: Response.rejection
+  }).pipe(
+    Effect.flatMap((response) => response.text),
+    Effect.mapError((e) =>
+      e._tag === "HttpClientError" ? new InvalidResponse({ url: target, detail: e.message }) : e
+    ),
+    Effect.timeoutOrElse({
+      duration: timeout,
+      orElse: () => Effect.fail(new RequestTimedOut({ url: target, timeoutMillis: Duration.toMillis(timeout) }))
+    }),
+    Effect.exit
+  )
+  const failed = yield* Ref.get(bodyFailure)
+  if (Option.isSome(failed)) return yield* failed.value
+  const text = yield* exit
+  yield* prepared.done
+  return { text, url: target }
+})

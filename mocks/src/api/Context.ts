@@ -1,0 +1,42 @@
+/**
+ * What every API-host route shares: the state it reads and changes, and the two wrappers every
+ * route goes through — fault injection first (a `down` or `status` fault answers before any state
+ * is read), then, for the routes that need one, the caller's API key.
+ *
+ * @since 0.1.0
+ */
+import type { Faults } from "../faults/index.ts"
+import { bearerToken } from "../http/Request.ts"
+import { authenticationFailed } from "../http/Respond.ts"
+import type { Account, Accounts } from "./Accounts.ts"
+import type { Deals } from "./Deals.ts"
+import type { Files } from "./Files.ts"
+import type { IpnsKeys } from "./Ipns.ts"
+import type { Tickers } from "./Tickers.ts"
+
+export interface ApiHostContext {
+  readonly host: string
+  readonly accounts: Accounts
+  readonly files: Files
+  readonly deals: Deals
+  readonly ipns: IpnsKeys
+  readonly tickers: Tickers
+  readonly faults: Faults
+  /** Records per `files_uploaded` page. */
+  readonly pageSize: number
+}
+
+export type Resolver = (info: { readonly request: Request }) => Response | Promise<Response>
+
+/** A route under the API host's faults. */
+export const route = (context: ApiHostContext, resolver: Resolver): Resolver => context.faults.wrap("api", resolver)
+
+/** A route for a caller with a valid API key (`Authorization: Bearer`); 401 without one. */
+export const authed = (
+  context: ApiHostContext,
+  resolver: (request: Request, account: Account) => Response | Promise<Response>
+): Resolver =>
+  route(context, async ({ request }) => {
+    const account = await context.accounts.authenticate(bearerToken(request), { oneTime: false })
+    return account === undefined ? authenticationFailed() : resolver(request, account)
+  })

@@ -1,0 +1,58 @@
+/**
+ * An account's IPNS keys: generate one, point it at a CID, list them, remove one.
+ *
+ * @since 0.1.0
+ */
+import { type HttpHandler, http } from "msw"
+import { cidParam, queryOf } from "../http/Request.ts"
+import { errorResponse, json } from "../http/Respond.ts"
+import { type ApiHostContext, authed } from "./Context.ts"
+
+export const ipnsRoutes = (context: ApiHostContext): Array<HttpHandler> => {
+  const { host, ipns } = context
+  return [
+    http.get(
+      `${host}/api/ipns/generate_key`,
+      authed(context, (_, account) => {
+        const key = ipns.generate(account.address)
+        return json({ ipnsName: key.ipnsName, ipnsId: key.ipnsId })
+      })
+    ),
+    http.get(
+      `${host}/api/ipns/publish_record`,
+      authed(context, (request, account) => {
+        const param = cidParam(request)
+        if ("error" in param) return param.error
+        const keyName = queryOf(request).get("keyName") ?? ""
+        const key = ipns.get(account.address, keyName)
+        if (key === undefined) return errorResponse(500, `no key named ${keyName}`)
+        ipns.publish(account.address, keyName, param.text)
+        return json({ Name: key.ipnsId, Value: `/ipfs/${param.text}` })
+      })
+    ),
+    http.get(
+      `${host}/api/ipns/get_ipns_records`,
+      authed(context, (_, account) =>
+        json(
+          ipns.of(account.address).map((key) => ({
+            ipnsName: key.ipnsName,
+            ipnsId: key.ipnsId,
+            publicKey: key.publicKey,
+            cid: key.cid,
+            lastUpdate: key.lastUpdate
+          }))
+        )
+      )
+    ),
+    http.delete(
+      `${host}/api/ipns/remove_key`,
+      authed(context, (request, account) => {
+        const keyName = queryOf(request).get("keyName") ?? ""
+        const key = ipns.get(account.address, keyName)
+        if (key === undefined) return errorResponse(500, `no key named ${keyName}`)
+        ipns.remove(account.address, keyName)
+        return json({ Keys: [{ Name: key.ipnsName, Id: key.ipnsId }] })
+      })
+    )
+  ]
+}
