@@ -24,9 +24,10 @@ import * as Cause from "effect/Cause"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import type * as FileSystem from "effect/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Path from "effect/Path"
 import * as Stream from "effect/Stream"
 import { AccessControl } from "./AccessControl.ts"
 import { Auth } from "./Auth.ts"
@@ -80,8 +81,8 @@ const abortion = (signal: AbortSignal): Effect.Effect<never, Aborted> =>
 
 /** `runPromise`, interrupted by `signal`; an abort rejects with `Aborted`, as `fetch` rejects with its `AbortError`. */
 const runAbortable = <A>(
-  runtime: ManagedRuntime.ManagedRuntime<Lighthouse.Services, never>,
-  effect: Effect.Effect<A, unknown, Lighthouse.Services>,
+  runtime: Runtime,
+  effect: Effect.Effect<A, unknown, Lighthouse.Services | Platform>,
   signal: AbortSignal | undefined
 ): Promise<A> =>
   signal === undefined
@@ -115,7 +116,7 @@ export interface ClientOptions extends Lighthouse.Options {
  * `streams` return Effect streams, handed out as async iterables.
  */
 const promised = <I, S extends object>(
-  runtime: ManagedRuntime.ManagedRuntime<Lighthouse.Services, never>,
+  runtime: Runtime,
   name: FacadeService,
   tag: Context.Key<I, S>,
   streams: ReadonlyArray<string> = []
@@ -160,9 +161,20 @@ const promised = <I, S extends object>(
     }
   })
 
+/**
+ * What `payment.quotePaths` reads paths with, beside the services: a file system (by default none,
+ * so paths fail with a typed `PlatformError`, as in a browser) and path handling.
+ */
+export type Platform = FileSystem.FileSystem | Path.Path
+
+type Runtime = ManagedRuntime.ManagedRuntime<Lighthouse.Services | Platform, never>
+
 /** A Promise client over any layer that provides every service (see `Lighthouse.layerWith`). */
-export const makeClient = (layer: Layer.Layer<Lighthouse.Services>): LighthouseClient => {
-  const runtime = ManagedRuntime.make(layer)
+export const makeClient = (
+  layer: Layer.Layer<Lighthouse.Services>,
+  platform: Layer.Layer<Platform> = Layer.merge(FileSystem.layerNoop({}), Path.layer)
+): LighthouseClient => {
+  const runtime = ManagedRuntime.make(Layer.merge(layer, platform))
   return {
     auth: promised(runtime, "auth", Auth),
     keyShards: promised(runtime, "keyShards", KeyShards),
@@ -181,5 +193,6 @@ export const createLighthouse = (options: ClientOptions = {}): LighthouseClient 
   makeClient(
     options.fileSystem === undefined
       ? Lighthouse.layerBrowser(options)
-      : Lighthouse.layer(options).pipe(Layer.provide(options.fileSystem))
+      : Lighthouse.layer(options).pipe(Layer.provide(options.fileSystem)),
+    Layer.merge(options.fileSystem ?? FileSystem.layerNoop({}), Path.layer)
   )

@@ -21,7 +21,7 @@ import { networks } from "../src/Networks.ts"
 import { layerNode } from "../src/LighthouseNode.ts"
 import { Payment } from "../src/Payment.ts"
 import { createLighthouseNode } from "../src/node.ts"
-import type { LighthouseClient } from "../src/promise.ts"
+import { createLighthouse, type LighthouseClient } from "../src/promise.ts"
 import { Upload } from "../src/Upload.ts"
 
 const options = {
@@ -149,6 +149,16 @@ describe("Promise facade: every bad input is a typed failure", () => {
 
   it("covers the whole surface", () => {
     expect(Object.values(methods).flat().length).toBeGreaterThan(40)
+  })
+
+  it("payment.quotePaths reads paths through the client's file system (none in the browser client)", async () => {
+    const missing = await lighthouse.payment.quotePaths({ paths: "/no/such/file" }).catch((e: unknown) => e)
+    expect(isPlatformError(missing)).toBe(true)
+    expect(missing).toMatchObject({ reason: { _tag: "NotFound" } })
+    const browser = createLighthouse()
+    const noFs = await browser.payment.quotePaths({ paths: "/no/such/file" }).catch((e: unknown) => e)
+    expect(isPlatformError(noFs)).toBe(true)
+    await browser.dispose()
   })
 
   for (const service of Object.keys(tags) as ReadonlyArray<ServiceName>) {
