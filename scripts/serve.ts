@@ -10,6 +10,11 @@
  * `--seed ADDRESS[:APIKEY]` (repeatable) to create accounts at start, and `--json` to print the
  * addresses as one JSON line instead of the banner.
  *
+ * The network's clock (JWT, refresh and one-time token expiry, IPNS record validity) runs with the
+ * wall clock and is moved over HTTP on any host: `GET /__dev/clock` reads it, `POST /__dev/clock`
+ * with `{"advanceMs": N}` moves it forward, `{"freeze": true}` / `{"freeze": false}` stops and
+ * restarts it (see `mocks/src/server/DevClock.ts`).
+ *
  * Services started beside the network (the local chain) plug in through `extensions` below: each
  * contributes network options (e.g. `chain`, `payments`), lines for the banner, fields for `--json`,
  * a hook on the running network, and a stop.
@@ -18,7 +23,7 @@ import "../tooling/requireNode.mjs"
 import { parseArgs } from "node:util"
 import { deployLocal, localTokens } from "lighthouse-effect/contracts"
 import { HostNames, type HostName, type MockNetwork, type MockNetworkOptions } from "lighthouse-effect/mocks"
-import { serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { devClockPath, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { startLocalChain } from "lighthouse-effect/mocks/chain"
 import { chainOptions } from "lighthouse-effect/mocks"
 
@@ -220,6 +225,7 @@ const printReady = (
       JSON.stringify({
         urls: served.urls,
         hosts: served.network.hosts,
+        clock: `${served.urls.api}${devClockPath}`,
         accounts: seeded,
         ...Object.fromEntries(started.map((service) => [service.id, service.json]))
       })
@@ -231,6 +237,7 @@ const printReady = (
     "lighthouse-effect local network",
     ...HostNames.map((host) => `  ${host.padEnd(11)} ${urls[host]}  (answers as ${served.network.hosts[host]})`),
     ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
+    `  clock       ${urls.api}${devClockPath}  (GET it; POST {"advanceMs": 3600000} or {"freeze": true} to move it)`,
     ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
     "Point a client at it:",
     "  Lighthouse.layer({",
