@@ -32,7 +32,7 @@ import * as Stream from "effect/Stream"
 import { AccessControl } from "./AccessControl.ts"
 import { Auth } from "./Auth.ts"
 import { Download } from "./Download.ts"
-import { checkArguments, type FacadeService } from "./internal/Arguments.ts"
+import { checkArguments, type FacadeService, type FacadeServices } from "./internal/Arguments.ts"
 import { Aborted } from "./Errors.ts"
 import { Files } from "./Files.ts"
 import { Ipns } from "./Ipns.ts"
@@ -93,15 +93,10 @@ const runAbortable = <A>(
         throw Cause.squash(exit.cause)
       })
 
-export interface LighthouseClient {
-  readonly auth: Promised<Auth["Service"]>
-  readonly keyShards: Promised<KeyShards["Service"]>
-  readonly accessControl: Promised<AccessControl["Service"]>
-  readonly upload: Promised<Upload["Service"]>
-  readonly download: Promised<Download["Service"]>
-  readonly files: Promised<Files["Service"]>
-  readonly ipns: Promised<Ipns["Service"]>
-  readonly payment: Promised<Payment["Service"]>
+/** Every service as Promises: `auth`, `keyShards`, `accessControl`, `upload`, `download`, `files`, `ipns`, `payment`. */
+type PromisedServices = { readonly [K in keyof FacadeServices]: Promised<FacadeServices[K]> }
+
+export interface LighthouseClient extends PromisedServices {
   /** Releases the runtime (caches, pending calls). */
   readonly dispose: () => Promise<void>
 }

@@ -88,19 +88,22 @@ const decryptOptions = { ...downloadOptions, decrypt: optional(decryption) }
 const sizedFile = oneOf(amount, struct({ fileSize: amount, fileName: optional(string) }))
 const quoteInput = oneOf(number, fileInput, folderInput)
 
+/** The services of the Promise facade, by the name the client has them under. */
+export interface FacadeServices {
+  readonly auth: Auth["Service"]
+  readonly keyShards: KeyShards["Service"]
+  readonly accessControl: AccessControl["Service"]
+  readonly upload: Upload["Service"]
+  readonly download: Download["Service"]
+  readonly files: Files["Service"]
+  readonly ipns: Ipns["Service"]
+  readonly payment: Payment["Service"]
+}
+
 type Table<S> = { readonly [K in keyof S]: ReadonlyArray<Argument> }
 
 /** Every method of every service of the facade (the types make sure none is missing). */
-export const facadeArguments: {
-  readonly auth: Table<Auth["Service"]>
-  readonly keyShards: Table<KeyShards["Service"]>
-  readonly accessControl: Table<AccessControl["Service"]>
-  readonly upload: Table<Upload["Service"]>
-  readonly download: Table<Download["Service"]>
-  readonly files: Table<Files["Service"]>
-  readonly ipns: Table<Ipns["Service"]>
-  readonly payment: Table<Payment["Service"]>
-} = {
+export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<FacadeServices[K]> } = {
   auth: {
     nodeMessage: [arg(string, "an address (string)")],
     jwt: [
@@ -237,7 +240,7 @@ export const facadeArguments: {
   }
 }
 
-export type FacadeService = keyof typeof facadeArguments
+export type FacadeService = keyof FacadeServices
 
 /** The first argument of `service.method` that has the wrong shape, as the typed error; else undefined. */
 export const checkArguments = (
