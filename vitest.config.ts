@@ -10,6 +10,9 @@ const source = "@lighthouse-effect/source"
 // `unit`, in Node) and the Storybook stories (project `storybook`, in Chromium).
 export default defineConfig({
   test: {
+    // A green run prints test names and summaries only: no performance hints. Each test file keeps
+    // its own module graph (isolation) on purpose: the mock network and msw are per file.
+    experimental: { diagnostics: false },
     projects: [
       {
         resolve: { conditions: [source, ...defaultClientConditions] },

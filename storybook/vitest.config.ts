@@ -32,7 +32,14 @@ async function unpackChromium(): Promise<string> {
 }
 export default defineProject({
   // `lighthouse-effect/...` self-references resolve to the TypeScript sources (package.json `exports`).
-  resolve: { conditions: ["@lighthouse-effect/source", ...defaultClientConditions] },
+  resolve: {
+    conditions: ["@lighthouse-effect/source", ...defaultClientConditions],
+    // Vitest loads the global setup (the local chain) without the condition above: it reaches the
+    // chain helpers' source directly.
+    alias: [
+      { find: /^lighthouse-effect\/mocks\/chain$/, replacement: path.join(dirname, "../mocks/src/chain/LocalChain.ts") }
+    ]
+  },
   ssr: { resolve: { conditions: ["@lighthouse-effect/source", ...defaultServerConditions] } },
   plugins: [storybookTest({ configDir: path.join(dirname, ".storybook") })],
   test: {

@@ -1,5 +1,5 @@
 /**
- * `Files`: what the API host knows about an account's files: data usage, the uploads list, file info, deal status, PoDSI proofs, deletion,
+ * `Files`: what the API host knows about an account's files: data usage, the uploads list, file info, deal status, PoDSI proofs, deletion, Walrus blob ids and Walrus deletion,
  * and a quote for files about to be uploaded.
  *
  * Each call answers in the wording the provider gives that endpoint: `Request failed with status
@@ -37,8 +37,10 @@ import type {
 } from "./files/Models.ts"
 import * as FileQuote from "./files/Quote.ts"
 import * as Records from "./files/Records.ts"
+import * as Walrus from "./files/Walrus.ts"
 import type { Token } from "./internal/http.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
+import type { WalrusBlobId } from "./schema/Walrus.ts"
 
 export * from "./files/Models.ts"
 
@@ -64,6 +66,12 @@ export interface Service {
   readonly proof: (cid: string) => Effect.Effect<Proof, InvalidCid | ProofNotFound | RequestFailed | Transport>
   /** Deletes an upload record by its id (from {@link Service.uploads}). */
   readonly deleteFile: (apiKey: Token, id: string) => Effect.Effect<Deleted, RequestFailed | Transport>
+  /** The Walrus blob ids of a CID stored on Walrus, one per file. */
+  readonly walrusBlobs: (
+    cid: string
+  ) => Effect.Effect<ReadonlyArray<WalrusBlobId>, InvalidCid | RequestFailed | Transport>
+  /** Deletes a file stored on Walrus by its record id; its bytes leave the Walrus quota. */
+  readonly deleteFileWalrus: (apiKey: Token, id: string) => Effect.Effect<Deleted, RequestFailed | Transport>
   /** Sizes and types of files about to be uploaded, with the account's usage. */
   readonly quote: (
     apiKey: Token,
@@ -94,6 +102,8 @@ export const make = Effect.gen(function* () {
     dealStatus: (cid) => Records.dealStatus(api, cid),
     proof: (cid) => Records.proof(api, cid),
     deleteFile: (apiKey, id) => Records.deleteFile(api, apiKey, id),
+    walrusBlobs: (cid) => Walrus.walrusBlobs(api, cid),
+    deleteFileWalrus: (apiKey, id) => Walrus.deleteFileWalrus(api, apiKey, id),
     quote: (apiKey, input) => FileQuote.quote({ ...api, fs }, apiKey, input)
   })
 })

@@ -21,7 +21,9 @@ export const DefaultHosts = {
   api: "https://api.lighthouse.storage",
   node: "https://upload.lighthouse.storage",
   gateway: "https://gateway.lighthouse.storage",
-  encryption: "https://encryption.lighthouse.storage"
+  encryption: "https://encryption.lighthouse.storage",
+  walrusNode: "https://upload-walrus.lighthouse.storage",
+  walrusGateway: "https://gateway-walrus.lighthouse.storage"
 } as const
 
 export interface Hosts {
@@ -33,6 +35,10 @@ export interface Hosts {
   readonly gateway: string
   /** Encryption (auth) host of the 5 key nodes, addressed as `/api/…/{1..5}`. */
   readonly encryption: string
+  /** Walrus upload node: the upload node's routes, storing on Walrus (`storageType: "walrus"`). */
+  readonly walrusNode: string
+  /** Walrus gateway: `GET /ipfs/{cid}` of content stored on Walrus. */
+  readonly walrusGateway: string
 }
 
 /** How a call to the 5 key nodes is made (the provider walks them one by one, retrying each). */
@@ -121,6 +127,10 @@ export const layerConfig: Layer.Layer<LighthouseConfig, Config.ConfigError> = La
       node: Config.String("LIGHTHOUSE_NODE_URL").pipe(Config.withDefault(DefaultHosts.node)),
       gateway: Config.String("LIGHTHOUSE_GATEWAY_URL").pipe(Config.withDefault(DefaultHosts.gateway)),
       encryption: Config.String("LIGHTHOUSE_ENCRYPTION_URL").pipe(Config.withDefault(DefaultHosts.encryption)),
+      walrusNode: Config.String("LIGHTHOUSE_WALRUS_NODE_URL").pipe(Config.withDefault(DefaultHosts.walrusNode)),
+      walrusGateway: Config.String("LIGHTHOUSE_WALRUS_GATEWAY_URL").pipe(
+        Config.withDefault(DefaultHosts.walrusGateway)
+      ),
       requestTimeout: Config.schema(PositiveMillis, "LIGHTHOUSE_REQUEST_TIMEOUT_MS").pipe(
         Config.withDefault(Duration.toMillis(defaults.requestTimeout))
       ),
@@ -135,7 +145,14 @@ export const layerConfig: Layer.Layer<LighthouseConfig, Config.ConfigError> = La
       )
     })
     return make({
-      hosts: { api: env.api, node: env.node, gateway: env.gateway, encryption: env.encryption },
+      hosts: {
+        api: env.api,
+        node: env.node,
+        gateway: env.gateway,
+        encryption: env.encryption,
+        walrusNode: env.walrusNode,
+        walrusGateway: env.walrusGateway
+      },
       requestTimeout: Duration.millis(env.requestTimeout),
       transferTimeout: Duration.millis(env.transferTimeout),
       nodes: { mode: env.mode },

@@ -136,6 +136,29 @@ describe("AccessControl.apply", () => {
     }).pipe(Effect.provide(TestLayer))
   )
 
+  it.effect("Radix conditions: chain type normalised to RADIX on the wire, held by all 5 nodes", () =>
+    Effect.gen(function* () {
+      const access = yield* AccessControl.AccessControl
+      const { token } = yield* aliceFile
+      const conditions = [
+        {
+          id: 1,
+          chain: "Radix_Mainnet",
+          method: "getNftsByAddress",
+          resourceAddress: "resource_rdx1nfxxxxxxxxxxbadgexxxxxxxxx000000000000xxxxxxxxxbadge",
+          returnValueTest: { comparator: ">=", value: 1 }
+        }
+      ]
+      yield* settle(access.update({ address: alice.address, cid, token, conditions, chainType: "radix" }))
+      assert.deepStrictEqual(log[0]!.body, { address: aliceAddress, cid, conditions, chainType: "RADIX" })
+      assert.deepStrictEqual(
+        nodeStates.map((n) => [n.files.get(cid)?.chainType, n.files.get(cid)?.conditions]),
+        Array(5).fill(["RADIX", conditions])
+      )
+      assert.deepStrictEqual((yield* settle(access.get(cid))).conditions, conditions)
+    }).pipe(Effect.provide(TestLayer))
+  )
+
   it.effect("validation before any request: shard count, CID, address, conditions (exact texts)", () =>
     Effect.gen(function* () {
       const access = yield* AccessControl.AccessControl
@@ -159,7 +182,7 @@ describe("AccessControl.apply", () => {
         ],
         [
           { ...base, chainType: "bitcoin" },
-          'Condition validation error: "chainType" must be one of [EVM, SOLANA, COREUM]'
+          'Condition validation error: "chainType" must be one of [EVM, SOLANA, COREUM, RADIX]'
         ],
         [
           { ...base, conditions: [{ ...balanceAtLeast(1, "1"), method: "balanceOf" }] },

@@ -290,6 +290,9 @@ describe("Files.quote", () => {
         ],
         dataLimit: 1_000_000,
         dataUsed: 10,
+        // The Walrus quota, as the API reports it (none for this account).
+        walrusDataLimit: 0,
+        walrusDataUsed: 0,
         totalSize: 1349
       })
       assert.strictEqual(log.length, 1)

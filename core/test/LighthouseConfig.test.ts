@@ -18,7 +18,9 @@ describe("Config", () => {
         api: "https://api.lighthouse.storage",
         node: "https://upload.lighthouse.storage",
         gateway: "https://gateway.lighthouse.storage",
-        encryption: "https://encryption.lighthouse.storage"
+        encryption: "https://encryption.lighthouse.storage",
+        walrusNode: "https://upload-walrus.lighthouse.storage",
+        walrusGateway: "https://gateway-walrus.lighthouse.storage"
       })
       assert.deepStrictEqual(Config.DefaultHosts, config.hosts)
       assert.strictEqual(millis(config.requestTimeout), 8000)
@@ -51,7 +53,9 @@ describe("Config", () => {
         api: "https://api.lighthouse.storage",
         node: "https://upload.lighthouse.storage",
         gateway: "https://gateway.lighthouse.storage",
-        encryption: "http://127.0.0.1:4000/kms"
+        encryption: "http://127.0.0.1:4000/kms",
+        walrusNode: "https://upload-walrus.lighthouse.storage",
+        walrusGateway: "https://gateway-walrus.lighthouse.storage"
       })
       assert.strictEqual(millis(config.requestTimeout), 2000)
       assert.strictEqual(millis(config.transferTimeout), 7_200_000)
@@ -107,6 +111,8 @@ describe("Config", () => {
           LIGHTHOUSE_NODE_URL: "http://127.0.0.1:3001",
           LIGHTHOUSE_GATEWAY_URL: "http://127.0.0.1:3002",
           LIGHTHOUSE_ENCRYPTION_URL: "http://127.0.0.1:3003/enc",
+          LIGHTHOUSE_WALRUS_NODE_URL: "http://127.0.0.1:3004",
+          LIGHTHOUSE_WALRUS_GATEWAY_URL: "http://127.0.0.1:3005",
           LIGHTHOUSE_REQUEST_TIMEOUT_MS: "1234",
           LIGHTHOUSE_TRANSFER_TIMEOUT_MS: "99000",
           LIGHTHOUSE_NODE_POLICY: "concurrent",
@@ -116,7 +122,9 @@ describe("Config", () => {
           api: "http://127.0.0.1:3000",
           node: "http://127.0.0.1:3001",
           gateway: "http://127.0.0.1:3002",
-          encryption: "http://127.0.0.1:3003/enc"
+          encryption: "http://127.0.0.1:3003/enc",
+          walrusNode: "http://127.0.0.1:3004",
+          walrusGateway: "http://127.0.0.1:3005"
         })
         assert.strictEqual(millis(config.requestTimeout), 1234)
         assert.strictEqual(millis(config.transferTimeout), 99_000)

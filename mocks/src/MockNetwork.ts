@@ -13,7 +13,7 @@
  * ```
  *
  * Hosts default to the provider's production hosts, so unmodified clients (the provider's own SDK
- * included) talk to the mock once msw intercepts. The four hosts must differ: each ends with a
+ * included) talk to the mock once msw intercepts. The six hosts (with the Walrus upload node and gateway) must differ: each ends with a
  * 404 for paths it does not know.
  */
 import type { HttpHandler } from "msw"
@@ -25,6 +25,7 @@ import { Files } from "./api/Files.ts"
 import { IpnsKeys } from "./api/Ipns.ts"
 import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.ts"
 import { DefaultPrices, Tickers } from "./api/Tickers.ts"
+import { WalrusBlobs } from "./api/WalrusBlobs.ts"
 import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
 import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
 import { parseCid } from "./http/Request.ts"
@@ -32,8 +33,13 @@ import { ContentStore } from "./upload/ContentStore.ts"
 import { gatewayHandlers } from "./upload/Gateway.ts"
 import { uploadNodeHandlers } from "./upload/UploadNode.ts"
 
-/** Base URLs of the four hosts, without trailing slashes. */
-export type MockHosts = Readonly<Record<HostName, string>>
+/** Base URLs of the hosts, without trailing slashes. */
+export type MockHosts = Readonly<Record<HostName, string>> & {
+  /** The Walrus upload node (faults scoped to host `node` reach it too). */
+  readonly walrusNode: string
+  /** The Walrus gateway (faults scoped to host `gateway` reach it too). */
+  readonly walrusGateway: string
+}
 
 export interface MockNetworkOptions {
   /** Hosts to answer for. Default: the provider's production hosts (`DefaultHosts`). */
@@ -68,6 +74,8 @@ export interface MockNetworkState {
   /** Present when `payments` was configured. */
   readonly payments: Payments | undefined
   readonly keyNodes: KeyNodes
+  /** The blobs behind every CID stored on Walrus. */
+  readonly walrus: WalrusBlobs
 }
 
 export interface SeedAccountOptions {
@@ -75,6 +83,8 @@ export interface SeedAccountOptions {
   readonly apiKey?: string
   readonly dataLimit?: number
   readonly dataUsed?: number
+  /** Bytes the account may store on Walrus (0 for a new account). */
+  readonly walrusDataLimit?: number
 }
 
 export interface MockNetwork {
@@ -103,16 +113,18 @@ export interface MockNetwork {
 
 const trimHost = (host: string) => host.replace(/\/+$/, "")
 
-/** The four host URLs (the provider's by default), which must differ. */
+/** The host URLs (the provider's by default), which must differ. */
 const hostsOf = (options: MockNetworkOptions): MockHosts => {
   const hosts: MockHosts = {
     api: trimHost(options.hosts?.api ?? LighthouseConfig.DefaultHosts.api),
     node: trimHost(options.hosts?.node ?? LighthouseConfig.DefaultHosts.node),
     gateway: trimHost(options.hosts?.gateway ?? LighthouseConfig.DefaultHosts.gateway),
-    encryption: trimHost(options.hosts?.encryption ?? LighthouseConfig.DefaultHosts.encryption)
+    encryption: trimHost(options.hosts?.encryption ?? LighthouseConfig.DefaultHosts.encryption),
+    walrusNode: trimHost(options.hosts?.walrusNode ?? LighthouseConfig.DefaultHosts.walrusNode),
+    walrusGateway: trimHost(options.hosts?.walrusGateway ?? LighthouseConfig.DefaultHosts.walrusGateway)
   }
-  if (new Set(Object.values(hosts)).size !== 4) {
-    throw new Error(`the four hosts must differ: ${JSON.stringify(hosts)}`)
+  if (new Set(Object.values(hosts)).size !== 6) {
+    throw new Error(`the six hosts must differ: ${JSON.stringify(hosts)}`)
   }
   return hosts
 }
@@ -148,24 +160,34 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   const tickers = new Tickers(initialPrices)
   const payments = options.payments === undefined ? undefined : new Payments(options.payments, accounts, tickers)
   const keyNodes = keyNodesOf(options, hosts.encryption, clock, faults)
+  const walrus = new WalrusBlobs()
 
   const handlers: ReadonlyArray<HttpHandler> = [
-    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize }),
+    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus }),
     ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
+    ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus }),
     ...gatewayHandlers({ host: hosts.gateway, content, ipns, faults }),
+    ...gatewayHandlers({
+      host: hosts.walrusGateway,
+      content,
+      ipns,
+      faults,
+      holds: (cid) => walrus.holds(cid.toString())
+    }),
     ...keyNodes.handlers
   ]
 
   return {
     hosts,
     handlers,
-    state: { accounts, files, content, deals, ipns, tickers, payments, keyNodes },
+    state: { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus },
     faults,
     seedAccount: (address, seed = {}) => {
       const account = accounts.ensure(address)
       const update: QuotaUpdate = {
         ...(seed.dataLimit === undefined ? {} : { dataLimit: seed.dataLimit }),
-        ...(seed.dataUsed === undefined ? {} : { dataUsed: seed.dataUsed })
+        ...(seed.dataUsed === undefined ? {} : { dataUsed: seed.dataUsed }),
+        ...(seed.walrusDataLimit === undefined ? {} : { walrusDataLimit: seed.walrusDataLimit })
       }
       accounts.setQuota(account.address, update)
       return { address: account.address, apiKey: accounts.addApiKey(account.address, seed.apiKey) }
@@ -196,6 +218,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
       tickers.reset(initialPrices)
       payments?.reset()
       keyNodes.reset()
+      walrus.reset()
       faults.clear()
     }
   }

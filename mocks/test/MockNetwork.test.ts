@@ -65,7 +65,10 @@ describe("createMockNetwork", () => {
 
   it("refuses hosts that collide and nonsense page sizes", () => {
     expect(() => createMockNetwork({ hosts: { node: LighthouseConfig.DefaultHosts.api } })).toThrow(
-      "the four hosts must differ"
+      "the six hosts must differ"
+    )
+    expect(() => createMockNetwork({ hosts: { walrusGateway: LighthouseConfig.DefaultHosts.gateway } })).toThrow(
+      "the six hosts must differ"
     )
     expect(() => createMockNetwork({ pageSize: 0 })).toThrow(RangeError)
   })

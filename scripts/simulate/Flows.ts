@@ -12,6 +12,20 @@ import { ipns } from "./IpnsFlow.ts"
 import { listing } from "./ListingFlow.ts"
 import { payment } from "./PaymentFlow.ts"
 import { policy } from "./PolicyFlow.ts"
+import { radix } from "./RadixFlow.ts"
 import { upload } from "./UploadFlow.ts"
+import { walrus } from "./WalrusFlow.ts"
 
-export const flows: ReadonlyArray<Flow> = [account, payment, upload, encryption, access, files, ipns, listing, policy]
+export const flows: ReadonlyArray<Flow> = [
+  account,
+  payment,
+  upload,
+  encryption,
+  access,
+  radix,
+  walrus,
+  files,
+  ipns,
+  listing,
+  policy
+]

@@ -117,7 +117,7 @@ export const formatText = (report: Report, options: { readonly color?: boolean }
       `  contracts   ${Object.entries(header.contracts)
         .map(([name, address]) => `${name} ${address}`)
         .join(", ")}`,
-      `  network     mock API, upload node, gateway and 5 key nodes (msw, in process): ${Object.values(header.hosts).join(", ")}`,
+      `  network     mock API, upload nodes and gateways (IPFS, Walrus), 5 key nodes (msw, in process): ${Object.values(header.hosts).join(", ")}`,
       `  wallets     ${Object.entries(header.wallets)
         .map(([role, address]) => `${role} ${address}`)
         .join(", ")}`,

@@ -58,6 +58,17 @@ const expected = [
   "keyShards.refused.stranger",
   "keyShards.refused.revoked",
   "download.decrypt.condition",
+  "upload.encryptedText.radix",
+  "access.update.radix",
+  "keyShards.refused.radix",
+  "mock.radixLedger",
+  "download.decrypt.radix",
+  "access.refused.emptyConditions",
+  "upload.text.walrus",
+  "files.walrusBlobs",
+  "download.walrus",
+  "files.uploads.walrus",
+  "files.deleteFileWalrus",
   "files.fileInfo",
   "mock.simulateDeal",
   "files.dealStatus",
@@ -84,9 +95,20 @@ describe("the simulation", () => {
     expect(failures).toEqual([])
     expect(report.ok).toBe(true)
     expect(report.flows.map((flow) => [flow.name, flow.status])).toEqual(
-      ["setup", "account", "payment", "upload", "encryption", "access", "files", "ipns", "listing", "policy"].map(
-        (name) => [name, "passed"]
-      )
+      [
+        "setup",
+        "account",
+        "payment",
+        "upload",
+        "encryption",
+        "access",
+        "radix",
+        "walrus",
+        "files",
+        "ipns",
+        "listing",
+        "policy"
+      ].map((name) => [name, "passed"])
     )
     expect(capabilities(report)).toEqual(expect.arrayContaining(expected))
     expect(report.totals).toMatchObject({ failed: 0, skipped: 0 })

@@ -22,11 +22,11 @@ export interface ApplyInput {
   readonly address: string
   readonly cid: string
   readonly token: Token
-  /** EVM, Solana or Coreum conditions; validated before any request. */
+  /** EVM, Solana, Coreum or Radix conditions; validated before any request. */
   readonly conditions: ReadonlyArray<unknown>
   /** Required with more than one condition, e.g. `([1] and [2]) or [3]`. */
   readonly aggregator?: string | undefined
-  /** `EVM` (default), `SOLANA` or `COREUM`, any case. */
+  /** `EVM` (default), `SOLANA`, `COREUM` or `RADIX`, any case. */
   readonly chainType?: string | undefined
   /** `ADDRESS` (default) or `ACCESS_CONDITIONS`, any case. Sent only when creating. */
   readonly decryptionType?: string | undefined

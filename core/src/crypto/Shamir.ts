@@ -1,6 +1,6 @@
 /**
  * Threshold (Shamir) sharing of a file's master key over the BLS12-381 scalar field, in the
- * provider's key-shard format (reference/kavach-behaviour.md §1): every scalar is 32 bytes
+ * provider's key-shard format (that of `@lighthouse-web3/kavach`): every scalar is 32 bytes
  * big-endian written as 64 lower-case hex characters, a shard is `{ key, index }` where `index`
  * is a random non-zero x-coordinate, and the master key is the polynomial's constant term.
  * Shards made here recover with the provider's `recoverKey` and the other way round.

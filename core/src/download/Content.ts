@@ -1,5 +1,6 @@
 /**
- * A CID's bytes from the gateway (`POST {gateway}/api/v0/cat/{cid}`), opened when the stream
+ * A CID's bytes from the gateway (`POST {gateway}/api/v0/cat/{cid}`, or `GET {walrusGateway}/ipfs/{cid}`
+ * for content stored on Walrus), opened when the stream
  * runs, and decrypted when asked, with the master key given or recovered for a signer.
  *
  * @since 0.1.0
@@ -42,8 +43,13 @@ export const open = (
         .filter((segment) => segment !== "")
         .map((segment) => `/${encodeURIComponent(segment)}`)
         .join("")
-      const target = url(options?.gateway ?? config.hosts.gateway, `/api/v0/cat/${valid}${inside}`)
-      const response = yield* execute(client, HttpClientRequest.post(target), {
+      // Walrus' gateway serves content as a browser asks for it; the IPFS gateway as kubo's `cat`.
+      const fromWalrus = options?.storageType === "walrus"
+      const target = fromWalrus
+        ? url(options?.gateway ?? config.hosts.walrusGateway, `/ipfs/${valid}${inside}`)
+        : url(options?.gateway ?? config.hosts.gateway, `/api/v0/cat/${valid}${inside}`)
+      const request = fromWalrus ? HttpClientRequest.get(target) : HttpClientRequest.post(target)
+      const response = yield* execute(client, request, {
         style: "http-error",
         timeout: config.transferTimeout
       })

@@ -15,6 +15,7 @@ import type {
 } from "../Errors.ts"
 import type { FetchKeyFailure } from "../KeyShards.ts"
 import type { Signer } from "../Signer.ts"
+import type { StorageType } from "../schema/Walrus.ts"
 
 /**
  * How to decrypt: with the file's master key (64-hex, plain or `Redacted`), or with a signer
@@ -34,6 +35,11 @@ export interface Options {
   readonly gateway?: string | undefined
   /** A file inside the CID when it is a folder (`sub/file.txt`), read as `/api/v0/cat/{cid}/{path}`. */
   readonly path?: string | undefined
+  /**
+   * `walrus`: content stored on Walrus, read from the Walrus gateway as `GET /ipfs/{cid}[/{path}]`
+   * (`gateway` then overrides the configured Walrus gateway). @default "ipfs"
+   */
+  readonly storageType?: StorageType | undefined
 }
 
 /** Options of downloads that may decrypt. */

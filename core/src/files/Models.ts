@@ -116,6 +116,9 @@ export interface Quote {
   readonly metaData: ReadonlyArray<QuoteItem>
   readonly dataLimit: number
   readonly dataUsed: number
+  /** The Walrus quota, when the API reports it (uploads with `storageType: "walrus"` count here). */
+  readonly walrusDataLimit?: number
+  readonly walrusDataUsed?: number
   /** Sum of the files' sizes. */
   readonly totalSize: number
 }

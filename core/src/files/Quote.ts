@@ -78,11 +78,13 @@ export const quote = Effect.fn("Files.quote")(function* (
   const inputs: ReadonlyArray<QuoteInput> = Array.isArray(input) ? input : [input as QuoteInput]
   // Local inputs first: a bad path fails before the network is asked.
   const metaData = (yield* Effect.forEach(inputs, (one) => quoteItems(deps.fs, one))).flat()
-  const { dataLimit, dataUsed } = yield* usage(deps, apiKey)
+  const { dataLimit, dataUsed, walrusDataLimit, walrusDataUsed } = yield* usage(deps, apiKey)
   return {
     metaData,
     dataLimit,
     dataUsed,
+    ...(walrusDataLimit === undefined ? {} : { walrusDataLimit }),
+    ...(walrusDataUsed === undefined ? {} : { walrusDataUsed }),
     totalSize: metaData.reduce((total, item) => total + item.fileSize, 0)
   } satisfies Quote
 })

@@ -76,6 +76,7 @@ const uploadOptions = {
   onProgress: optional(fn)
 }
 const encryptionOptions = { ...uploadOptions, address: string, token, shareTo: optional(array(string)) }
+const storage = { storageType: optional(string) }
 const named = { name: optional(string), mimeType: optional(string) }
 const owned = { address: string, cid: string, token }
 const target = { network: optional(string), token: optional(string) }
@@ -168,16 +169,25 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     file: [
       arg(fileInput, "a file input"),
       arg(
-        struct({ ...uploadOptions, wrapWithDirectory: optional(boolean), mimeType: optional(string) }),
+        struct({ ...uploadOptions, ...storage, wrapWithDirectory: optional(boolean), mimeType: optional(string) }),
         "upload options ({ apiKey, … })"
       )
     ],
-    folder: [arg(folderInput, "a folder input"), arg(struct(uploadOptions), "upload options ({ apiKey, … })")],
-    text: [arg(string, "a string"), arg(struct({ ...uploadOptions, ...named }), "upload options ({ apiKey, … })")],
-    buffer: [arg(bytes, "a Uint8Array"), arg(struct({ ...uploadOptions, ...named }), "upload options ({ apiKey, … })")],
+    folder: [
+      arg(folderInput, "a folder input"),
+      arg(struct({ ...uploadOptions, ...storage }), "upload options ({ apiKey, … })")
+    ],
+    text: [
+      arg(string, "a string"),
+      arg(struct({ ...uploadOptions, ...storage, ...named }), "upload options ({ apiKey, … })")
+    ],
+    buffer: [
+      arg(bytes, "a Uint8Array"),
+      arg(struct({ ...uploadOptions, ...storage, ...named }), "upload options ({ apiKey, … })")
+    ],
     car: [
       arg(fileInput, "a file input"),
-      arg(struct({ apiKey: token, dealParameters, onProgress: optional(fn) }), "{ apiKey, … }")
+      arg(struct({ apiKey: token, dealParameters, onProgress: optional(fn), ...storage }), "{ apiKey, … }")
     ],
     encryptedFile: [arg(fileInput, "a file input"), arg(struct(encryptionOptions), "{ apiKey, address, token, … }")],
     encryptedFiles: [
@@ -209,6 +219,8 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     dealStatus: [cid],
     proof: [cid],
     deleteFile: [apiKey, arg(string, "a file id (string)")],
+    walrusBlobs: [cid],
+    deleteFileWalrus: [apiKey, arg(string, "a file id (string)")],
     quote: [apiKey, arg(oneOf(quoteInput, array(quoteInput)), "a size, a file or folder input, or an array of them")]
   },
   ipns: {

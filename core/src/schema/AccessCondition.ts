@@ -1,14 +1,15 @@
 /**
  * Access conditions: who may recover a file's key, by on-chain state.
  *
- * The rules are the provider validator's (spec §5, reference/kavach-behaviour.md §3),
- * written as schemas, with its gaps closed: the list must hold at least one
- * condition (spec §5), ids are numbers ≥ 1, and every failure is reported as
+ * The rules are the provider validator's, written as schemas, with its gaps closed:
+ * the list must hold at least one condition (the provider's validator has allowed
+ * an empty list since kavach 0.2.1, meant to clear a file's conditions; here a
+ * file keeps at least one), ids are numbers ≥ 1, and every failure is reported as
  * `Condition validation error: "<field path>" <what is wrong>` instead of the
  * provider's `SyntaxError`.
  *
- * A condition set is a union tagged by `chainType` (EVM, SOLANA, COREUM): the
- * chain type decides which condition shape applies, as on the key nodes.
+ * A condition set is a union tagged by `chainType` (EVM, SOLANA, COREUM, RADIX):
+ * the chain type decides which condition shape applies, as on the key nodes.
  *
  * @since 0.1.0
  */
@@ -23,11 +24,15 @@ import { parsePublicKey, type PublicKey } from "./Address.ts"
 // Building blocks
 // =============================================================================
 
+/** The provider's wording for a value outside a list: `must be [x]` for a single value, else `must be one of [x, y]`. */
+const mustBeOneOf = (values: ReadonlyArray<string>) =>
+  values.length === 1 ? `must be [${values[0]}]` : `must be one of [${values.join(", ")}]`
+
 /** A string equal to one of `values`, ignoring case (the provider's `insensitive()`); the input is kept as given. */
 const oneOfIgnoringCase = <const Values extends ReadonlyArray<string>>(values: Values) =>
   Schema.String.check(
     Schema.makeFilter((s: string) =>
-      values.some((v) => v.toLowerCase() === s.toLowerCase()) ? undefined : `must be one of [${values.join(", ")}]`
+      values.some((v) => v.toLowerCase() === s.toLowerCase()) ? undefined : mustBeOneOf(values)
     )
   )
 
@@ -163,10 +168,31 @@ export const CoreumCondition = Schema.Struct({
 export type CoreumCondition = typeof CoreumCondition.Type
 
 // =============================================================================
+// Radix
+// =============================================================================
+
+export const radixChains = ["Radix_Mainnet"] as const
+
+/**
+ * A Radix condition names a resource (`resource_rdx1…`) and a method, and nothing else: it is
+ * always about the caller's own account, so `contractAddress` and `parameters` are not allowed.
+ * The type is free text (the provider documents `""` or `custom`) and may be absent.
+ */
+export const RadixCondition = Schema.Struct({
+  id: ConditionId,
+  chain: oneOfIgnoringCase(radixChains),
+  method: Schema.NonEmptyString,
+  standardContractType: Schema.optionalKey(Schema.String),
+  resourceAddress: Schema.NonEmptyString,
+  returnValueTest: ReturnValueTest
+})
+export type RadixCondition = typeof RadixCondition.Type
+
+// =============================================================================
 // Condition sets and requests
 // =============================================================================
 
-export const ChainType = Schema.Literals(["EVM", "SOLANA", "COREUM"])
+export const ChainType = Schema.Literals(["EVM", "SOLANA", "COREUM", "RADIX"])
 export type ChainType = typeof ChainType.Type
 
 export const DecryptionType = Schema.Literals(["ADDRESS", "ACCESS_CONDITIONS"])
@@ -189,21 +215,23 @@ const conditionList = <A extends { readonly id: number }, I>(item: Schema.Codec<
 const EvmConditions = conditionList(EvmCondition)
 const SolanaConditions = conditionList(SolanaCondition)
 const CoreumConditions = conditionList(CoreumCondition)
+const RadixConditions = conditionList(RadixCondition)
 
 /** The conditions, tagged by the chain type they are written for. */
 export type ConditionSet =
   | { readonly chainType: "EVM"; readonly conditions: ReadonlyArray<EvmCondition> }
   | { readonly chainType: "SOLANA"; readonly conditions: ReadonlyArray<SolanaCondition> }
   | { readonly chainType: "COREUM"; readonly conditions: ReadonlyArray<CoreumCondition> }
+  | { readonly chainType: "RADIX"; readonly conditions: ReadonlyArray<RadixCondition> }
 
-export type Condition = EvmCondition | SolanaCondition | CoreumCondition
+export type Condition = EvmCondition | SolanaCondition | CoreumCondition | RadixCondition
 
 /** What a caller hands in: plain data, possibly from a form or JSON. */
 export interface ConditionInput {
   readonly conditions: ReadonlyArray<unknown>
   /** Required with more than one condition; must contain ` and ` or ` or `, e.g. `([1] and [2]) or [3]`. */
   readonly aggregator?: string | undefined
-  /** `EVM` (default), `SOLANA` or `COREUM`, any case. */
+  /** `EVM` (default), `SOLANA`, `COREUM` or `RADIX`, any case. */
   readonly chainType?: string | undefined
   /** `ADDRESS` (default) or `ACCESS_CONDITIONS`, any case. */
   readonly decryptionType?: string | undefined
@@ -259,7 +287,7 @@ const enumeration = <const A extends string>(
 }
 
 /**
- * Validates a set of conditions by every rule of spec §5: chain type and decryption
+ * Validates a set of conditions by every rule of the key nodes: chain type and decryption
  * type (any case, with defaults), each condition's shape for its chain, unique ids,
  * and the aggregator when there is more than one condition.
  */
@@ -285,6 +313,8 @@ export const validateConditions = Effect.fnUntraced(function* (
       return { chainType, conditions: yield* decodeList(SolanaConditions, input.conditions), ...extra }
     case "COREUM":
       return { chainType, conditions: yield* decodeList(CoreumConditions, input.conditions), ...extra }
+    case "RADIX":
+      return { chainType, conditions: yield* decodeList(RadixConditions, input.conditions), ...extra }
   }
 })
 

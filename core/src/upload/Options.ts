@@ -21,6 +21,7 @@ import type {
 } from "../Errors.ts"
 import type { Token } from "../internal/http.ts"
 import { isNode } from "../crypto/FileCipherWeb.ts"
+import type { StorageType } from "../schema/Walrus.ts"
 import type * as Progress from "./Progress.ts"
 import type * as Response from "./Response.ts"
 
@@ -50,6 +51,11 @@ export interface Options {
   readonly dealParameters?: DealParameters | null | undefined
   /** Progress of the request body. */
   readonly onProgress?: Progress.OnProgress | undefined
+  /**
+   * `walrus` stores on Walrus: the upload goes to the Walrus upload node, counts against the
+   * Walrus quota, and is read back from the Walrus gateway. Sent as `X-Storage-Type`. @default IPFS
+   */
+  readonly storageType?: StorageType | undefined
 }
 
 /** Options of `Upload.file`. */
@@ -73,10 +79,15 @@ export interface CarOptions {
   readonly apiKey: Token
   readonly dealParameters?: DealParameters | null | undefined
   readonly onProgress?: Progress.OnProgress | undefined
+  /** `walrus` imports the CAR on the Walrus upload node. @default IPFS */
+  readonly storageType?: StorageType | undefined
 }
 
-/** Who the key shards of encrypted files are saved for. */
-export interface EncryptionOptions extends Options {
+/**
+ * Who the key shards of encrypted files are saved for. Encrypted files are stored on IPFS only,
+ * as with the provider's SDK (it never routes them to Walrus).
+ */
+export interface EncryptionOptions extends Omit<Options, "storageType"> {
   /** The owner: an EVM address or a 44-character base58 key. */
   readonly address: string
   /**

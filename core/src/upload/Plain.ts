@@ -34,6 +34,7 @@ const uploadOne = Effect.fnUntraced(function* (
     mimeType: options.mimeType ?? defaultMimeType ?? planned.mimeType,
     dealParameters: options.dealParameters,
     onProgress: options.onProgress,
+    storageType: options.storageType,
     parts: [toPart(planned)]
   })
   const entries = yield* Response.entries(text, target)
@@ -65,6 +66,7 @@ export const folder = Effect.fn("Upload.folder")(function* (
     mimeType: undefined,
     dealParameters: options.dealParameters,
     onProgress: options.onProgress,
+    storageType: options.storageType,
     parts: planned.map(toPart)
   })
   const entries = yield* Response.entries(text, target)
@@ -93,6 +95,7 @@ export const car = Effect.fn("Upload.car")(function* (deps: PlainDeps, input: In
     mimeType: undefined,
     dealParameters: options.dealParameters,
     onProgress: options.onProgress,
+    storageType: options.storageType,
     parts: [toPart(planned)]
   })
   return yield* Response.carRoots(text, target)

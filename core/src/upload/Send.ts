@@ -19,6 +19,7 @@ import * as Multipart from "./Multipart.ts"
 import { BodyMode, type DealParameters, type Options, type UploadFailure } from "./Options.ts"
 import * as Progress from "./Progress.ts"
 import * as Response from "./Response.ts"
+import type { StorageType } from "../schema/Walrus.ts"
 
 /** What a plain upload needs from its environment. */
 export interface Transport {
@@ -36,6 +37,8 @@ export interface SendRequest {
   readonly dealParameters: DealParameters | null | undefined
   readonly onProgress: Progress.OnProgress | undefined
   readonly parts: ReadonlyArray<Multipart.Part<FileStreamError>>
+  /** `walrus`: to the Walrus upload node. Sent as `X-Storage-Type` when given. */
+  readonly storageType?: StorageType | undefined
 }
 
 /** A body ready to send, with the progress report due once the node has answered. */
@@ -92,7 +95,8 @@ export const send = Effect.fnUntraced(function* (
   { client, config }: Transport,
   request: SendRequest
 ): Effect.fn.Return<{ text: string; url: string }, UploadFailure> {
-  const target = url(config.hosts.node, request.path, request.query)
+  const node = request.storageType === "walrus" ? config.hosts.walrusNode : config.hosts.node
+  const target = url(node, request.path, request.query)
   const boundary = Multipart.makeBoundary()
   // The transport only sees that the body broke; the reason is kept here and wins.
   const bodyFailure = yield* Ref.make(Option.none<FileStreamError>())
@@ -103,7 +107,8 @@ export const send = Effect.fnUntraced(function* (
     HttpClientRequest.setHeaders({
       Encryption: request.encryption ? "true" : "false",
       "X-Deal-Parameter": dealHeader(request.dealParameters),
-      ...(request.mimeType === undefined ? {} : { "Mime-Type": request.mimeType })
+      ...(request.mimeType === undefined ? {} : { "Mime-Type": request.mimeType }),
+      ...(request.storageType === undefined ? {} : { "X-Storage-Type": request.storageType })
     }),
     prepared.setBody
   )

@@ -76,6 +76,23 @@ const coreumToken = {
   returnValueTest: { comparator: "!=", value: [0] }
 }
 
+const xrd = "resource_rdx1tknxxxxxxxxxradxrdxxxxxxxxx009923554798xxxxxxxxxradxrd"
+const radixTokens = {
+  id: 1,
+  chain: "Radix_Mainnet",
+  method: "getFtsByAddress",
+  standardContractType: "",
+  resourceAddress: xrd,
+  returnValueTest: { comparator: ">=", value: "1" }
+}
+const radixBadge = {
+  id: 2,
+  chain: "radix_mainnet",
+  method: "getNftsByAddress",
+  resourceAddress: "resource_rdx1ngxyz",
+  returnValueTest: { comparator: ">", value: 0 }
+}
+
 const cid = "QmWATWQ7fVPP2EFGu71UkfnqhYXDYH566qy47CnJDgvs8u"
 const owner = "0xF0bC72fA04aEa04d04b1fA80B359Adb566E1c8B1"
 const shards = [{ key: "1", index: "a" }, {}, {}, {}, {}]
@@ -222,6 +239,23 @@ describe("AccessCondition", () => {
       })
     )
 
+    it.effect("Radix: a fungible and a non-fungible resource, type absent or any text, input kept", () =>
+      Effect.gen(function* () {
+        const custom = { ...radixTokens, id: 3, standardContractType: "custom", chain: "RADIX_MAINNET" }
+        const valid = yield* validateConditions({
+          conditions: [radixTokens, radixBadge, custom],
+          aggregator: "([1] and [2]) or [3]",
+          chainType: "radix"
+        })
+        assert.deepStrictEqual<unknown>(valid, {
+          chainType: "RADIX",
+          decryptionType: "ADDRESS",
+          aggregator: "([1] and [2]) or [3]",
+          conditions: [radixTokens, radixBadge, custom]
+        })
+      })
+    )
+
     it.effect.each([
       [undefined, undefined],
       ["", ""],
@@ -272,7 +306,11 @@ describe("AccessCondition", () => {
 
   describe("rejected, naming the field", () => {
     it.effect.each<readonly [string, ConditionInput, string]>([
-      ["no conditions (at least 1 is required)", { conditions: [] }, `"conditions" must contain at least 1 items`],
+      [
+        "no conditions (a file keeps at least 1; kavach sends [] to clear them)",
+        { conditions: [] },
+        `"conditions" must contain at least 1 items`
+      ],
       ["conditions not an array", { conditions: "x" as never }, `"conditions" must be an array`],
       ["a null condition", { conditions: [null] }, `"conditions[0]" Expected object`],
       ["id 0", { conditions: [{ ...erc20, id: 0 }] }, `"conditions[0].id" Expected a value greater than or equal to 1`],
@@ -316,14 +354,14 @@ describe("AccessCondition", () => {
         `"aggregator" must be a string`
       ],
       [
-        "chainType RADIX (not supported)",
-        { conditions: [erc20], chainType: "radix" },
-        `"chainType" must be one of [EVM, SOLANA, COREUM]`
+        "chainType TRON (not supported)",
+        { conditions: [erc20], chainType: "tron" },
+        `"chainType" must be one of [EVM, SOLANA, COREUM, RADIX]`
       ],
       [
         "chainType a number",
         { conditions: [erc20], chainType: 5 as never },
-        `"chainType" must be one of [EVM, SOLANA, COREUM]`
+        `"chainType" must be one of [EVM, SOLANA, COREUM, RADIX]`
       ],
       [
         "decryptionType SOCIAL (pre-2023)",
@@ -511,6 +549,81 @@ describe("AccessCondition", () => {
       ]
     ])("Coreum: %s", ([, condition, detail]) => expectDetail({ conditions: [condition], chainType: "COREUM" }, detail))
 
+    it.effect.each<readonly [string, unknown, string]>([
+      [
+        "chain Radix_Stokenet",
+        { ...radixTokens, chain: "Radix_Stokenet" },
+        `"conditions[0].chain" must be [Radix_Mainnet]`
+      ],
+      ["chain missing", omit(radixTokens, "chain"), `"conditions[0].chain" is required`],
+      ["resourceAddress missing", omit(radixTokens, "resourceAddress"), `"conditions[0].resourceAddress" is required`],
+      [
+        "resourceAddress empty",
+        { ...radixTokens, resourceAddress: "" },
+        `"conditions[0].resourceAddress" Expected a value with a length of at least 1`
+      ],
+      [
+        "resourceAddress a number",
+        { ...radixTokens, resourceAddress: 7 },
+        `"conditions[0].resourceAddress" Expected string`
+      ],
+      ["method missing", omit(radixTokens, "method"), `"conditions[0].method" is required`],
+      [
+        "method empty",
+        { ...radixTokens, method: "" },
+        `"conditions[0].method" Expected a value with a length of at least 1`
+      ],
+      [
+        "standardContractType a number",
+        { ...radixTokens, standardContractType: 0 },
+        `"conditions[0].standardContractType" Expected string`
+      ],
+      [
+        "contractAddress (not allowed)",
+        { ...radixTokens, contractAddress: xrd },
+        `"conditions[0].contractAddress" is not allowed`
+      ],
+      [
+        "parameters (not allowed)",
+        { ...radixTokens, parameters: [":userAddress"] },
+        `"conditions[0].parameters" is not allowed`
+      ],
+      ["a Coreum key", { ...radixTokens, denom: "ucore" }, `"conditions[0].denom" is not allowed`],
+      ["a Solana key", { ...radixTokens, pdaInterface: {} }, `"conditions[0].pdaInterface" is not allowed`],
+      ["returnValueTest missing", omit(radixTokens, "returnValueTest"), `"conditions[0].returnValueTest" is required`],
+      [
+        "value a boolean",
+        { ...radixTokens, returnValueTest: { comparator: ">=", value: true } },
+        `"conditions[0].returnValueTest.value" Expected number | string | array`
+      ],
+      ["id 0", { ...radixTokens, id: 0 }, `"conditions[0].id" Expected a value greater than or equal to 1`]
+    ])("Radix: %s", ([, condition, detail]) => expectDetail({ conditions: [condition], chainType: "RADIX" }, detail))
+
+    it.effect("Radix: duplicate ids and a missing aggregator, as for every chain type", () =>
+      Effect.gen(function* () {
+        yield* expectDetail({ conditions: [radixTokens, radixBadge], chainType: "RADIX" }, `"aggregator" is required`)
+        yield* expectDetail(
+          { conditions: [radixTokens, { ...radixBadge, id: 1 }], aggregator: "[1] or [1]", chainType: "RADIX" },
+          `"conditions[1]" contains a duplicate value`
+        )
+        yield* expectDetail({ conditions: [], chainType: "RADIX" }, `"conditions" must contain at least 1 items`)
+      })
+    )
+
+    it.effect("the chain type decides the shape: an EVM condition under RADIX, a Radix one under EVM", () =>
+      Effect.gen(function* () {
+        yield* expectDetail(
+          { conditions: [erc20], chainType: "RADIX" },
+          `"conditions[0].contractAddress" is not allowed`
+        )
+        yield* expectDetail(
+          { conditions: [{ ...nativeEvm, resourceAddress: xrd }], chainType: "RADIX" },
+          `"conditions[0].chain" must be [Radix_Mainnet]`
+        )
+        yield* expectDetail({ conditions: [radixTokens] }, `"conditions[0].resourceAddress" is not allowed`)
+      })
+    )
+
     it.effect("the chain type decides the shape: an EVM condition under SOLANA fails", () =>
       expectDetail(
         { conditions: [erc20], chainType: "solana" },
@@ -522,7 +635,7 @@ describe("AccessCondition", () => {
       Effect.gen(function* () {
         assert.strictEqual(
           yield* outcome({ conditions: [], chainType: "FLOW" }),
-          `Condition validation error: "chainType" must be one of [EVM, SOLANA, COREUM]`
+          `Condition validation error: "chainType" must be one of [EVM, SOLANA, COREUM, RADIX]`
         )
         assert.strictEqual(
           yield* outcome({ conditions: [], decryptionType: "x" }),
@@ -712,6 +825,7 @@ describe("AccessCondition", () => {
       "selector",
       "denom",
       "classid",
+      "resourceAddress",
       "toString",
       "valueOf",
       "__proto__"
@@ -728,7 +842,7 @@ describe("AccessCondition", () => {
       {
         conditions: fc.oneof(fc.array(json, { maxLength: 3 }), json),
         aggregator: json,
-        chainType: fc.oneof(fc.constantFrom("evm", "SOLANA", "Coreum", "", null), json),
+        chainType: fc.oneof(fc.constantFrom("evm", "SOLANA", "Coreum", "radix", "", null), json),
         decryptionType: fc.oneof(fc.constantFrom("address", "ACCESS_CONDITIONS", null), json),
         address: fc.oneof(fc.constant(owner), json),
         cid: fc.oneof(fc.constant(cid), json),
@@ -753,6 +867,54 @@ describe("AccessCondition", () => {
             return true
           }),
           { numRuns: 3000 }
+        )
+      })
+    )
+
+    /** `Radix_Mainnet` with each letter's case chosen at random. */
+    const radixChain = fc
+      .array(fc.boolean(), { minLength: 13, maxLength: 13 })
+      .map((upper) => [..."Radix_Mainnet"].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(""))
+    const radixCondition = fc.record(
+      {
+        id: fc.integer({ min: 1, max: 1_000_000 }),
+        chain: radixChain,
+        method: fc.string({ minLength: 1 }),
+        standardContractType: fc.string(),
+        resourceAddress: fc.string({ minLength: 1 }),
+        returnValueTest: fc.record({
+          comparator: fc.constantFrom("==", ">=", "<=", "!=", ">", "<"),
+          value: fc.oneof(fc.integer(), fc.string({ minLength: 1 }), fc.array(fc.integer(), { maxLength: 3 }))
+        })
+      },
+      { requiredKeys: ["id", "chain", "method", "resourceAddress", "returnValueTest"] }
+    )
+
+    it.effect("random Radix conditions pass as given; a contract, parameters or another chain never do", () =>
+      Effect.sync(() => {
+        fc.assert(
+          fc.property(
+            radixCondition,
+            fc.constantFrom("contractAddress", "parameters"),
+            fc.string({ minLength: 1 }).filter((chain) => chain.toLowerCase() !== "radix_mainnet"),
+            (condition, forbidden, otherChain) => {
+              const ok = Effect.runSyncExit(validateConditions({ conditions: [condition], chainType: "RADIX" }))
+              if (!Exit.isSuccess(ok) || ok.value.chainType !== "RADIX") return false
+              if (JSON.stringify(ok.value.conditions) !== JSON.stringify([condition])) return false
+              const detail = (extra: object) =>
+                Effect.runSync(
+                  validateConditions({ conditions: [{ ...condition, ...extra }], chainType: "RADIX" }).pipe(
+                    Effect.match({ onFailure: (e) => e.detail, onSuccess: () => "ok" })
+                  )
+                )
+              return (
+                detail({ [forbidden]: forbidden === "parameters" ? [] : "x" }) ===
+                  `"conditions[0].${forbidden}" is not allowed` &&
+                detail({ chain: otherChain }) === `"conditions[0].chain" must be [Radix_Mainnet]`
+              )
+            }
+          ),
+          { numRuns: 500 }
         )
       })
     )

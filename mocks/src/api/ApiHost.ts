@@ -9,7 +9,9 @@
  * | `POST /api/auth/create_api_key` `{publicKey, signedMessage}` (also `/get_api_key`) | JSON string API key; 400 no message issued, 401 bad signature |
  * | `GET /api/user/user_data_usage` (Bearer) | `{dataLimit, dataUsed, dataLimitPermanent, dataUsedPermanent, walrusDataLimit, walrusDataUsed}` |
  * | `GET /api/user/files_uploaded?lastKey=&fileType=` (Bearer) | `{fileList, totalFiles}`, newest first, `pageSize` a page; 400 unknown cursor |
- * | `DELETE /api/user/delete_file?id=` (Bearer) | `{message: "File deleted successfully."}`; 404 not the caller's file |
+ * | `DELETE /api/user/delete_file?id=` (Bearer) | `{message: "File deleted successfully."}`; 404 not the caller's file, or stored on Walrus |
+ * | `DELETE /api/user/delete_file_walrus?id=` (Bearer) | the same for a file stored on Walrus (its Walrus quota freed) |
+ * | `GET /api/lighthouse/walrus_blobs?cid=` | `{blobIds}`, one per file stored on Walrus; 404 nothing on Walrus |
  * | `GET /api/lighthouse/file_info?cid=` | `{fileSizeInBytes, cid, encryption, fileName, mimeType, txHash}`; 404 unknown |
  * | `GET /api/lighthouse/deal_status?cid=` | `[]` until a deal is simulated, then the deals; 400 without a CID |
  * | `GET /api/lighthouse/get_proof?cid=` | 400 until a deal exists, then the PoDSI of every deal |
@@ -29,12 +31,14 @@ import { fileRoutes } from "./FileRoutes.ts"
 import { ipnsRoutes } from "./IpnsRoutes.ts"
 import { tickerRoutes } from "./TickerRoutes.ts"
 import { userRoutes } from "./UserRoutes.ts"
+import { walrusRoutes } from "./WalrusRoutes.ts"
 
 export type { ApiHostContext } from "./Context.ts"
 
 export const apiHandlers = (context: ApiHostContext): Array<HttpHandler> => [
   ...authRoutes(context),
   ...userRoutes(context),
+  ...walrusRoutes(context),
   ...fileRoutes(context),
   ...tickerRoutes(context),
   ...ipnsRoutes(context),

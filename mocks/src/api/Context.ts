@@ -13,6 +13,7 @@ import type { Deals } from "./Deals.ts"
 import type { Files } from "./Files.ts"
 import type { IpnsKeys } from "./Ipns.ts"
 import type { Tickers } from "./Tickers.ts"
+import type { WalrusBlobs } from "./WalrusBlobs.ts"
 
 export interface ApiHostContext {
   readonly host: string
@@ -24,6 +25,8 @@ export interface ApiHostContext {
   readonly faults: Faults
   /** Records per `files_uploaded` page. */
   readonly pageSize: number
+  /** The blobs behind every CID stored on Walrus. */
+  readonly walrus: WalrusBlobs
 }
 
 export type Resolver = (info: { readonly request: Request }) => Response | Promise<Response>

@@ -59,7 +59,9 @@ const deleteFile = (context: ApiHostContext, request: Request, account: Account)
   const id = queryOf(request).get("id") ?? ""
   if (id === "") return errorResponse(400, "id is required")
   const file = context.files.byId(id)
-  if (file === undefined || file.publicKey !== account.address) return errorResponse(404, "File not found")
+  // A file stored on Walrus is deleted through `delete_file_walrus`, which frees the Walrus quota.
+  if (file === undefined || file.publicKey !== account.address || file.storageType === "walrus")
+    return errorResponse(404, "File not found")
   context.files.remove(id)
   // Deleted content stops counting against the quota.
   account.dataUsed = Math.max(0, account.dataUsed - Number(file.fileSizeInBytes))

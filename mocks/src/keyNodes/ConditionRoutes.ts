@@ -11,10 +11,11 @@
  *   sharedTo, owner, cid }`, read from node 1 (the provider served it from its first node, port 9001
  *   in dev mode), so faults on node 1 reach it.
  *
- * Conditions are validated by the library's condition schema (`AccessCondition.validateConditions`): a failure is a 400 whose
- * `message` is `Condition validation error: "<path>" <problem>`. EVM and Coreum conditions are
- * stored in `conditions`, Solana ones in `conditionsSolana`; an update with another chain type
- * empties the other list.
+ * Conditions are validated by the library's condition schema (`AccessCondition.validateConditions`):
+ * a failure is a 400 whose `message` is `Condition validation error: "<path>" <problem>`. EVM,
+ * Coreum and Radix conditions are stored in `conditions`, Solana ones in `conditionsSolana`; an
+ * update with another chain type empties the other list. An empty list is refused like any other
+ * invalid one (`"conditions" must contain at least 1 items`): a file keeps at least one condition.
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
  * Whether a file's access conditions let a caller recover its shard: each condition is evaluated
- * against its chain (EVM through viem, Solana and Coreum against the in-memory ledgers) and the
+ * against its chain (EVM through viem, Solana, Coreum and Radix against the in-memory ledgers) and the
  * results are combined by the aggregator. With a single condition the aggregator is ignored, as
  * the provider's validator ignores it; with none, conditions grant nothing.
  *
@@ -14,12 +14,14 @@ import { type EvmChainSource, evaluateEvmCondition } from "./EvmConditions.ts"
 import { type CoreumLedger, evaluateCoreumCondition, evaluateSolanaCondition, type SolanaLedger } from "./Ledger.ts"
 import type { FileRecord } from "./NodeState.ts"
 import type { EvaluationContext } from "./Parameters.ts"
+import { evaluateRadixCondition, type RadixLedger } from "./RadixLedger.ts"
 
 /** What conditions are evaluated against. */
 export interface ConditionEnvironment {
   readonly evm: () => EvmChainSource | undefined
   readonly solana: SolanaLedger
   readonly coreum: CoreumLedger
+  readonly radix: RadixLedger
 }
 
 /** Whether the record's conditions hold for the caller in `context`. Never throws. */
@@ -42,6 +44,10 @@ export const conditionsGrant = async (
       case "COREUM":
         return Promise.resolve(
           evaluateCoreumCondition(condition as AccessCondition.CoreumCondition, context, environment.coreum)
+        )
+      case "RADIX":
+        return Promise.resolve(
+          evaluateRadixCondition(condition as AccessCondition.RadixCondition, context, environment.radix)
         )
     }
   }

@@ -30,7 +30,7 @@ const toBigInt = (amount: Amount, what: string): bigint => {
 }
 
 // EVM-style subjects are compared lower-cased; base58 and bech32 keys as given (they are case-sensitive).
-const accountKey = (address: string) => (/^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address)
+export const accountKey = (address: string) => (/^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address)
 
 export interface SolanaLedger {
   /** Native balance in lamports. */

@@ -24,7 +24,7 @@ export interface KeyShard {
   readonly index: string
 }
 
-export type ChainType = "EVM" | "SOLANA" | "COREUM"
+export type ChainType = "EVM" | "SOLANA" | "COREUM" | "RADIX"
 
 export type DecryptionType = "ADDRESS" | "ACCESS_CONDITIONS"
 
@@ -34,7 +34,7 @@ export interface FileRecord {
   /** This node's shard of the file key. */
   shard: KeyShard
   sharedTo: Array<string>
-  /** EVM and Coreum conditions. */
+  /** EVM, Coreum and Radix conditions. */
   conditions: ReadonlyArray<AccessCondition.Condition>
   /** Solana conditions (the provider keeps them apart). */
   conditionsSolana: ReadonlyArray<AccessCondition.Condition>

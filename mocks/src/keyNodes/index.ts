@@ -2,7 +2,7 @@
  * The 5 key nodes of the encryption host (`https://encryption.lighthouse.storage` by default),
  * as msw handlers over in-memory state: each node its own records, the host one set of auth
  * messages and refresh tokens, conditions evaluated against a real EVM chain (through viem) and
- * in-memory Solana / Coreum ledgers.
+ * in-memory Solana / Coreum / Radix ledgers.
  *
  * ```ts
  * const keyNodes = makeKeyNodes({ chain: publicClient, faults })
@@ -25,6 +25,7 @@ import type { KeyNodeContext } from "./Context.ts"
 import type { EvmChainSource } from "./EvmConditions.ts"
 import { type CoreumLedger, makeCoreumLedger, makeSolanaLedger, type SolanaLedger } from "./Ledger.ts"
 import { clearNodeState, makeNodeState, type NodeState } from "./NodeState.ts"
+import { makeRadixLedger, type RadixLedger } from "./RadixLedger.ts"
 import { notFound } from "./Replies.ts"
 import { shardRoutes } from "./ShardRoutes.ts"
 
@@ -32,6 +33,7 @@ export { authMessagePrefix, normalizeAddress } from "./Auth.ts"
 export type { AuthState, IssuedMessage, RefreshRecord, TokenPair } from "./Auth.ts"
 export type { EvmChainSource } from "./EvmConditions.ts"
 export type { CoreumLedger, SolanaLedger } from "./Ledger.ts"
+export type { RadixAmount, RadixLedger } from "./RadixLedger.ts"
 export { nodeIds, zeroAddress } from "./NodeState.ts"
 export type { ChainType, DecryptionType, FileRecord, KeyShard, NodeId, NodeState, Release } from "./NodeState.ts"
 
@@ -62,11 +64,11 @@ export interface KeyNodes {
   readonly nodes: readonly [NodeState, NodeState, NodeState, NodeState, NodeState]
   /** Issued auth messages and live refresh tokens (host-wide). */
   readonly auth: AuthState
-  /** Balances and block data Solana and Coreum conditions are evaluated against. */
-  readonly ledger: { readonly solana: SolanaLedger; readonly coreum: CoreumLedger }
+  /** Balances and block data Solana, Coreum and Radix conditions are evaluated against. */
+  readonly ledger: { readonly solana: SolanaLedger; readonly coreum: CoreumLedger; readonly radix: RadixLedger }
   /** Points EVM conditions at another chain (or none: EVM conditions are then false). */
   readonly setChain: (chain: EvmChainSource | undefined) => void
-  /** Empties every node, the auth state and both ledgers, and rotates the JWT secret. */
+  /** Empties every node, the auth state and the ledgers, and rotates the JWT secret. */
   readonly reset: () => void
 }
 
@@ -81,6 +83,7 @@ export const makeKeyNodes = (options: KeyNodesOptions = {}): KeyNodes => {
   const nodes = [makeNodeState(1), makeNodeState(2), makeNodeState(3), makeNodeState(4), makeNodeState(5)] as const
   const solana = makeSolanaLedger()
   const coreum = makeCoreumLedger()
+  const radix = makeRadixLedger()
   let chain = options.chain
 
   const context: KeyNodeContext = {
@@ -88,7 +91,7 @@ export const makeKeyNodes = (options: KeyNodesOptions = {}): KeyNodes => {
     nodes,
     auth,
     now,
-    conditions: { evm: () => chain, solana, coreum },
+    conditions: { evm: () => chain, solana, coreum, radix },
     faults: options.faults
   }
 
@@ -103,7 +106,7 @@ export const makeKeyNodes = (options: KeyNodesOptions = {}): KeyNodes => {
     ],
     nodes,
     auth: auth.state,
-    ledger: { solana, coreum },
+    ledger: { solana, coreum, radix },
     setChain: (next) => {
       chain = next
     },
@@ -112,6 +115,7 @@ export const makeKeyNodes = (options: KeyNodesOptions = {}): KeyNodes => {
       auth.reset()
       solana.reset()
       coreum.reset()
+      radix.reset()
     }
   }
 }

@@ -9,6 +9,9 @@
  *   file name and kubo's headers (`Etag`, `X-Ipfs-Path`, immutable caching); a directory serves its
  *   `index.html` or an HTML listing.
  * - `GET|HEAD /ipns/{k51…}[/path]`: resolves an IPNS name published through the API.
+ *
+ * The Walrus gateway (`https://gateway-walrus.lighthouse.storage`) is the same gateway limited by
+ * `holds` to content stored on Walrus: anything else is a 404 `{"error":"… is not stored on Walrus"}`.
  */
 import { type HttpHandler, http } from "msw"
 import type { CID } from "multiformats/cid"
@@ -24,7 +27,11 @@ export interface GatewayContext {
   readonly content: ContentStore
   readonly ipns: IpnsKeys
   readonly faults: Faults
+  /** Set on the Walrus gateway: whether a requested root CID is stored on Walrus. */
+  readonly holds?: (cid: CID) => boolean
 }
+
+const notHeld = (cid: CID) => errorResponse(404, `${cid} is not stored on Walrus`)
 
 /** A `ReadableStream` pulling from an async iterator, one chunk per pull. */
 export const streamOf = (source: AsyncIterator<Uint8Array>): ReadableStream<Uint8Array> =>
@@ -96,6 +103,7 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
     const { root, segments } = splitPath(rest.replace(/^\/?ipfs\//, ""))
     const cid = parseCid(root)
     if (cid === undefined) return errorResponse(400, `invalid CID: ${root}`)
+    if (context.holds?.(cid) === false) return notHeld(cid)
     const resolved = resolve(content, cid, rest, segments)
     if (resolved.kind === "error") return resolved.response
     if (resolved.kind === "directory") return errorResponse(400, "this dag node is a directory")
@@ -122,6 +130,7 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
         cid = parseCid(root)
         if (cid === undefined) return errorResponse(400, `invalid CID: ${root}`)
       }
+      if (context.holds?.(cid) === false) return notHeld(cid)
       const head = request.method === "HEAD"
       let resolved = resolve(content, cid, rest, segments)
       if (resolved.kind === "directory") {

@@ -95,133 +95,162 @@ const parseHeaders = (block: Uint8Array): Map<string, string> => {
 }
 
 /**
+ * The body's bytes as they arrive, with the multipart delimiter to look for. Holds back at most a
+ * delimiter's worth of bytes (or one part's headers) between chunks.
+ */
+class DelimitedReader {
+  // Every delimiter, the first included, is matched as CRLF "--" boundary: seeding the buffer with
+  // a CRLF lets a body that starts directly with "--boundary" match too.
+  private buffer: Uint8Array = CRLF.slice()
+  private ended = false
+  readonly delimiter: Uint8Array
+
+  constructor(
+    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    boundary: string
+  ) {
+    this.delimiter = encoder.encode(`\r\n--${boundary}`)
+  }
+
+  /** Appends the next chunk; false once the stream has ended. */
+  async pull(): Promise<boolean> {
+    if (this.ended) return false
+    const next = await this.reader.read()
+    if (next.done) {
+      this.ended = true
+      return false
+    }
+    if (next.value.byteLength === 0) return true
+    const joined = new Uint8Array(this.buffer.byteLength + next.value.byteLength)
+    joined.set(this.buffer)
+    joined.set(next.value, this.buffer.byteLength)
+    this.buffer = joined
+    return true
+  }
+
+  /** Ensures at least `n` bytes are buffered (or the stream ended). */
+  async fill(n: number): Promise<void> {
+    while (this.buffer.byteLength < n && (await this.pull())) {}
+  }
+
+  startsWith(a: number, b: number): boolean {
+    return this.buffer[0] === a && this.buffer[1] === b
+  }
+
+  /** Drops everything up to and including the next delimiter; `ended` is thrown if there is none. */
+  async skipPastDelimiter(ended: string): Promise<void> {
+    for (;;) {
+      const at = indexOf(this.buffer, this.delimiter)
+      if (at !== -1) {
+        this.buffer = this.buffer.subarray(at + this.delimiter.byteLength)
+        return
+      }
+      // Keep a possible partial delimiter at the end.
+      this.buffer = this.buffer.subarray(Math.max(0, this.buffer.byteLength - this.delimiter.byteLength + 1))
+      if (!(await this.pull())) throw new MultipartError(ended)
+    }
+  }
+
+  /** The rest of a boundary line: transport padding (spaces, tabs) may come before its CRLF. */
+  async skipBoundaryLine(): Promise<void> {
+    for (;;) {
+      const eol = indexOf(this.buffer, CRLF)
+      if (eol !== -1) {
+        if (!/^[ \t]*$/.test(decoder.decode(this.buffer.subarray(0, eol)))) {
+          throw new MultipartError("unexpected bytes after a multipart boundary")
+        }
+        this.buffer = this.buffer.subarray(eol + CRLF.byteLength)
+        return
+      }
+      if (this.buffer.byteLength > 1024 || !(await this.pull())) {
+        throw new MultipartError("truncated multipart boundary line")
+      }
+    }
+  }
+
+  /** A part's header block, up to the empty line; a part with no headers starts with that CRLF. */
+  async readHeaderBlock(): Promise<Uint8Array> {
+    for (;;) {
+      await this.fill(2)
+      if (this.startsWith(0x0d, 0x0a)) {
+        this.buffer = this.buffer.subarray(2)
+        return new Uint8Array()
+      }
+      const end = indexOf(this.buffer, HEADER_END)
+      if (end !== -1) {
+        const block = this.buffer.slice(0, end)
+        this.buffer = this.buffer.subarray(end + HEADER_END.byteLength)
+        return block
+      }
+      if (this.buffer.byteLength > MAX_HEADER_BYTES) throw new MultipartError("multipart part headers too large")
+      if (!(await this.pull())) throw new MultipartError("multipart body ended inside part headers")
+    }
+  }
+
+  /** A part's bytes up to the next delimiter, as they arrive; `onEnd` once the delimiter is passed. */
+  async *partBody(onEnd: () => void): AsyncGenerator<Uint8Array> {
+    for (;;) {
+      const at = indexOf(this.buffer, this.delimiter)
+      if (at !== -1) {
+        const chunk = this.buffer.slice(0, at)
+        this.buffer = this.buffer.subarray(at + this.delimiter.byteLength)
+        onEnd()
+        if (chunk.byteLength > 0) yield chunk
+        return
+      }
+      // Everything except a possible delimiter prefix at the end is part data.
+      const safe = this.buffer.byteLength - this.delimiter.byteLength + 1
+      if (safe > 0) {
+        const chunk = this.buffer.slice(0, safe)
+        this.buffer = this.buffer.subarray(safe)
+        yield chunk
+      }
+      if (!(await this.pull())) throw new MultipartError("multipart body ended inside a part")
+    }
+  }
+}
+
+/** One part whose body reads from `source` once; `finished` tells whether its delimiter was passed. */
+const partOf = (source: DelimitedReader, headerBlock: Uint8Array) => {
+  const headers = parseHeaders(headerBlock)
+  const disposition = dispositionParams(headers.get("content-disposition") ?? "")
+  const state = { finished: false, handedOut: false }
+  const part: Part = {
+    headers,
+    name: disposition.get("name"),
+    filename: disposition.get("filename"),
+    contentType: headers.get("content-type"),
+    body: {
+      [Symbol.asyncIterator]: () => {
+        if (state.handedOut) throw new MultipartError("a part body can be read only once")
+        state.handedOut = true
+        return source.partBody(() => {
+          state.finished = true
+        })
+      }
+    }
+  }
+  return { part, state }
+}
+
+/**
  * Reads the parts of a multipart body as they arrive. Throws `MultipartError` on a malformed body
  * (including a body that ends before its closing delimiter).
  */
 export async function* readMultipart(body: ReadableStream<Uint8Array>, boundary: string): AsyncGenerator<Part> {
   const reader = body.getReader()
-  // Every delimiter, the first included, is matched as CRLF "--" boundary: seeding the buffer with
-  // a CRLF lets a body that starts directly with "--boundary" match too.
-  const delimiter = encoder.encode(`\r\n--${boundary}`)
-  let buffer: Uint8Array = CRLF.slice()
-  let done = false
-
-  const pull = async (): Promise<boolean> => {
-    if (done) return false
-    const next = await reader.read()
-    if (next.done) {
-      done = true
-      return false
-    }
-    if (next.value.byteLength === 0) return true
-    const joined = new Uint8Array(buffer.byteLength + next.value.byteLength)
-    joined.set(buffer)
-    joined.set(next.value, buffer.byteLength)
-    buffer = joined
-    return true
-  }
-
-  // Ensures at least `n` bytes are buffered (or the stream ended).
-  const fill = async (n: number) => {
-    while (buffer.byteLength < n && (await pull())) {}
-  }
-
+  const source = new DelimitedReader(reader, boundary)
   try {
-    // Skip the preamble, up to and including the first delimiter.
+    // The preamble, up to and including the first delimiter.
+    await source.skipPastDelimiter("no multipart boundary found in the body")
     for (;;) {
-      const at = indexOf(buffer, delimiter)
-      if (at !== -1) {
-        buffer = buffer.subarray(at + delimiter.byteLength)
-        break
-      }
-      // Keep a possible partial delimiter at the end.
-      buffer = buffer.subarray(Math.max(0, buffer.byteLength - delimiter.byteLength + 1))
-      if (!(await pull())) throw new MultipartError("no multipart boundary found in the body")
-    }
-
-    for (;;) {
-      await fill(2)
-      if (buffer[0] === 0x2d && buffer[1] === 0x2d) return // "--": close delimiter
-      // Transport padding (spaces, tabs) may follow a delimiter before its CRLF.
-      for (;;) {
-        const eol = indexOf(buffer, CRLF)
-        if (eol !== -1) {
-          if (!/^[ \t]*$/.test(decoder.decode(buffer.subarray(0, eol)))) {
-            throw new MultipartError("unexpected bytes after a multipart boundary")
-          }
-          buffer = buffer.subarray(eol + CRLF.byteLength)
-          break
-        }
-        if (buffer.byteLength > 1024 || !(await pull())) throw new MultipartError("truncated multipart boundary line")
-      }
-
-      // Part headers end at an empty line; a part with no headers starts with that CRLF directly.
-      let headerBlock: Uint8Array
-      for (;;) {
-        await fill(2)
-        if (buffer[0] === 0x0d && buffer[1] === 0x0a) {
-          headerBlock = new Uint8Array()
-          buffer = buffer.subarray(2)
-          break
-        }
-        const end = indexOf(buffer, HEADER_END)
-        if (end !== -1) {
-          headerBlock = buffer.slice(0, end)
-          buffer = buffer.subarray(end + HEADER_END.byteLength)
-          break
-        }
-        if (buffer.byteLength > MAX_HEADER_BYTES) throw new MultipartError("multipart part headers too large")
-        if (!(await pull())) throw new MultipartError("multipart body ended inside part headers")
-      }
-      const headers = parseHeaders(headerBlock)
-      const disposition = dispositionParams(headers.get("content-disposition") ?? "")
-
-      let finished = false
-      let handedOut = false
-      async function* partBody(): AsyncGenerator<Uint8Array> {
-        for (;;) {
-          const at = indexOf(buffer, delimiter)
-          if (at !== -1) {
-            const chunk = buffer.slice(0, at)
-            buffer = buffer.subarray(at + delimiter.byteLength)
-            finished = true
-            if (chunk.byteLength > 0) yield chunk
-            return
-          }
-          // Everything except a possible delimiter prefix at the end is part data.
-          const safe = buffer.byteLength - delimiter.byteLength + 1
-          if (safe > 0) {
-            const chunk = buffer.slice(0, safe)
-            buffer = buffer.subarray(safe)
-            yield chunk
-          }
-          if (!(await pull())) throw new MultipartError("multipart body ended inside a part")
-        }
-      }
-      yield {
-        headers,
-        name: disposition.get("name"),
-        filename: disposition.get("filename"),
-        contentType: headers.get("content-type"),
-        body: {
-          [Symbol.asyncIterator]: () => {
-            if (handedOut) throw new MultipartError("a part body can be read only once")
-            handedOut = true
-            return partBody()
-          }
-        }
-      }
+      await source.fill(2)
+      if (source.startsWith(0x2d, 0x2d)) return // "--": the close delimiter
+      await source.skipBoundaryLine()
+      const { part, state } = partOf(source, await source.readHeaderBlock())
+      yield part
       // Skip what the consumer left unread (it may have stopped early or never started).
-      while (!finished) {
-        const at = indexOf(buffer, delimiter)
-        if (at !== -1) {
-          buffer = buffer.subarray(at + delimiter.byteLength)
-          finished = true
-        } else {
-          buffer = buffer.subarray(Math.max(0, buffer.byteLength - delimiter.byteLength + 1))
-          if (!(await pull())) throw new MultipartError("multipart body ended inside a part")
-        }
-      }
+      if (!state.finished) await source.skipPastDelimiter("multipart body ended inside a part")
     }
   } finally {
     // Whatever follows the close delimiter (an epilogue) or an abandoned body is not read.

@@ -24,6 +24,12 @@
  * would pass the limit is refused with 402 `{"error":"Storage quota exceeded: …"}` and leaves
  * nothing stored. Every answered entry becomes a record of the uploads list.
  *
+ * The Walrus upload node (`https://upload-walrus.lighthouse.storage`) is the same node with
+ * `walrus` in its context: the same routes, authentication and answers, but uploads count against
+ * the account's Walrus quota (`walrusDataLimit`/`walrusDataUsed`), are recorded with storage type
+ * `walrus` whatever `X-Storage-Type` says, and every answered entry gets the blob ids of its files
+ * (`WalrusBlobs`), as `walrus_blobs` lists them.
+ *
  * `POST /api/v0/dag/import` takes CAR files (multipart part `file`): blocks are checked against
  * their CIDs and stored; the answer per root is kubo's `{ Root: { Cid: { "/": … }, PinErrorMsg } }`
  * together with the `{ Name, Hash, Size }` the provider's SDK declares (`Size` = CAR bytes).
@@ -40,6 +46,7 @@ import { type ContentStore, type StagingStore, verifyBlock } from "./ContentStor
 import { mimeTypeOf } from "./mime.ts"
 import { boundaryOf, MultipartError, type Part, readMultipart } from "./Multipart.ts"
 import { type AddedEntry, addAll, type AddSettings } from "./Unixfs.ts"
+import type { WalrusBlobs } from "../api/WalrusBlobs.ts"
 
 export interface UploadNodeContext {
   readonly host: string
@@ -47,6 +54,8 @@ export interface UploadNodeContext {
   readonly files: Files
   readonly content: ContentStore
   readonly faults: Faults
+  /** Set on the Walrus upload node: where blob ids are recorded. Absent: the IPFS node. */
+  readonly walrus?: WalrusBlobs
 }
 
 /** Why an upload was refused; mapped to a status by the route. */
@@ -71,11 +80,37 @@ interface UploadMeta {
   readonly mimeType: string | null
   readonly dealParameters: unknown
   readonly storageType: string
+  /** The quota this upload counts against. */
+  readonly quota: Quota
 }
 
-// Counts content bytes against what the account has left, failing the upload as soon as it passes.
-const quotaMeter = (account: Account) => {
-  const remaining = Math.max(0, account.dataLimit - account.dataUsed)
+/** One of an account's quotas: IPFS (`dataLimit`/`dataUsed`) or Walrus (`walrusDataLimit`/`walrusDataUsed`). */
+interface Quota {
+  readonly limit: number
+  readonly used: number
+  readonly charge: (bytes: number) => void
+}
+
+const quotaOf = (account: Account, walrus: boolean): Quota =>
+  walrus
+    ? {
+        limit: account.walrusDataLimit,
+        used: account.walrusDataUsed,
+        charge: (bytes) => {
+          account.walrusDataUsed += bytes
+        }
+      }
+    : {
+        limit: account.dataLimit,
+        used: account.dataUsed,
+        charge: (bytes) => {
+          account.dataUsed += bytes
+        }
+      }
+
+// Counts content bytes against what the quota has left, failing the upload as soon as it passes.
+const quotaMeter = (quota: Quota) => {
+  const remaining = Math.max(0, quota.limit - quota.used)
   let total = 0
   return {
     get total() {
@@ -87,7 +122,7 @@ const quotaMeter = (account: Account) => {
         if (total > remaining) {
           throw new Refusal(
             402,
-            `Storage quota exceeded: ${account.dataUsed} of ${account.dataLimit} bytes used, this upload needs more than the ${remaining} left`
+            `Storage quota exceeded: ${quota.used} of ${quota.limit} bytes used, this upload needs more than the ${remaining} left`
           )
         }
         onBytes(chunk.byteLength)
@@ -97,7 +132,7 @@ const quotaMeter = (account: Account) => {
   }
 }
 
-const headerMeta = (request: Request, account: Account): UploadMeta => {
+const headerMeta = (request: Request, account: Account, walrus: boolean): UploadMeta => {
   const rawDeal = request.headers.get("x-deal-parameter")
   let dealParameters: unknown = null
   if (rawDeal !== null && rawDeal.trim() !== "" && rawDeal.trim() !== "null") {
@@ -113,7 +148,8 @@ const headerMeta = (request: Request, account: Account): UploadMeta => {
     encryption: (request.headers.get("encryption") ?? "").toLowerCase() === "true",
     mimeType: mime === null || mime === "" || mime === "null" ? null : mime,
     dealParameters,
-    storageType: request.headers.get("x-storage-type") ?? "ipfs"
+    storageType: walrus ? "walrus" : (request.headers.get("x-storage-type") ?? "ipfs"),
+    quota: quotaOf(account, walrus)
   }
 }
 
@@ -160,14 +196,17 @@ const entryOf = (added: AddedEntry, name: string): AddEntry => ({
   Size: added.size.toString()
 })
 
+/** Adds the entry to the uploads list; on Walrus, records the blobs of its files too. */
 const record = (
   context: UploadNodeContext,
   meta: UploadMeta,
   entry: AddEntry,
   bytes: number,
-  mimeType: string | null
-) =>
-  context.files.add({
+  mimeType: string | null,
+  fileCids: ReadonlyArray<string> = [entry.Hash]
+) => {
+  context.walrus?.record(entry.Hash, fileCids)
+  return context.files.add({
     publicKey: meta.account.address,
     fileName: entry.Name,
     mimeType,
@@ -177,6 +216,15 @@ const record = (
     storageType: meta.storageType,
     dealParameters: meta.dealParameters
   })
+}
+
+/** CIDs of the files among `added` that lie under the top-level entry `top` (`""`: all of them). */
+const filesUnder = (added: ReadonlyArray<AddedEntry>, filePaths: ReadonlySet<string>, top: string) =>
+  added
+    .filter(
+      (entry) => filePaths.has(entry.path) && (top === "" || entry.path === top || entry.path.startsWith(`${top}/`))
+    )
+    .map((entry) => entry.cid.toString())
 
 /** Plain add: one import of every part, directories from the paths. */
 const addPlain = async (
@@ -186,7 +234,8 @@ const addPlain = async (
   staging: StagingStore
 ): Promise<Response> => {
   const settings = addSettings(request)
-  const meter = quotaMeter(meta.account)
+  const meter = quotaMeter(meta.quota)
+  const filePaths = new Set<string>()
   // Per top-level name: content bytes, and the part type when it was a single file.
   const tops = new Map<string, { bytes: number; partType: string | undefined; single: boolean }>()
   let parts = 0
@@ -202,6 +251,7 @@ const addPlain = async (
         yield { path }
         continue
       }
+      filePaths.add(path)
       yield {
         path,
         content: meter.count(part.body, (n) => {
@@ -214,10 +264,10 @@ const addPlain = async (
   for await (const entry of addAll(candidates(), staging, settings)) added.push(entry)
   if (parts === 0) throw new Refusal(400, "File argument 'data' is required")
 
-  let answers: Array<{ entry: AddEntry; bytes: number; mimeType: string | null }>
+  let answers: Array<{ entry: AddEntry; bytes: number; mimeType: string | null; top: string }>
   if (settings.wrapWithDirectory) {
     const root = added.at(-1)!
-    answers = [{ entry: entryOf(root, ""), bytes: meter.total, mimeType: null }]
+    answers = [{ entry: entryOf(root, ""), bytes: meter.total, mimeType: null, top: "" }]
   } else {
     answers = added
       .filter((entry) => !entry.path.includes("/"))
@@ -235,14 +285,15 @@ const addPlain = async (
           // A part without a filename has no name; kubo then names the entry by its CID.
           entry: entryOf(entry, entry.path === "" ? entry.cid.toString() : entry.path),
           bytes: top?.bytes ?? 0,
-          mimeType: isFile ? (meta.mimeType ?? guessed) : null
+          mimeType: isFile ? (meta.mimeType ?? guessed) : null,
+          top: entry.path
         }
       })
   }
-  const total = meter.total
   staging.commit()
-  meta.account.dataUsed += total
-  for (const answer of answers) record(context, meta, answer.entry, answer.bytes, answer.mimeType)
+  meta.quota.charge(meter.total)
+  for (const answer of answers)
+    record(context, meta, answer.entry, answer.bytes, answer.mimeType, filesUnder(added, filePaths, answer.top))
   if (answers.length === 1) return json(answers[0]!.entry)
   return new Response(answers.map((answer) => `${JSON.stringify(answer.entry)}\n`).join(""), {
     status: 200,
@@ -258,7 +309,7 @@ const addEncrypted = async (
   staging: StagingStore
 ): Promise<Response> => {
   const settings = { ...addSettings(request), wrapWithDirectory: false }
-  const meter = quotaMeter(meta.account)
+  const meter = quotaMeter(meta.quota)
   const answers: Array<{ entry: AddEntry; bytes: number; mimeType: string | null }> = []
   for await (const part of multipartBody(request)) {
     if (isDirectoryPart(part)) continue
@@ -279,7 +330,7 @@ const addEncrypted = async (
   }
   if (answers.length === 0) throw new Refusal(400, "File argument 'data' is required")
   staging.commit()
-  meta.account.dataUsed += meter.total
+  meta.quota.charge(meter.total)
   for (const answer of answers) record(context, meta, answer.entry, answer.bytes, answer.mimeType)
   return json(answers.map((answer) => answer.entry))
 }
@@ -291,7 +342,7 @@ const dagImport = async (
   meta: UploadMeta,
   staging: StagingStore
 ): Promise<Response> => {
-  const meter = quotaMeter(meta.account)
+  const meter = quotaMeter(meta.quota)
   const answers: Array<{ entry: Record<string, unknown> & AddEntry; bytes: number }> = []
   for await (const part of multipartBody(request)) {
     if (isDirectoryPart(part)) continue
@@ -342,7 +393,7 @@ const dagImport = async (
   }
   if (answers.length === 0) throw new Refusal(400, "File argument 'data' is required")
   staging.commit()
-  meta.account.dataUsed += meter.total
+  meta.quota.charge(meter.total)
   for (const answer of answers) record(context, meta, answer.entry, answer.bytes, "application/vnd.ipld.car")
   if (answers.length === 1) return json(answers[0]!.entry)
   return new Response(answers.map((answer) => `${JSON.stringify(answer.entry)}\n`).join(""), {
@@ -377,7 +428,7 @@ const guarded =
     if (account === undefined) return authenticationFailed()
     const staging = context.content.staging()
     try {
-      return await run(context, request, headerMeta(request, account), staging)
+      return await run(context, request, headerMeta(request, account, context.walrus !== undefined), staging)
     } catch (error) {
       if (error instanceof Refusal) return errorResponse(error.status, error.message)
       if (error instanceof MultipartError) return errorResponse(400, error.message)

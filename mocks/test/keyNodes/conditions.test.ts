@@ -7,7 +7,16 @@ import { ed25519 } from "@noble/curves/ed25519.js"
 import { base58btc } from "multiformats/bases/base58"
 import { describe, expect, it } from "vitest"
 import { zeroAddress } from "../../src/keyNodes/index.ts"
-import { blockNumberAtLeast, call, cids, jwtFor, serveKeyNodes, shard, wallets } from "./support.ts"
+import {
+  blockNumberAtLeast,
+  call,
+  cids,
+  createAsAlice as create,
+  jwtFor,
+  serveKeyNodes,
+  shard,
+  wallets
+} from "./support.ts"
 
 const { keyNodes } = serveKeyNodes()
 
@@ -32,21 +41,6 @@ const solanaJwt = async (): Promise<string> => {
   const answer = await call("POST", "/api/message/get-jwt", { address: solanaKeypair.address, signature })
   expect(answer.status).toBe(200)
   return answer.body.token
-}
-
-/** Alice creates `cid` on all 5 nodes with these conditions; returns her token. */
-const create = async (cid: string, fields: Record<string, unknown>) => {
-  const { token } = await jwtFor(alice)
-  for (let n = 1; n <= 5; n++) {
-    const answer = await call(
-      "POST",
-      `/api/fileAccessConditions/${n}`,
-      { address: alice.address, cid, decryptionType: "ADDRESS", ...fields, payload: shard(n) },
-      token
-    )
-    expect(answer).toEqual({ status: 200, body: { message: "success", data: { cid } } })
-  }
-  return token
 }
 
 const retrieve = (address: string, cid: string, token: string, dynamicData: unknown = {}, node = 3) =>
@@ -89,7 +83,7 @@ describe("condition validation on the nodes", () => {
     ],
     [
       "an unknown chain type",
-      { conditions: valid, aggregator: "[1] or [2]", chainType: "RADIX" },
+      { conditions: valid, aggregator: "[1] or [2]", chainType: "TRON" },
       /"chainType" must be one of/
     ],
     [

@@ -1,7 +1,8 @@
 /**
  * The provider's own client, `@lighthouse-web3/kavach` 0.2.1, unmodified, against the mock key
  * nodes through msw with the default host: every network function, success and the failure
- * shapes its own test suite records.
+ * shapes its own test suite records (nested `Access Denied`, `cid not found`, `Invalid Signature`),
+ * and Radix conditions, which kavach validates but does not type.
  */
 import kavach from "@lighthouse-web3/kavach"
 import { describe, expect, it } from "vitest"
@@ -203,6 +204,76 @@ describe("kavach against the mock key nodes", () => {
     expect((await kavach.getAccessCondition(cids.c)).data.conditions).toEqual([conditions[1]])
 
     await expect(kavach.getAccessCondition(cids.unknown)).rejects.toThrow(/null/)
+  })
+
+  it("accessControl with Radix conditions: created, updated, and recoverShards opens once bob holds XRD", async () => {
+    const xrd = "resource_rdx1tknxxxxxxxxxradxrdxxxxxxxxx009923554798xxxxxxxxxradxrd"
+    const holdsXrd = (value: string) => ({
+      id: 1,
+      chain: "Radix_Mainnet",
+      method: "getFtsByAddress",
+      standardContractType: "",
+      resourceAddress: xrd,
+      returnValueTest: { comparator: ">=", value }
+    })
+    const { masterKey, keyShards } = await kavach.generate()
+    const created = await settle(
+      kavach.accessControl(
+        alice.address,
+        cids.e,
+        await signed(alice),
+        [holdsXrd("2.5")] as never,
+        undefined,
+        // kavach's `ChainType` type lacks RADIX, which its validator accepts.
+        "RADIX" as never,
+        keyShards,
+        "ADDRESS"
+      )
+    )
+    expect(created).toEqual({ isSuccess: true, error: null })
+    expect((await kavach.getAccessCondition(cids.e)).data).toEqual({
+      aggregator: "",
+      conditions: [holdsXrd("2.5")],
+      conditionsSolana: [],
+      sharedTo: [],
+      owner: alice.address.toLowerCase(),
+      cid: cids.e
+    })
+
+    keyNodes.ledger.radix.setFungibleBalance(bob.address, xrd, "2")
+    const denied = await settle(kavach.recoverShards(bob.address, cids.e, await signed(bob), 3))
+    expect(denied.shards).toEqual([])
+    expect(denied.error?.message?.message?.message).toBe("Access Denied")
+
+    // The owner lowers the bar with a PUT (no shards): now bob's 2 XRD are enough.
+    const updated = await settle(
+      kavach.accessControl(
+        alice.address,
+        cids.e,
+        await signed(alice),
+        [holdsXrd("2")] as never,
+        undefined,
+        "radix" as never
+      )
+    )
+    expect(updated).toEqual({ isSuccess: true, error: null })
+    const opened = await settle(kavach.recoverShards(bob.address, cids.e, await signed(bob), 3))
+    expect(opened.error).toBe(null)
+    expect((await kavach.recoverKey(opened.shards)).masterKey).toBe(masterKey)
+    expect(released().map((r) => [r.to, r.right])).toEqual(Array(3).fill([bob.address.toLowerCase(), "conditions"]))
+  })
+
+  it("accessControl with `[]` (kavach's way to clear conditions): every node refuses, the conditions stay", async () => {
+    const conditions = [blockNumberAtLeast("FantomTest")]
+    const { keyShards } = await kavach.generate()
+    const token = await signed(alice)
+    expect(
+      await settle(kavach.accessControl(alice.address, cids.a, token, conditions as never, undefined, "EVM", keyShards))
+    ).toEqual({ isSuccess: true, error: null })
+    // kavach 0.2.1 validates `[]` and sends it; the nodes answer 400, which kavach reports without an error.
+    const cleared = await settle(kavach.accessControl(alice.address, cids.a, await signed(alice), [], undefined, "EVM"))
+    expect(cleared).toEqual({ isSuccess: false, error: null })
+    expect((await kavach.getAccessCondition(cids.a)).data.conditions).toEqual(conditions)
   })
 
   it("transferOwnership: to bob and back; the old owner loses access meanwhile", async () => {

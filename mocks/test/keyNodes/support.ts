@@ -6,7 +6,7 @@
  */
 import { type SetupServer, setupServer } from "msw/node"
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
-import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from "vitest"
 import { type KeyNodesOptions, makeKeyNodes } from "../../src/keyNodes/index.ts"
 
 /** Fixed test accounts (never used anywhere real). */
@@ -65,6 +65,21 @@ export const jwtFor = async (account: PrivateKeyAccount): Promise<{ token: strin
   const answer = await call("POST", "/api/message/get-jwt", { address: account.address, signature, chain: "ALL" })
   if (answer.status !== 200) throw new Error(`get-jwt: ${answer.status} ${JSON.stringify(answer.body)}`)
   return answer.body
+}
+
+/** Alice creates `cid` on all 5 nodes (her shard `n` on node `n`) with these condition fields; returns her token. */
+export const createAsAlice = async (cid: string, fields: Record<string, unknown>): Promise<string> => {
+  const { token } = await jwtFor(wallets.alice)
+  for (let n = 1; n <= 5; n++) {
+    const answer = await call(
+      "POST",
+      `/api/fileAccessConditions/${n}`,
+      { address: wallets.alice.address, cid, decryptionType: "ADDRESS", ...fields, payload: shard(n) },
+      token
+    )
+    expect(answer).toEqual({ status: 200, body: { message: "success", data: { cid } } })
+  }
+  return token
 }
 
 /** An EVM `getBlockNumber` condition (no contract): true on every chain that has reached block `value`. */

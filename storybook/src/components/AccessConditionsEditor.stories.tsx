@@ -146,6 +146,18 @@ export const Coreum = meta.story({
   }
 })
 
+export const Radix = meta.story({
+  play: async ({ canvas, userEvent }) => {
+    await paste(userEvent, canvas.getByLabelText("File CID"), cid)
+    await userEvent.selectOptions(canvas.getByLabelText("Chain type"), "RADIX")
+    await expect(canvas.getByText(check)).toBeVisible()
+    await userEvent.click(canvas.getByRole("button", { name: "Apply on the key nodes" }))
+    await expect(await canvas.findByLabelText("Conditions on the key nodes")).toHaveTextContent(
+      "Chain typeRADIXConditions1"
+    )
+  }
+})
+
 /** Bob is not the file's owner: the key nodes refuse to change its conditions. */
 export const AccessDenied = meta.story({
   args: { signer: bob.signer },

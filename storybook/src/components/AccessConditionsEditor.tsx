@@ -1,6 +1,6 @@
 /**
  * Edits the access conditions of an encrypted file: who may recover its key because of what they
- * hold on chain (EVM, Solana or Coreum). Conditions are checked as they are typed, in the form or
+ * hold on chain (EVM, Solana, Coreum or Radix). Conditions are checked as they are typed, in the form or
  * as JSON, by the same rules the key nodes apply, then set on all 5 key nodes by the owner.
  */
 import { Effect, Result } from "effect"
@@ -17,6 +17,7 @@ export interface AccessConditionsEditorProps {
 interface Fields {
   readonly chain: string
   readonly standardContractType: string
+  /** The contract; on Radix, the resource (`resource_rdx1…`). */
   readonly contractAddress: string
   readonly method: string
   /** Comma-separated; `:userAddress` stands for the caller. */
@@ -53,13 +54,39 @@ const starting: Record<AccessCondition.ChainType, Fields> = {
     parameters: ":userAddress",
     comparator: ">=",
     value: "1000000"
+  },
+  RADIX: {
+    chain: "Radix_Mainnet",
+    standardContractType: "",
+    // XRD, the network's own token.
+    contractAddress: "resource_rdx1tknxxxxxxxxxradxrdxxxxxxxxx009923554798xxxxxxxxxradxrd",
+    method: "getFtsByAddress",
+    parameters: "",
+    comparator: ">=",
+    value: "1"
   }
 }
 
 const comparators = ["==", ">=", "<=", "!=", ">", "<"]
 
-/** One condition from the form, shaped for its chain type. */
-const fromFields = (chainType: AccessCondition.ChainType, f: Fields): unknown => ({
+/** Numbers stay numbers: the nodes compare them as such. */
+const returnValueTest = (f: Fields) => ({
+  comparator: f.comparator,
+  value: /^-?\d+(\.\d+)?$/.test(f.value) ? Number(f.value) : f.value
+})
+
+/** A Radix condition names a resource and is always about the caller: no contract, no parameters. */
+const radixFromFields = (f: Fields): unknown => ({
+  id: 1,
+  chain: f.chain,
+  method: f.method,
+  standardContractType: f.standardContractType,
+  resourceAddress: f.contractAddress,
+  returnValueTest: returnValueTest(f)
+})
+
+/** EVM, Solana and Coreum conditions: a contract (optional for native methods) and parameters. */
+const contractFromFields = (chainType: AccessCondition.ChainType, f: Fields): unknown => ({
   id: 1,
   chain: f.chain,
   method: f.method,
@@ -70,9 +97,12 @@ const fromFields = (chainType: AccessCondition.ChainType, f: Fields): unknown =>
     .map((p) => p.trim())
     .filter((p) => p !== ""),
   ...(chainType === "SOLANA" ? { pdaInterface: {} } : {}),
-  // Numbers stay numbers: the nodes compare them as such.
-  returnValueTest: { comparator: f.comparator, value: /^-?\d+(\.\d+)?$/.test(f.value) ? Number(f.value) : f.value }
+  returnValueTest: returnValueTest(f)
 })
+
+/** One condition from the form, shaped for its chain type. */
+const fromFields = (chainType: AccessCondition.ChainType, f: Fields): unknown =>
+  chainType === "RADIX" ? radixFromFields(f) : contractFromFields(chainType, f)
 
 /** The conditions as typed, or why they cannot even be read. */
 const parse = (
@@ -179,6 +209,7 @@ export const AccessConditionsEditor = ({ signer }: AccessConditionsEditorProps) 
             <option value="EVM">EVM</option>
             <option value="SOLANA">Solana</option>
             <option value="COREUM">Coreum</option>
+            <option value="RADIX">Radix</option>
           </select>
         </label>
         <fieldset>
@@ -195,9 +226,9 @@ export const AccessConditionsEditor = ({ signer }: AccessConditionsEditorProps) 
         <div className="lh-row">
           {field("chain", "Chain")}
           {field("standardContractType", "Contract type")}
-          {field("contractAddress", "Contract address")}
+          {field("contractAddress", chainType === "RADIX" ? "Resource address" : "Contract address")}
           {field("method", "Method")}
-          {field("parameters", "Parameters")}
+          {chainType !== "RADIX" && field("parameters", "Parameters")}
           <label className="lh-field">
             Comparator
             <select

@@ -1,5 +1,5 @@
 /**
- * A fresh offline network for each story: the mock API, upload node, gateway and 5 key nodes
+ * A fresh offline network for each story: the mock API, upload nodes, gateways and 5 key nodes
  * (msw handlers of `createMockNetwork`), Alice's and Bob's accounts with fixed API keys, and a
  * new library runtime pointed at it. Stories arrange faults and files through `demo()`.
  *
