@@ -13,6 +13,11 @@
  * `--json` to print the addresses as one JSON line instead of the banner. A port already taken
  * ends the command with one line naming it.
  *
+ * The network's clock (JWT, refresh and one-time token expiry, IPNS record validity) runs with the
+ * wall clock and is moved over HTTP on any host: `GET /__dev/clock` reads it, `POST /__dev/clock`
+ * with `{"advanceMs": N}` moves it forward, `{"freeze": true}` / `{"freeze": false}` stops and
+ * restarts it (see `mocks/src/server/DevClock.ts`).
+ *
  * Services started beside the network (the local chain) plug in through `extensions` below: each
  * contributes network options (e.g. `chain`, `payments`), lines for the banner, fields for `--json`,
  * a hook on the running network, and a stop.
@@ -22,7 +27,7 @@ import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { deployLocal, localTokens } from "lighthouse-effect/contracts"
 import { HostNames, type HostName, type MockNetwork, type MockNetworkOptions } from "lighthouse-effect/mocks"
-import { DefaultPorts, serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { DefaultPorts, devClockPath, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { startLocalChain } from "lighthouse-effect/mocks/chain"
 import { chainOptions } from "lighthouse-effect/mocks"
 
@@ -235,6 +240,7 @@ const printReady = (
         ports: portsOf(served.urls),
         hosts: served.network.hosts,
         storage: served.network.storage,
+        clock: `${served.urls.api}${devClockPath}`,
         accounts: seeded,
         ...Object.fromEntries(started.map((service) => [service.id, service.json]))
       })
@@ -249,6 +255,7 @@ const printReady = (
       ? "  state       in memory: every block in this process's heap, all gone at exit (--state-dir DIR keeps it)"
       : `  state       ${stateDir} (blocks/ and state.sqlite, kept across restarts)`,
     ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
+    `  clock       ${urls.api}${devClockPath}  (GET it; POST {"advanceMs": 3600000} or {"freeze": true} to move it)`,
     ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
     "Point a client at it:",
     "  Lighthouse.layer({",

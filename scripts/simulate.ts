@@ -5,11 +5,15 @@
  * step (✓/✗, what it did, a one-line result, its time). Exits 1 when any step fails.
  *
  * Options: `--json` (the report as JSON on stdout), `--step NAME` (one flow and the flows it
- * needs; repeatable), `--list` (the flows), `--no-color`.
+ * needs; repeatable), `--list` (the flows), `--no-color`. With `LIGHTHOUSE_SIMULATE_SECRETS_FILE`
+ * set, every secret the run used (private keys, API keys, JWTs, file keys) is written there as a
+ * JSON array, readable by the owner only, and nowhere else: the test that checks the output for
+ * leaks learns them so.
  *
  * `runSimulation(options)` runs it in process and returns the report (see `simulate/Run.ts`).
  */
 import "../tooling/requireNode.mjs"
+import { writeFileSync } from "node:fs"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
@@ -46,7 +50,10 @@ const main = async (): Promise<number> => {
     return 0
   }
 
-  const outcome = await Effect.runPromise(Effect.result(simulation({ flows: values.step })))
+  const secretsFile = process.env.LIGHTHOUSE_SIMULATE_SECRETS_FILE
+  const secrets = secretsFile === undefined ? undefined : new Set<string>()
+  const outcome = await Effect.runPromise(Effect.result(simulation({ flows: values.step, secrets })))
+  if (secretsFile !== undefined) writeFileSync(secretsFile, JSON.stringify([...secrets!]), { mode: 0o600 })
   if (outcome._tag === "Failure") {
     console.error(`${outcome.failure.message}\n${usage}`)
     return 2

@@ -4,6 +4,8 @@
  *
  * @since 0.1.0
  */
+import { NodeFileSystem, NodePath } from "@effect/platform-node"
+import * as Layer from "effect/Layer"
 import type * as Lighthouse from "./Lighthouse.ts"
 import { layerNode } from "./LighthouseNode.ts"
 import { type LighthouseClient, makeClient } from "./promise.ts"
@@ -13,4 +15,4 @@ export { layerNode } from "./LighthouseNode.ts"
 
 /** The Promise client for Node (`layerNode`): uploads take paths, downloads write files, bodies stream. */
 export const createLighthouseNode = (options: Lighthouse.Options = {}): LighthouseClient =>
-  makeClient(layerNode(options))
+  makeClient(layerNode(options), Layer.merge(NodeFileSystem.layer, NodePath.layer))

@@ -7,6 +7,10 @@
  * `err._tag === "InvalidCid"` or `err instanceof Errors.InvalidCid` both work.
  * Streams (the uploads list) become async iterables.
  *
+ * Every method takes a trailing `{ signal }`, as `fetch` does: aborting the signal interrupts the
+ * call, cancels its HTTP requests, and rejects the promise (or ends the iteration) with the typed
+ * `Aborted` (`err._tag === "Aborted"`).
+ *
  * ```ts
  * import { createLighthouse } from "lighthouse-effect/promise"
  * const lighthouse = createLighthouse({ hosts: { api: "http://127.0.0.1:4001" } })
@@ -16,15 +20,20 @@
  *
  * @since 0.1.0
  */
+import * as Cause from "effect/Cause"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type * as FileSystem from "effect/FileSystem"
+import * as Exit from "effect/Exit"
+import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Path from "effect/Path"
 import * as Stream from "effect/Stream"
 import { AccessControl } from "./AccessControl.ts"
 import { Auth } from "./Auth.ts"
 import { Download } from "./Download.ts"
+import { checkArguments, type FacadeService, type FacadeServices } from "./internal/Arguments.ts"
+import { Aborted } from "./Errors.ts"
 import { Files } from "./Files.ts"
 import { Ipns } from "./Ipns.ts"
 import { KeyShards } from "./KeyShards.ts"
@@ -32,24 +41,62 @@ import * as Lighthouse from "./Lighthouse.ts"
 import { Payment } from "./Payment.ts"
 import { Upload } from "./Upload.ts"
 
-/** A service's methods as Promise-returning functions (streams as async iterables). */
+/** The trailing argument of every facade method. */
+export interface CallOptions {
+  /** Aborting it interrupts the call and cancels its requests; the call rejects with `Aborted`. */
+  readonly signal: AbortSignal | undefined
+}
+
+/** A service's methods as Promise-returning functions (streams as async iterables), each with a trailing `{ signal }`. */
 export type Promised<S> = {
   readonly [K in keyof S]: S[K] extends (...args: infer A) => Effect.Effect<infer R, infer _E, infer _Q>
-    ? (...args: A) => Promise<R>
+    ? (...args: [...A, CallOptions?]) => Promise<R>
     : S[K] extends (...args: infer A) => Stream.Stream<infer R, infer _E, infer _Q>
-      ? (...args: A) => AsyncIterable<R>
+      ? (...args: [...A, CallOptions?]) => AsyncIterable<R>
       : S[K]
 }
 
-export interface LighthouseClient {
-  readonly auth: Promised<Auth["Service"]>
-  readonly keyShards: Promised<KeyShards["Service"]>
-  readonly accessControl: Promised<AccessControl["Service"]>
-  readonly upload: Promised<Upload["Service"]>
-  readonly download: Promised<Download["Service"]>
-  readonly files: Promised<Files["Service"]>
-  readonly ipns: Promised<Ipns["Service"]>
-  readonly payment: Promised<Payment["Service"]>
+/** A trailing `{ signal }`: an object whose only key is `signal`, an `AbortSignal` or undefined. */
+const isCallOptions = (u: unknown): u is CallOptions => {
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+  const keys = Object.keys(u)
+  if (keys.length !== 1 || keys[0] !== "signal") return false
+  const signal = (u as { signal: unknown }).signal
+  return signal === undefined || (typeof AbortSignal !== "undefined" && signal instanceof AbortSignal)
+}
+
+const splitCallOptions = (args: ReadonlyArray<unknown>): [ReadonlyArray<unknown>, AbortSignal | undefined] => {
+  const last = args.at(-1)
+  return isCallOptions(last) ? [args.slice(0, -1), last.signal] : [args, undefined]
+}
+
+/** Fails with `Aborted` once `signal` aborts (at once if it already has). */
+const abortion = (signal: AbortSignal): Effect.Effect<never, Aborted> =>
+  Effect.callback<never, Aborted>((resume) => {
+    const onAbort = () => resume(Effect.fail(new Aborted()))
+    if (signal.aborted) return onAbort()
+    signal.addEventListener("abort", onAbort, { once: true })
+    return Effect.sync(() => signal.removeEventListener("abort", onAbort))
+  })
+
+/** `runPromise`, interrupted by `signal`; an abort rejects with `Aborted`, as `fetch` rejects with its `AbortError`. */
+const runAbortable = <A>(
+  runtime: Runtime,
+  effect: Effect.Effect<A, unknown, Lighthouse.Services | Platform>,
+  signal: AbortSignal | undefined
+): Promise<A> =>
+  signal === undefined
+    ? runtime.runPromise(effect)
+    : runtime.runPromiseExit(effect, { signal }).then((exit) => {
+        if (Exit.isSuccess(exit)) return exit.value
+        if (signal.aborted && Cause.hasInterrupts(exit.cause)) throw new Aborted()
+        throw Cause.squash(exit.cause)
+      })
+
+/** Every service as Promises: `auth`, `keyShards`, `accessControl`, `upload`, `download`, `files`, `ipns`, `payment`. */
+type PromisedServices = { readonly [K in keyof FacadeServices]: Promised<FacadeServices[K]> }
+
+export interface LighthouseClient extends PromisedServices {
   /** Releases the runtime (caches, pending calls). */
   readonly dispose: () => Promise<void>
 }
@@ -64,42 +111,74 @@ export interface ClientOptions extends Lighthouse.Options {
  * `streams` return Effect streams, handed out as async iterables.
  */
 const promised = <I, S extends object>(
-  runtime: ManagedRuntime.ManagedRuntime<Lighthouse.Services, never>,
+  runtime: Runtime,
+  name: FacadeService,
   tag: Context.Key<I, S>,
   streams: ReadonlyArray<string> = []
 ): Promised<S> =>
   new Proxy({} as Promised<S>, {
     get: (_target, key) => {
       if (typeof key !== "string") return undefined
-      const invoke = (args: ReadonlyArray<unknown>) =>
+      const call = (args: ReadonlyArray<unknown>) =>
         Effect.map(Effect.service(tag as unknown as Context.Key<Lighthouse.Services, S>), (service) =>
           (service[key as keyof S] as (...a: ReadonlyArray<unknown>) => unknown)(...args)
         )
-      if (streams.includes(key)) {
-        return (...args: ReadonlyArray<unknown>) => ({
-          async *[Symbol.asyncIterator]() {
-            const stream = (await runtime.runPromise(invoke(args))) as Stream.Stream<unknown, unknown, never>
-            yield* Stream.toAsyncIterable(stream)
-          }
-        })
+      // The arguments' shapes first: a JavaScript caller's mistake is a typed InvalidArgument.
+      const invoke = (args: ReadonlyArray<unknown>) => {
+        const invalid = checkArguments(name, key, args)
+        return invalid !== undefined ? Effect.fail(invalid) : call(args)
       }
-      return (...args: ReadonlyArray<unknown>) =>
-        runtime.runPromise(Effect.flatMap(invoke(args), (effect) => effect as Effect.Effect<unknown, unknown, never>))
+      if (streams.includes(key)) {
+        return (...all: ReadonlyArray<unknown>) => {
+          const [args, signal] = splitCallOptions(all)
+          return {
+            async *[Symbol.asyncIterator]() {
+              const stream = (await runAbortable(runtime, invoke(args), signal)) as Stream.Stream<
+                unknown,
+                unknown,
+                never
+              >
+              yield* Stream.toAsyncIterable(
+                signal === undefined ? stream : Stream.interruptWhen(stream, abortion(signal))
+              )
+            }
+          }
+        }
+      }
+      return (...all: ReadonlyArray<unknown>) => {
+        const [args, signal] = splitCallOptions(all)
+        return runAbortable(
+          runtime,
+          Effect.flatMap(invoke(args), (effect) => effect as Effect.Effect<unknown, unknown, never>),
+          signal
+        )
+      }
     }
   })
 
+/**
+ * What `payment.quotePaths` reads paths with, beside the services: a file system (by default none,
+ * so paths fail with a typed `PlatformError`, as in a browser) and path handling.
+ */
+export type Platform = FileSystem.FileSystem | Path.Path
+
+type Runtime = ManagedRuntime.ManagedRuntime<Lighthouse.Services | Platform, never>
+
 /** A Promise client over any layer that provides every service (see `Lighthouse.layerWith`). */
-export const makeClient = (layer: Layer.Layer<Lighthouse.Services>): LighthouseClient => {
-  const runtime = ManagedRuntime.make(layer)
+export const makeClient = (
+  layer: Layer.Layer<Lighthouse.Services>,
+  platform: Layer.Layer<Platform> = Layer.merge(FileSystem.layerNoop({}), Path.layer)
+): LighthouseClient => {
+  const runtime = ManagedRuntime.make(Layer.merge(layer, platform))
   return {
-    auth: promised(runtime, Auth),
-    keyShards: promised(runtime, KeyShards),
-    accessControl: promised(runtime, AccessControl),
-    upload: promised(runtime, Upload),
-    download: promised(runtime, Download, ["stream"]),
-    files: promised(runtime, Files, ["uploads"]),
-    ipns: promised(runtime, Ipns),
-    payment: promised(runtime, Payment),
+    auth: promised(runtime, "auth", Auth),
+    keyShards: promised(runtime, "keyShards", KeyShards),
+    accessControl: promised(runtime, "accessControl", AccessControl),
+    upload: promised(runtime, "upload", Upload),
+    download: promised(runtime, "download", Download, ["stream"]),
+    files: promised(runtime, "files", Files, ["uploads"]),
+    ipns: promised(runtime, "ipns", Ipns),
+    payment: promised(runtime, "payment", Payment),
     dispose: () => runtime.dispose()
   }
 }
@@ -109,5 +188,6 @@ export const createLighthouse = (options: ClientOptions = {}): LighthouseClient 
   makeClient(
     options.fileSystem === undefined
       ? Lighthouse.layerBrowser(options)
-      : Lighthouse.layer(options).pipe(Layer.provide(options.fileSystem))
+      : Lighthouse.layer(options).pipe(Layer.provide(options.fileSystem)),
+    Layer.merge(options.fileSystem ?? FileSystem.layerNoop({}), Path.layer)
   )

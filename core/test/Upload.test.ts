@@ -24,7 +24,7 @@ import type {
   RequestTimedOut,
   UploadRejected
 } from "../src/Errors.ts"
-import * as FileCipher from "../src/crypto/FileCipher.ts"
+import * as FileCipher from "../src/crypto/FileCipherWeb.ts"
 import * as KeyShards from "../src/KeyShards.ts"
 import * as Upload from "../src/Upload.ts"
 import { alice, aliceSigner, makeHarness, text } from "./upload/harness.ts"
@@ -552,6 +552,27 @@ describe("Upload errors", () => {
         assert.strictEqual(log.length, 0)
       })
     )
+  )
+
+  it.effect("names with a .. segment are refused before sending, as a file or inside a folder", () =>
+    Effect.gen(function* () {
+      const { apiKey } = seed()
+      const upload = yield* Upload.Upload
+      const refused = (name: string) => `Invalid file name ${JSON.stringify(name)}: a path segment is ".."`
+      for (const name of ["..", "../../../etc/passwd", "a\\..\\b"]) {
+        const plain = (yield* Effect.flip(upload.text("x", { apiKey, name }))) as InvalidUploadInput
+        assert.strictEqual(plain.message, refused(name))
+        const asFile = (yield* Effect.flip(
+          upload.file(Input.bytes(new Uint8Array(1), name), { apiKey })
+        )) as InvalidUploadInput
+        assert.strictEqual(asFile._tag, "InvalidUploadInput")
+      }
+      const folder = (yield* Effect.flip(
+        upload.folder(Input.files([Input.text("a", "photos/a.txt"), Input.text("b", "photos/../b.txt")]), { apiKey })
+      )) as InvalidUploadInput
+      assert.strictEqual(folder.message, refused("photos/../b.txt"))
+      assert.strictEqual(log.length, 0)
+    }).pipe(Effect.provide(layer))
   )
 
   it.effect("a source that breaks mid-upload: File stream error, and nothing is stored", () =>

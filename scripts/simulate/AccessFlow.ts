@@ -19,10 +19,17 @@ import { type CheckFailed, check, refused, sameBytes, step } from "./Step.ts"
 const oneUsdc = 1_000_000n
 
 /** The master key of a file (by default the owner's), recovered from 3 key nodes as `wallet`. */
-const keyRecovery = (auth: Auth.Auth["Service"], shards: KeyShards.KeyShards["Service"], cid: string) =>
+const keyRecovery = (
+  auth: Auth.Auth["Service"],
+  shards: KeyShards.KeyShards["Service"],
+  cid: string,
+  secrets: Set<string>
+) =>
   Effect.fnUntraced(function* (wallet: Wallet, target: string = cid) {
     const token = yield* auth.token(wallet.signer)
-    return Redacted.value(yield* shards.fetchKey({ cid: target, address: wallet.address, token }))
+    const key = Redacted.value(yield* shards.fetchKey({ cid: target, address: wallet.address, token }))
+    secrets.add(key)
+    return key
   })
 
 /** What every part of the flow uses: the services, the owner's file and how to recover keys. */
@@ -158,7 +165,7 @@ const transferNote = Effect.fnUntraced(function* (run: AccessRun, apiKey: Redact
     "keyShards.fetchKey.newOwner",
     "key recovery as new owner",
     keyAs(friend, note.Hash),
-    (key) => `friend recovers ${note.Name}'s key ${key.slice(0, 8)}…`
+    (key) => `friend recovers ${note.Name}'s key ${Format.secret(key)}`
   )
 
   yield* refused("keyShards.refused.formerOwner", "former owner refused", keyAs(owner, note.Hash), "AccessDenied")
@@ -178,7 +185,7 @@ export const access: Flow = {
     const { owner } = env.wallets
     const cid = file!.cid
 
-    const keyAs = keyRecovery(auth, shards, cid)
+    const keyAs = keyRecovery(auth, shards, cid, env.secrets)
     const ownerToken = yield* step(
       "auth.token.cached",
       "owner's JWT again",
@@ -189,7 +196,7 @@ export const access: Flow = {
       "keyShards.fetchKey.owner",
       "key recovery as owner",
       keyAs(owner),
-      (key) => `${file!.name}: 3 shards → master key ${key.slice(0, 8)}…`
+      (key) => `${file!.name}: 3 shards → master key ${Format.secret(key)}`
     )
     const sameKey = (key: string, who: string) => check(key === ownerKey, `${who} recovered another key`)
     const run: AccessRun = { control, env, cid, file: file!, ownerToken, keyAs, sameKey }

@@ -52,6 +52,12 @@ export interface Environment {
   readonly wallets: Readonly<Record<Role, Wallet>>
   /** A temporary directory for the files the flows upload and download; removed at the end. */
   readonly dir: string
+  /**
+   * Every secret the run used: the chain's private keys, each credential the library sent
+   * (API keys, JWTs, signatures), each JWT pair the key nodes issued, each file key recovered.
+   * Never printed: a test checks that none of them shows in the output.
+   */
+  readonly secrets: Set<string>
 }
 
 /** The environment, for the flows. */
@@ -78,6 +84,23 @@ const roles: ReadonlyArray<Role> = ["owner", "friend", "holder", "stranger"]
 // =============================================================================
 // Setup
 // =============================================================================
+
+/** Adds the credentials of every request and the JWT pairs of every answer to `secrets`. */
+const watchSecrets = (server: SetupServer, secrets: Set<string>) => {
+  server.events.on("request:start", ({ request }) => {
+    const credential = request.headers.get("authorization")?.replace(/^Bearer\s+/i, "")
+    if (credential) secrets.add(credential)
+  })
+  server.events.on("response:mocked", ({ response }) => {
+    void response
+      .clone()
+      .text()
+      .then((text) => {
+        for (const match of text.matchAll(/"(?:token|refreshToken|accessToken|apiKey)"\s*:\s*"([^"]+)"/g))
+          secrets.add(match[1]!)
+      })
+  })
+}
 
 /** The setup steps: chain, contracts, mock network, wallets. Released with the scope. */
 export const setup: Effect.Effect<Environment, StepFailed, Scope.Scope | Recorder> = Effect.gen(function* () {
@@ -149,7 +172,10 @@ export const setup: Effect.Effect<Environment, StepFailed, Scope.Scope | Recorde
     (path) => Effect.promise(() => fs.rm(path, { recursive: true, force: true }))
   )
 
-  return { chain, chainId, deployment, network: network.network, server: network.server, wallets, dir }
+  const secrets = new Set<string>(chain.privateKeys)
+  yield* Effect.sync(() => watchSecrets(network.server, secrets))
+
+  return { chain, chainId, deployment, network: network.network, server: network.server, wallets, dir, secrets }
 })
 
 // =============================================================================

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import { createHash } from "node:crypto"
 import { Redacted } from "effect"
 import type { KeyNodes } from "lighthouse-effect"
 
@@ -22,10 +23,13 @@ export const bytes = (n: number): string => {
 /** `0x70997970…79C8`. */
 export const address = (value: string): string => `${value.slice(0, 10)}…${value.slice(-4)}`
 
-/** The first characters of a secret, never the whole of it. */
+/**
+ * A secret as a fingerprint (`secret#1a2b3c4d`: the start of its SHA-256), so two equal secrets
+ * can be told apart from two different ones without any part of either being shown.
+ */
 export const secret = (value: string | Redacted.Redacted<string>): string => {
   const text = typeof value === "string" ? value : Redacted.value(value)
-  return `${text.slice(0, 10)}…`
+  return `secret#${createHash("sha256").update(text).digest("hex").slice(0, 8)}`
 }
 
 /** `5/5 nodes succeeded`. */

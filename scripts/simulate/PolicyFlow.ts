@@ -15,7 +15,7 @@ import { check, step } from "./Step.ts"
 
 /** The master key of `cid` for the owner, and the node policy it was recovered under. */
 const recover = Effect.fnUntraced(function* (cid: string) {
-  const { wallets } = yield* Env
+  const { wallets, secrets } = yield* Env
   const auth = yield* Auth.Auth
   const shards = yield* KeyShards.KeyShards
   const config = yield* LighthouseConfig.LighthouseConfig
@@ -23,6 +23,7 @@ const recover = Effect.fnUntraced(function* (cid: string) {
   const start = yield* Clock.currentTimeMillis
   const key = yield* shards.fetchKey({ cid, address: wallets.owner.address, token })
   const ms = (yield* Clock.currentTimeMillis) - start
+  secrets.add(Redacted.value(key))
   return { key: Redacted.value(key), mode: config.nodes.mode, ms }
 })
 

@@ -18,6 +18,8 @@ import { Recorder } from "./Step.ts"
 export interface Options {
   /** Flows to run (with what they need); every flow when empty or absent. */
   readonly flows?: ReadonlyArray<string> | undefined
+  /** Receives every secret the run used (see `Environment.secrets`), at its end: tests check none is printed. */
+  readonly secrets?: Set<string> | undefined
   /** Called with the mock network before the first flow: tests arm faults here. */
   readonly arrange?: ((network: MockNetwork) => void) | undefined
 }
@@ -78,6 +80,9 @@ export const simulation = (options: Options = {}): Effect.Effect<Report.Report, 
         })
     }
 
+    if (options.secrets !== undefined && Option.isSome(prepared.env)) {
+      for (const secret of prepared.env.value.secrets) options.secrets.add(secret)
+    }
     return Report.make({
       selected: selected.map((flow) => flow.name),
       header: Option.isSome(prepared.env) ? header(prepared.env.value, mode, policyNote) : undefined,

@@ -5,6 +5,8 @@
  * as JSON (`--json --step account`) and refuses an unknown flow, in a child process.
  */
 import { execFile } from "node:child_process"
+import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
 import { createRequire } from "node:module"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
@@ -16,12 +18,12 @@ const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), 
 const tsx = createRequire(import.meta.url).resolve("tsx/cli")
 
 /** Runs the script with `args`; resolves with its exit code and output. */
-const simulate = (args: ReadonlyArray<string>) =>
+const simulate = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
       [tsx, "--conditions=@lighthouse-effect/source", "scripts/simulate.ts", ...args],
-      { cwd: root, env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: root, env: { ...process.env, NO_COLOR: "1", ...env }, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr })
     )
   })
@@ -188,6 +190,44 @@ describe("the simulation", () => {
     expect(report.flows[1]!.steps.map((step) => step.capability)).toEqual(["auth.createApiKey", "files.usage"])
     expect(typeof report.ms).toBe("number")
   }, 60_000)
+
+  it("a full run with --json prints none of the secrets it used, nor any 10 characters of one", async () => {
+    const dir = await mkdtemp(nodePath.join(tmpdir(), "lh-secrets-"))
+    const secretsFile = nodePath.join(dir, "secrets.json")
+    try {
+      const { code, stdout, stderr } = await simulate(["--json"], { LIGHTHOUSE_SIMULATE_SECRETS_FILE: secretsFile })
+      expect(code).toBe(0)
+      const secrets = JSON.parse(await readFile(secretsFile, "utf8")) as ReadonlyArray<string>
+      const hex64 = (s: string) => /^(0x)?[0-9a-f]{64}$/.test(s)
+      // The run's secrets of every kind were learnt: the chain's private keys, API keys (UUIDs),
+      // JWTs, recovered file keys.
+      expect(secrets.filter((s) => s.startsWith("0x") && hex64(s)).length).toBeGreaterThanOrEqual(5)
+      const shapes = secrets.map((s) => `${s.slice(0, 3)}…${s.length}`)
+      expect(
+        secrets.some((s) => /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(s)),
+        `an API key among ${shapes}`
+      ).toBe(true)
+      expect(
+        secrets.some((s) => /^(jwt:)?eyJ[^.]*\.[^.]+\.[^.]+$/.test(s)),
+        `a JWT among ${shapes}`
+      ).toBe(true)
+      expect(secrets.some((s) => !s.startsWith("0x") && hex64(s))).toBe(true)
+      const output = `${stdout}\n${stderr}`
+      const leaks = secrets.flatMap((secret) => {
+        const pieces = new Set<string>()
+        // A JWT's first segment is its public header ({"alg":…}): only the rest is secret.
+        const body = secret.includes("eyJ") ? secret.slice(secret.indexOf(".") + 1) : secret.replace(/^(0x|r:)/, "")
+        for (let i = 0; i + 10 <= body.length; i++) pieces.add(body.slice(i, i + 10))
+        return [...pieces].some((piece) => output.includes(piece))
+          ? [`${secret.slice(0, 4)}… (${secret.length} chars)`]
+          : []
+      })
+      expect(leaks).toEqual([])
+      expect(JSON.parse(stdout)).toMatchObject({ ok: true })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 
   it("an unknown flow: the list of flows, exit 2, nothing started", async () => {
     const { code, stdout, stderr } = await simulate(["--step", "nope"])

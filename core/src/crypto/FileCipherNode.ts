@@ -1,9 +1,9 @@
 /**
  * The provider's encrypted-file format as streams, for Node (`node:crypto`), so a file of any
  * size is encrypted and decrypted in constant memory. The bytes are exactly those of
- * `FileCipher.encrypt` for the same key and IV, and the key is derived once per file.
+ * `FileCipherWeb.encrypt` for the same key and IV, and the key is derived once per file.
  *
- * Kept apart from `FileCipher.ts` so browser bundles never pull in `node:crypto`.
+ * Kept apart from `FileCipherWeb.ts` so browser bundles never pull in `node:crypto`.
  *
  * AES-GCM authenticates the whole file with one tag at its end, so a decrypting stream can only
  * know the data is genuine once it has ended. {@link decryptStreamUnverified} says so in its
@@ -37,7 +37,7 @@ import {
   TAG_LENGTH,
   tagMismatch,
   tooShort
-} from "./FileCipher.ts"
+} from "./FileCipherWeb.ts"
 
 // A Buffer view as a plain Uint8Array (same memory), so consumers see one type.
 const plain = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
@@ -48,6 +48,9 @@ const concatBytes = (a: Uint8Array, b: Uint8Array): Uint8Array => {
   out.set(b, a.length)
   return out
 }
+
+// GCM's `final` gives no bytes: the common case needs no copy.
+const concatOrKeep = (a: Uint8Array, b: Uint8Array): Uint8Array => (b.length === 0 ? a : concatBytes(a, b))
 
 /**
  * Encrypts a byte stream into the provider's layout: the 28-byte header first, then ciphertext
@@ -78,28 +81,28 @@ export const encryptStream =
  * **Gotchas** The chunks it emits are NOT authenticated until the stream ends without error: a
  * wrong key or altered data fails it with `DecryptionFailed` only at the end, after the
  * plaintext has gone downstream. Write them somewhere provisional (as
- * {@link decryptFileToPath} does) or use the one-shot `FileCipher.decrypt`. A chunk may be empty
- * when the input comes in pieces smaller than the tag.
+ * {@link decryptFileToPath} does) or use the one-shot `FileCipher.decrypt`. The output lags the
+ * input by one chunk (the last one may hold the tag). A chunk may be empty when the input comes
+ * in pieces smaller than the tag.
  */
 export const decryptStreamUnverified =
   (key: MasterKey | FileKey) =>
   <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E | DecryptionFailed, R> =>
     Stream.suspend(() => {
       let decipher: DecipherGCM | undefined
-      // The last 16 bytes seen so far: the tag, if the stream ends now.
-      let tail: Uint8Array = new Uint8Array(0)
+      // Bytes not yet deciphered, whose last 16 are the tag if the stream ends now. A whole chunk
+      // is held back rather than its last 16 bytes cut off: one `update` per chunk, no copies.
+      let held: Uint8Array = new Uint8Array(0)
 
       const feed = (chunk: Uint8Array, out: Array<Uint8Array>) => {
         if (chunk.length >= TAG_LENGTH) {
-          if (tail.length > 0) out.push(plain(decipher!.update(tail)))
-          const cut = chunk.length - TAG_LENGTH
-          if (cut > 0) out.push(plain(decipher!.update(chunk.subarray(0, cut))))
-          tail = chunk.slice(cut)
+          if (held.length > 0) out.push(plain(decipher!.update(held)))
+          held = chunk
         } else if (chunk.length > 0) {
-          const joined = concatBytes(tail, chunk)
-          const cut = Math.max(0, joined.length - TAG_LENGTH)
+          const joined = concatBytes(held, chunk)
+          const cut = joined.length - TAG_LENGTH
           if (cut > 0) out.push(plain(decipher!.update(joined.subarray(0, cut))))
-          tail = joined.subarray(cut)
+          held = cut > 0 ? joined.subarray(cut) : joined
         }
       }
       const decryptChunks = (chunks: ReadonlyArray<Uint8Array>): Arr.NonEmptyReadonlyArray<Uint8Array> => {
@@ -142,10 +145,12 @@ export const decryptStreamUnverified =
       )
 
       const end = Stream.suspend(() => {
-        if (decipher === undefined || tail.length < TAG_LENGTH) return Stream.fail(tooShort())
-        decipher.setAuthTag(tail)
-        const final = Effect.try({ try: () => plain(decipher!.final()), catch: tagMismatch })
-        return Stream.fromEffect(final).pipe(Stream.filter((last) => last.length > 0))
+        if (decipher === undefined || held.length < TAG_LENGTH) return Stream.fail(tooShort())
+        const cut = held.length - TAG_LENGTH
+        const last = cut > 0 ? plain(decipher.update(held.subarray(0, cut))) : new Uint8Array(0)
+        decipher.setAuthTag(held.subarray(cut))
+        const final = Effect.try({ try: () => concatOrKeep(last, plain(decipher!.final())), catch: tagMismatch })
+        return Stream.fromEffect(final).pipe(Stream.filter((bytes) => bytes.length > 0))
       })
 
       return Stream.concat(body, end)

@@ -1,6 +1,6 @@
 /**
  * Threshold (Shamir) sharing of a file's master key over the BLS12-381 scalar field, in the
- * provider's key-shard format (reference/kavach-behaviour.md §1): every scalar is 32 bytes
+ * provider's key-shard format (that of `@lighthouse-web3/kavach`): every scalar is 32 bytes
  * big-endian written as 64 lower-case hex characters, a shard is `{ key, index }` where `index`
  * is a random non-zero x-coordinate, and the master key is the polynomial's constant term.
  * Shards made here recover with the provider's `recoverKey` and the other way round.
@@ -42,6 +42,9 @@ import type { KeyShard } from "../schema/KeyShard.ts"
 
 /** r, the order of the BLS12-381 scalar field (about 2^254.86). */
 export const FIELD_ORDER = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n
+
+/** The provider's scheme is 3 of 5: `recoverKey` without a threshold needs at least this many shards. */
+export const DEFAULT_THRESHOLD = 3
 
 /** The most shards one split may produce; also bounds the work a recovery may be asked to do. */
 export const MAX_KEY_COUNT = 255
@@ -121,10 +124,20 @@ export interface GeneratedKey {
   readonly keyShards: ReadonlyArray<KeyShard>
 }
 
+// The error's fields are numbers: anything else a JavaScript caller passed shows as NaN.
+const asNumber = (u: unknown): number => (typeof u === "number" ? u : Number.NaN)
+
 const checkSplit = Effect.fnUntraced(function* (
-  threshold: number,
-  keyCount: number
+  threshold: unknown,
+  keyCount: unknown
 ): Effect.fn.Return<void, ThresholdExceedsKeyCount | InvalidKeySplit> {
+  if (typeof threshold !== "number" || typeof keyCount !== "number") {
+    return yield* new InvalidKeySplit({
+      threshold: asNumber(threshold),
+      keyCount: asNumber(keyCount),
+      reason: "threshold and keyCount must be numbers"
+    })
+  }
   // Checked first and on any numbers, as the provider does: its message is the catalogue's.
   if (threshold > keyCount) return yield* new ThresholdExceedsKeyCount({ threshold, keyCount })
   const invalid = (reason: string) => new InvalidKeySplit({ threshold, keyCount, reason })
@@ -177,9 +190,9 @@ export const shardKey = Effect.fn("Shamir.shardKey")(function* (
 export interface RecoverOptions {
   /**
    * The split's threshold. When given, fewer shards are refused, and extra shards are checked
-   * against the polynomial through the first `threshold`. When omitted, all shards are
-   * interpolated, as the provider does (this also reads its `shardKey` shards, which need
-   * threshold + 1), and nothing can be verified.
+   * against the polynomial through the first `threshold`. When omitted, at least 3 shards (the
+   * provider's 3 of 5) are needed and all of them are interpolated, as the provider does (this
+   * also reads its `shardKey` shards, which need threshold + 1), and nothing can be verified.
    */
   readonly threshold?: number | undefined
 }
@@ -237,8 +250,10 @@ const locateBadShards = (xs: ReadonlyArray<bigint>, ys: ReadonlyArray<bigint>, t
  * **Details** With `threshold`, fewer shards fail with `KeyVectorLengthMismatch`, and more
  * shards must all lie on one polynomial of degree `threshold - 1`, or it fails with
  * `KeyShardsDisagree` naming the shards off it (when at least `threshold + 2` are given).
- * Without it, at least 2 shards are needed and the result cannot be checked: too few or altered
- * shards give a wrong key, exactly as with the provider's client.
+ * Without it, at least {@link DEFAULT_THRESHOLD} (the provider's 3 of 5) are needed, else it
+ * fails with `CannotRecoverKey` (the provider's client returns a wrong key there); all shards are
+ * interpolated and the result cannot be checked: altered shards give a wrong key, as with the
+ * provider's client.
  */
 export const recoverKey = Effect.fn("Shamir.recoverKey")(function* (
   shards: ReadonlyArray<KeyShard>,
@@ -247,17 +262,26 @@ export const recoverKey = Effect.fn("Shamir.recoverKey")(function* (
   Redacted.Redacted<string>,
   CannotRecoverKey | KeyVectorLengthMismatch | KeyShardsDisagree | InvalidKeySplit
 > {
-  const threshold = options?.threshold
-  if (threshold !== undefined && (!Number.isInteger(threshold) || threshold < 2 || threshold > MAX_KEY_COUNT)) {
+  if (!Array.isArray(shards)) return yield* new CannotRecoverKey({ reason: "the shards are not an array" })
+  const threshold: unknown = options?.threshold
+  if (
+    threshold !== undefined &&
+    (typeof threshold !== "number" || !Number.isInteger(threshold) || threshold < 2 || threshold > MAX_KEY_COUNT)
+  ) {
     return yield* new InvalidKeySplit({
-      threshold,
+      threshold: asNumber(threshold),
       keyCount: shards.length,
       reason: `threshold must be an integer from 2 to ${MAX_KEY_COUNT}`
     })
   }
-  const needed = threshold ?? 2
-  if (shards.length < needed) {
-    return yield* new KeyVectorLengthMismatch({ expected: needed, received: shards.length })
+  if (threshold === undefined && shards.length < DEFAULT_THRESHOLD) {
+    // Interpolating fewer shards than the split's threshold gives a wrong key without any sign of it.
+    return yield* new CannotRecoverKey({
+      reason: `${shards.length} shards, and the provider's splits need ${DEFAULT_THRESHOLD}: pass { threshold } to recover a split with a lower one`
+    })
+  }
+  if (typeof threshold === "number" && shards.length < threshold) {
+    return yield* new KeyVectorLengthMismatch({ expected: threshold, received: shards.length })
   }
   if (shards.length > MAX_KEY_COUNT) {
     return yield* new CannotRecoverKey({ reason: `more than ${MAX_KEY_COUNT} shards` })
@@ -278,7 +302,7 @@ export const recoverKey = Effect.fn("Shamir.recoverKey")(function* (
     xs.push(x.success)
     ys.push(y.success)
   }
-  const degreePlusOne = threshold ?? xs.length
+  const degreePlusOne = typeof threshold === "number" ? threshold : xs.length
   const p = interpolate(xs.slice(0, degreePlusOne), ys.slice(0, degreePlusOne))
   for (let i = degreePlusOne; i < xs.length; i++) {
     if (!Fr.eql(p(xs[i]!), ys[i]!)) {

@@ -11,14 +11,14 @@ import * as Stream from "effect/Stream"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type { Auth, SignInFailure } from "../Auth.ts"
-import type { MasterKey } from "../crypto/FileCipher.ts"
+import type { MasterKey } from "../crypto/FileCipherWeb.ts"
 import { type DecryptionFailed, type InvalidCid, NetworkError } from "../Errors.ts"
 import { execute, url } from "../internal/http.ts"
 import type { FetchKeyFailure, KeyShards } from "../KeyShards.ts"
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import { type Cid, decodeCid, parseCid } from "../schema/Cid.ts"
 import { retrieve, slice } from "../verify/Retrieval.ts"
-import * as Cipher from "../upload/Cipher.ts"
+import * as Cipher from "../crypto/FileCipherWeb.ts"
 import type { ByteRange, Decryption, DecryptOptions, FetchFailure, Options, VerificationReport } from "./Models.ts"
 
 /** What a download needs. */
@@ -134,5 +134,5 @@ export const content = Effect.fnUntraced(function* (
   const key = yield* resolveKey(deps, valid, options.decrypt)
   const { stream, report } = yield* stored(deps, valid, options, undefined)
   // The whole ciphertext is read even for a range: the tag at its end authenticates it all.
-  return { stream: stream.pipe(Cipher.decryptUnverified(key), slice(options.range, "read-all")), report }
+  return { stream: stream.pipe(Cipher.decryptStreamUnverified(key), slice(options.range, "read-all")), report }
 })

@@ -70,3 +70,17 @@ export class AuthTokenMustBeJwt extends Schema.TaggedError<AuthTokenMustBeJwt>()
     return "auth_token must be a JWT"
   }
 }
+
+/**
+ * A JavaScript caller of the Promise facade passed an argument of the wrong shape (a number for a
+ * CID, no options, a signer without `signMessage`). Names the argument, never its value.
+ */
+export class InvalidArgument extends Schema.TaggedError<InvalidArgument>()("InvalidArgument", {
+  /** `service.method`, e.g. `files.fileInfo`. */
+  method: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `Invalid argument to ${this.method}: ${this.detail}`
+  }
+}

@@ -102,3 +102,14 @@ export class NodesDisagree extends Schema.TaggedError<NodesDisagree>()("NodesDis
     return `The key nodes did not agree on ${this.operation}`
   }
 }
+
+/**
+ * The caller aborted the call through its `AbortSignal` (the Promise facade's trailing
+ * `{ signal }`): the call was interrupted and its requests cancelled. The message is the one
+ * `fetch` rejects with.
+ */
+export class Aborted extends Schema.TaggedError<Aborted>()("Aborted", {}) {
+  override get message() {
+    return "This operation was aborted"
+  }
+}

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { InvalidPrivateKey, InvalidPublicKey } from "../Errors.ts"
+import { describeInput } from "../internal/describeInput.ts"
 
 const evmAddressPattern = /^0x[0-9a-fA-F]{40}$/
 const base58KeyPattern = /^[1-9A-HJ-NP-Za-km-z]{44}$/
@@ -28,6 +29,7 @@ export type PublicKey = typeof PublicKey.Type
 
 /** Checks a public key and lower-cases it when it is an EVM address. */
 export const parsePublicKey = (input: string): Effect.Effect<PublicKey, InvalidPublicKey> => {
+  if (typeof input !== "string") return Effect.fail(new InvalidPublicKey({ publicKey: describeInput(input) }))
   if (evmAddressPattern.test(input)) return Effect.succeed(input.toLowerCase() as PublicKey)
   if (base58KeyPattern.test(input)) return Effect.succeed(input as PublicKey)
   return Effect.fail(new InvalidPublicKey({ publicKey: input }))

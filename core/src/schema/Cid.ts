@@ -13,6 +13,7 @@ import { base16upper } from "multiformats/bases/base16"
 import { base32, base32upper } from "multiformats/bases/base32"
 import { base58btc } from "multiformats/bases/base58"
 import { InvalidCid } from "../Errors.ts"
+import { describeInput } from "../internal/describeInput.ts"
 
 const b58 = "[1-9A-HJ-NP-Za-km-z]"
 const forms: ReadonlyArray<{ readonly pattern: RegExp; readonly decode: (s: string) => CID }> = [
@@ -40,9 +41,11 @@ export const Cid = Schema.String.check(
 ).pipe(Schema.brand("Cid"))
 export type Cid = typeof Cid.Type
 
-/** Checks a CID, failing with the catalogue's `Invalid CID`. */
+/** Checks a CID, failing with the catalogue's `Invalid CID` (also for a non-string from JavaScript). */
 export const parseCid = (input: string): Effect.Effect<Cid, InvalidCid> =>
-  isValidCid(input) ? Effect.succeed(input as Cid) : Effect.fail(new InvalidCid({ cid: input }))
+  typeof input === "string" && isValidCid(input)
+    ? Effect.succeed(input as Cid)
+    : Effect.fail(new InvalidCid({ cid: describeInput(input) }))
 
 /** The CID a checked `Cid` spells. */
 export const decodeCid = (cid: Cid): CID => forms.find((f) => f.pattern.test(cid))!.decode(cid)

@@ -14,7 +14,9 @@
  *
  * @since 0.1.0
  */
-import type * as Stream from "effect/Stream"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import { InvalidUploadInput } from "../Errors.ts"
 
 // =============================================================================
 // Models
@@ -142,6 +144,41 @@ export const isFileSource = (input: unknown): input is FileSource =>
   typeof input._tag === "string" &&
   fileTags.has(input._tag)
 
+const isBlob = (u: unknown): u is Blob => typeof Blob !== "undefined" && u instanceof Blob
+const optionalString = (u: unknown) => u === undefined || typeof u === "string"
+
+/** Whether `input` is a file input with the fields its kind needs (for callers without types). */
+export const isFileInput = (input: unknown): input is FileInput => {
+  if (isBlob(input)) return true
+  if (!isFileSource(input)) return false
+  const source = input as unknown as Record<string, unknown>
+  switch (input._tag) {
+    case "Path":
+      return typeof source.path === "string" && optionalString(source.name)
+    case "Blob":
+      return isBlob(source.blob) && optionalString(source.name)
+    case "Bytes":
+      return source.bytes instanceof Uint8Array && typeof source.name === "string"
+    case "Text":
+      return typeof source.text === "string" && typeof source.name === "string"
+    case "Stream":
+      return (
+        typeof source.name === "string" &&
+        (source.size === undefined || typeof source.size === "number") &&
+        (Stream.isStream(source.stream) ||
+          (typeof ReadableStream !== "undefined" && source.stream instanceof ReadableStream))
+      )
+  }
+}
+
+/** Whether `input` is a folder input with the fields its kind needs. */
+export const isFolderInput = (input: unknown): input is FolderInput => {
+  if (typeof input !== "object" || input === null || !("_tag" in input)) return false
+  const folder = input as Record<string, unknown>
+  if (folder._tag === "Directory") return typeof folder.path === "string"
+  return folder._tag === "Files" && Array.isArray(folder.files) && folder.files.every(isFileInput)
+}
+
 /** Normalises a `File`/`Blob` to a source. */
 export const toFileSource = (input: FileInput): FileSource => (isFileSource(input) ? input : blob(input))
 
@@ -159,6 +196,20 @@ export const blobName = (value: Blob): string => {
   if (typeof file.name === "string" && file.name !== "") return file.name
   return "blob"
 }
+
+/**
+ * Refuses a name the node would resolve outside the upload: one with a `..` segment (either
+ * separator), such as `..` or `../../etc/passwd`. The node refuses them too; failing here costs no
+ * request.
+ */
+export const checkName = (name: string): Effect.Effect<string, InvalidUploadInput> =>
+  typeof name !== "string"
+    ? Effect.fail(new InvalidUploadInput({ reason: "a file name must be a string" }))
+    : name.split(/[\\/]/).includes("..")
+      ? Effect.fail(
+          new InvalidUploadInput({ reason: `Invalid file name ${JSON.stringify(name)}: a path segment is ".."` })
+        )
+      : Effect.succeed(name)
 
 /** The name a source goes under. */
 export const nameOf = (source: FileSource): string => {

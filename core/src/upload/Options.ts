@@ -21,8 +21,8 @@ import type {
   UploadRejected
 } from "../Errors.ts"
 import type { Token } from "../internal/http.ts"
+import { isNode } from "../crypto/FileCipherWeb.ts"
 import type { StorageType } from "../schema/Walrus.ts"
-import { isNode } from "./Cipher.ts"
 import type * as Progress from "./Progress.ts"
 import type * as Response from "./Response.ts"
 

@@ -101,7 +101,9 @@ export const planFile = (
   source: Input.FileSource,
   name: string
 ): Effect.Effect<Planned, PlatformError | InvalidUploadInput> =>
-  source._tag === "Path" ? planPath(fs, source.path, name) : Effect.sync(() => planInMemory(source, name))
+  Effect.andThen(Input.checkName(name), () =>
+    source._tag === "Path" ? planPath(fs, source.path, name) : Effect.sync(() => planInMemory(source, name))
+  )
 
 /** A folder's files, each with its path inside the folder (without the folder's own name). */
 export const folderFiles = Effect.fnUntraced(function* (

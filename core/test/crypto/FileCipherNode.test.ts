@@ -2,7 +2,7 @@ import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, FileSystem, Schema, Stream } from "effect"
 import { afterEach, vi } from "vitest"
-import { decrypt, deriveFileKey, encrypt, HEADER_LENGTH, OVERHEAD } from "../../src/crypto/FileCipher.ts"
+import { decrypt, deriveFileKey, encrypt, HEADER_LENGTH, OVERHEAD } from "../../src/crypto/FileCipherWeb.ts"
 import { decryptFileToPath, decryptStreamUnverified, encryptStream } from "../../src/crypto/FileCipherNode.ts"
 
 const MASTER = "554f886019b74852ab679258eb3cddf72f12f84dd6a946f8afc4283e48cc9467"

@@ -62,7 +62,9 @@ describe("Shamir", () => {
       "vector %s recovers what the provider recovered",
       ([, v]) =>
         Effect.gen(function* () {
-          const key = yield* recoverKey(pick(v.shards, v.recoverFrom))
+          const shards = pick(v.shards, v.recoverFrom)
+          // Fewer than the provider's 3 need the threshold said out loud (the refusal is tested below).
+          const key = yield* recoverKey(shards, shards.length < 3 ? { threshold: shards.length } : undefined)
           // Byte for byte what kavach returned, including the negative vector's wrong key.
           assert.strictEqual(Redacted.value(key), v.recovered)
         })
@@ -87,6 +89,20 @@ describe("Shamir", () => {
         // Given one more shard, the same two give the real key.
         const key = yield* recoverKey(pick(v.shards, [...v.recoverFrom, 0]), { threshold: v.threshold })
         assert.strictEqual(Redacted.value(key), v.masterKey)
+      })
+    )
+
+    it.effect("the negative vector: 2 shards without a threshold are refused, not a wrong key", () =>
+      Effect.gen(function* () {
+        const v = vector(4)
+        assert.strictEqual(v.recoverFrom.length, 2)
+        const error = yield* Effect.flip(recoverKey(pick(v.shards, v.recoverFrom)))
+        assert.strictEqual(error._tag, "CannotRecoverKey")
+        assert.strictEqual(error.message, "can't recover Key")
+        assert.strictEqual(
+          error._tag === "CannotRecoverKey" && error.reason,
+          "2 shards, and the provider's splits need 3: pass { threshold } to recover a split with a lower one"
+        )
       })
     )
 
@@ -240,7 +256,8 @@ describe("Shamir", () => {
         const { keyShards, masterKey } = yield* generate(c.threshold, c.keyCount)
         const order = permutation(c.keyCount, c.keys)
         const exact = pick(keyShards, order.slice(0, c.threshold))
-        assert.strictEqual(Redacted.value(yield* recoverKey(exact)), Redacted.value(masterKey))
+        const stated = c.threshold < 3 ? { threshold: c.threshold } : undefined
+        assert.strictEqual(Redacted.value(yield* recoverKey(exact, stated)), Redacted.value(masterKey))
         // And any larger subset, verified.
         const more = pick(keyShards, order)
         assert.strictEqual(
@@ -347,15 +364,38 @@ describe("Shamir", () => {
       })
     )
 
-    it.effect("needs at least two shards without a threshold, and refuses a nonsensical threshold", () =>
+    it.effect("needs the provider's 3 shards without a threshold, and refuses a nonsensical threshold", () =>
       Effect.gen(function* () {
-        const { keyShards } = yield* generate(3, 5)
-        const none = yield* Effect.flip(recoverKey([]))
-        assert.deepStrictEqual(none._tag === "KeyVectorLengthMismatch" && [none.expected, none.received], [2, 0])
-        assert.strictEqual((yield* Effect.flip(recoverKey(keyShards.slice(0, 1))))._tag, "KeyVectorLengthMismatch")
+        const { keyShards, masterKey } = yield* generate(3, 5)
+        for (const fewer of [[], keyShards.slice(0, 1), keyShards.slice(0, 2)]) {
+          const error = yield* Effect.flip(recoverKey(fewer))
+          assert.strictEqual(error._tag, "CannotRecoverKey")
+          assert.strictEqual(error.message, "can't recover Key")
+        }
+        assert.strictEqual(Redacted.value(yield* recoverKey(keyShards.slice(2))), Redacted.value(masterKey))
+        const one = yield* Effect.flip(recoverKey(keyShards.slice(0, 1), { threshold: 2 }))
+        assert.deepStrictEqual(one._tag === "KeyVectorLengthMismatch" && [one.expected, one.received], [2, 1])
         for (const threshold of [0, 1, 2.5, 256]) {
           assert.strictEqual((yield* Effect.flip(recoverKey(keyShards, { threshold })))._tag, "InvalidKeySplit")
         }
+      })
+    )
+
+    it.effect("a JavaScript caller's wrong types are typed errors, not defects", () =>
+      Effect.gen(function* () {
+        const { keyShards } = yield* generate(3, 5)
+        const loose = recoverKey as (shards: unknown, options?: unknown) => ReturnType<typeof recoverKey>
+        for (const threshold of ["3", null, {}, [3], true]) {
+          const error = yield* Effect.flip(loose(keyShards, { threshold }))
+          assert.strictEqual(error._tag, "InvalidKeySplit")
+          assert.isTrue(error._tag === "InvalidKeySplit" && Number.isNaN(error.threshold))
+        }
+        for (const shards of ["abc", 5, null, { length: 3 }, [null, 1, "x"]]) {
+          assert.strictEqual((yield* Effect.flip(loose(shards)))._tag, "CannotRecoverKey")
+        }
+        const looseGenerate = generate as (threshold?: unknown, keyCount?: unknown) => ReturnType<typeof generate>
+        assert.strictEqual((yield* Effect.flip(looseGenerate("3", 5)))._tag, "InvalidKeySplit")
+        assert.strictEqual((yield* Effect.flip(looseGenerate(3, null)))._tag, "InvalidKeySplit")
       })
     )
   })

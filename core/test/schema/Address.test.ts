@@ -70,6 +70,24 @@ describe("Address", () => {
       })
     )
 
+    it.effect("property: a non-string from JavaScript fails with InvalidPublicKey naming its kind, not a defect", () =>
+      Effect.sync(() => {
+        fc.assert(
+          fc.property(fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.func(fc.jsonValue())), (input) => {
+            fc.pre(typeof input !== "string")
+            const exit = Effect.runSyncExit(parsePublicKey(input as unknown as string))
+            const reason = Exit.isFailure(exit) ? exit.cause.reasons[0] : undefined
+            return (
+              reason?._tag === "Fail" &&
+              reason.error._tag === "InvalidPublicKey" &&
+              reason.error.publicKey.startsWith("(")
+            )
+          }),
+          { numRuns: 300 }
+        )
+      })
+    )
+
     it.effect("property: anything else fails with InvalidPublicKey, never throws", () =>
       Effect.sync(() => {
         fc.assert(

@@ -118,6 +118,16 @@ describe("Cid", () => {
 
   it.effect("property: random strings never throw, only fail with InvalidCid", () =>
     Effect.sync(() => {
+      const loose = Effect.runSyncExit(parseCid(123 as unknown as string))
+      const reason = Exit.isFailure(loose) ? loose.cause.reasons[0] : undefined
+      assert.deepStrictEqual(reason?._tag === "Fail" && [reason.error._tag, reason.error.cid], [
+        "InvalidCid",
+        "(a number)"
+      ])
+      for (const input of [undefined, null, {}, ["Qm"], () => "Qm"]) {
+        const exit = Effect.runSyncExit(parseCid(input as unknown as string))
+        assert.isTrue(Exit.isFailure(exit) && exit.cause.reasons[0]?._tag === "Fail")
+      }
       const alphabets = fc.oneof(
         fc.string({ maxLength: 80 }),
         fc.string({ unit: "binary", maxLength: 80 }),

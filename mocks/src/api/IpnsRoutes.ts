@@ -25,6 +25,8 @@ export const ipnsRoutes = (context: ApiHostContext): Array<HttpHandler> => {
         if ("error" in param) return param.error
         const keyName = queryOf(request).get("keyName") ?? ""
         const key = ipns.get(account.address, keyName)
+        // The provider answers 500, not a 4xx, to a key name this account does not hold (unknown,
+        // removed, or another account's): kept, so clients meet the status they will meet there.
         if (key === undefined) return errorResponse(500, `no key named ${keyName}`)
         ipns.publish(account.address, keyName, param.text)
         return json({ Name: key.ipnsId, Value: `/ipfs/${param.text}` })
@@ -49,6 +51,7 @@ export const ipnsRoutes = (context: ApiHostContext): Array<HttpHandler> => {
       authed(context, (request, account) => {
         const keyName = queryOf(request).get("keyName") ?? ""
         const key = ipns.get(account.address, keyName)
+        // 500 as the provider answers (see publish_record): removing twice, or another account's key.
         if (key === undefined) return errorResponse(500, `no key named ${keyName}`)
         ipns.remove(account.address, keyName)
         return json({ Keys: [{ Name: key.ipnsName, Id: key.ipnsId }] })

@@ -7,6 +7,7 @@
  * the very msw handlers used in-process (`getResponse`), and the `Response` is streamed back: the
  * request body streams in and the response body streams out. A `down` fault (a network-error
  * response) destroys the connection. CORS is open so browser pages on other origins can call it.
+ * Every host also answers `/__dev/clock`, to move or freeze the network's clock (`DevClock.ts`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -16,6 +17,7 @@ import type { HostName } from "../faults/index.ts"
 import { HostNames } from "../faults/index.ts"
 import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "../MockNetwork.ts"
 import { withStateDir } from "../node.ts"
+import { answerDevClock, type DevClock, devClockPath, makeDevClock } from "./DevClock.ts"
 
 export interface ServeOptions extends MockNetworkOptions {
   /** Serve this network instead of creating one from the other options. */
@@ -52,6 +54,8 @@ export class PortInUse extends Error {
 
 export interface ServedMockNetwork {
   readonly network: MockNetwork
+  /** The network's clock (`/__dev/clock`); undefined when a `network` was given, which keeps its own. */
+  readonly clock: DevClock | undefined
   /** `http://127.0.0.1:<port>` per host. */
   readonly urls: Readonly<Record<HostName, string>>
   readonly close: () => Promise<void>
@@ -162,7 +166,8 @@ const listen = (server: Server, host: HostName, port: number, bind: string) =>
 
 /** Starts one HTTP server per host; resolves once all listen. */
 export const serveMockNetwork = async (options: ServeOptions = {}): Promise<ServedMockNetwork> => {
-  const network = options.network ?? createMockNetwork(withStateDir(options))
+  const clock = options.network === undefined ? makeDevClock(options.clock ?? Date.now) : undefined
+  const network = options.network ?? createMockNetwork(withStateDir({ ...options, clock: clock!.now }))
   const bind = options.bind ?? "127.0.0.1"
   const handlers = [...network.handlers]
   const servers: Array<Server> = []
@@ -178,7 +183,10 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
     })
     try {
       const request = toFetchRequest(incoming, network.hosts[host], abort.signal)
-      const response = (await getResponse(handlers, request)) ?? Response.json({ error: "Not Found" }, { status: 404 })
+      const response =
+        new URL(request.url).pathname === devClockPath
+          ? await answerDevClock(clock, request)
+          : ((await getResponse(handlers, request)) ?? Response.json({ error: "Not Found" }, { status: 404 }))
       await writeFetchResponse(response, outgoing, { head: incoming.method === "HEAD" })
     } catch (error) {
       if (outgoing.headersSent) {
@@ -206,6 +214,7 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
 
   return {
     network,
+    clock,
     urls,
     close: async () => {
       await Promise.all(
@@ -223,3 +232,4 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
 }
 
 export { pointProviderSdkAt } from "./providerSdk.ts"
+export { type DevClock, type DevClockState, devClockPath, makeDevClock } from "./DevClock.ts"

@@ -171,12 +171,15 @@ const addSettings = (request: Request): AddSettings => {
   }
 }
 
-// Part path as the importer sees it: no leading slashes, no "." segments.
-const partPath = (part: Part) =>
-  (part.filename ?? "")
-    .split("/")
-    .filter((segment) => segment !== "" && segment !== ".")
-    .join("/")
+// Part path as the importer sees it: no leading slashes, no "." segments. A ".." segment would
+// name an entry outside the upload (or a UnixFS entry literally called ".."): refused.
+const partPath = (part: Part) => {
+  const segments = (part.filename ?? "").split("/").filter((segment) => segment !== "" && segment !== ".")
+  if (segments.includes("..")) {
+    throw new Refusal(400, `Invalid file name ${JSON.stringify(part.filename)}: a path segment is ".."`)
+  }
+  return segments.join("/")
+}
 
 const isDirectoryPart = (part: Part) => (part.contentType ?? "").toLowerCase().startsWith("application/x-directory")
 

@@ -185,6 +185,33 @@ describe("upload node", () => {
     expect(await again.json()).toEqual({ error: "Authentication failed" })
   })
 
+  it("refuses a file or folder entry named .. (or with a .. segment) and stores nothing", async () => {
+    const cases: ReadonlyArray<
+      readonly [names: ReadonlyArray<string>, query: string, headers: Record<string, string>]
+    > = [
+      [[".."], "cid-version=0", {}],
+      [["../../../etc/passwd"], "cid-version=0", {}],
+      [["photos/a.txt", "photos/../../x.txt"], "cid-version=0", {}],
+      [["a/.."], "cid-version=1&wrap-with-directory=true", {}],
+      [[".."], "cid-version=0", { Encryption: "true" }]
+    ]
+    for (const [names, query, headers] of cases) {
+      const response = await add(
+        names.map((name) => [name, "x"] as const),
+        query,
+        headers
+      )
+      expect(response.status).toBe(400)
+      const bad = names.find((n) => n.split("/").includes(".."))!
+      expect(await response.json()).toEqual({
+        error: `Invalid file name ${JSON.stringify(bad)}: a path segment is ".."`
+      })
+    }
+    expect(network.state.files.of(address)).toHaveLength(0)
+    expect(network.state.content.blockCount).toBe(0)
+    expect(usage().dataUsed).toBe(0)
+  })
+
   it("answers 400 to malformed requests and 401 without a key", async () => {
     expect((await add([["a", "x"]], "cid-version=2")).status).toBe(400)
     expect((await add([["a", "x"]], "raw-leaves=maybe")).status).toBe(400)

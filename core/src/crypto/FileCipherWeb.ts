@@ -1,13 +1,15 @@
 /**
- * The provider's encrypted-file format (reference/sdk-behaviour.md §4.1), one-shot, with
- * WebCrypto only so it runs in browsers and in Node:
+ * The provider's encrypted-file format, with WebCrypto only so it runs in browsers and in Node
+ * (the public `FileCipher`):
  *
  *     salt (16) ‖ IV (12) ‖ AES-256-GCM ciphertext ‖ GCM tag (16)
  *
  * The AES key is PBKDF2-HMAC-SHA-256 with 250 000 iterations over the UTF-8 bytes of the master
  * key's hex *text* (the 64 ASCII characters, not the 32 bytes they spell), salted with the
  * file's salt. There is no associated data. Files made here decrypt with the provider's SDK and
- * the other way round. The streaming form, with the same bytes, is in `FileCipherNode.ts`.
+ * the other way round. WebCrypto's AES-GCM cannot stream: {@link encryptStream} and
+ * {@link decryptStreamUnverified} use the streaming `FileCipherNode.ts` (same bytes, constant
+ * memory) when the runtime is Node, and collect the bytes elsewhere.
  *
  * PBKDF2 is the expensive part (~100 ms), so a file's key is derived once, as a {@link FileKey},
  * which every function here and in `FileCipherNode.ts` also accepts in place of the master key.
@@ -16,6 +18,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
 import { DecryptionFailed } from "../Errors.ts"
 
 // =============================================================================
@@ -173,3 +176,48 @@ export const decrypt = Effect.fn("FileCipher.decrypt")(function* (
   })
   return new Uint8Array(plain)
 })
+
+// =============================================================================
+// Streams
+// =============================================================================
+
+/** Whether this runtime is Node (or one that implements its `node:crypto`). */
+export const isNode: boolean =
+  typeof globalThis.process !== "undefined" && typeof globalThis.process.versions?.node === "string"
+
+// A dynamic import, so browser bundles never pull in `node:crypto`.
+const loadNode = Effect.promise(() => import("./FileCipherNode.ts"))
+
+/**
+ * Encrypts a plaintext stream into the provider's layout (`plaintext + 44` bytes): in Node as a
+ * stream in constant memory (`FileCipherNode.encryptStream`), elsewhere over the collected bytes.
+ */
+export const encryptStream =
+  (key: MasterKey | FileKey, options?: EncryptOptions) =>
+  <E, R>(plaintext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E, R> =>
+    isNode
+      ? Stream.unwrap(Effect.map(loadNode, (node) => plaintext.pipe(node.encryptStream(key, options))))
+      : Stream.unwrap(
+          Effect.map(
+            Effect.flatMap(Stream.mkUint8Array(plaintext), (bytes) => encrypt(bytes, key, options)),
+            (out) => Stream.make(out)
+          )
+        )
+
+/**
+ * Decrypts a ciphertext stream. **Unverified** until the stream has ended without error: only
+ * for callers that hold the output back until then (a temporary file, a buffer). In Node as a
+ * stream (`FileCipherNode.decryptStreamUnverified`), elsewhere over the collected bytes (and then
+ * verified before anything is emitted).
+ */
+export const decryptStreamUnverified =
+  (key: MasterKey | FileKey) =>
+  <E, R>(ciphertext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E | DecryptionFailed, R> =>
+    isNode
+      ? Stream.unwrap(Effect.map(loadNode, (node) => ciphertext.pipe(node.decryptStreamUnverified(key))))
+      : Stream.unwrap(
+          Effect.map(
+            Effect.flatMap(Stream.mkUint8Array(ciphertext), (bytes) => decrypt(bytes, key)),
+            (out) => Stream.make(out)
+          )
+        )

@@ -10,7 +10,7 @@ import {
   OVERHEAD,
   PBKDF2_ITERATIONS,
   SALT_LENGTH
-} from "../../src/crypto/FileCipher.ts"
+} from "../../src/crypto/FileCipherWeb.ts"
 
 const MASTER = "635aa83f11730c019aa3138e54876ea4541b8fca21e8104609ee6d699a475d59"
 const OTHER = "1ae8e4343dd452658fe27fe101b44702c74ca3d7e7933e0408a5b5e4879b5f80"
