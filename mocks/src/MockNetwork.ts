@@ -180,6 +180,64 @@ const keyNodesOf = (options: MockNetworkOptions, host: string, clock: () => numb
       : { refreshTtlSeconds: options.keyNodes.refreshTtlSeconds })
   })
 
+/** Every host's handlers over the network's registries. */
+const networkHandlers = (
+  hosts: MockHosts,
+  r: {
+    readonly accounts: Accounts
+    readonly files: Files
+    readonly content: ContentStore
+    readonly deals: Deals
+    readonly ipns: IpnsKeys
+    readonly tickers: Tickers
+    readonly keyNodes: KeyNodes
+    readonly walrus: WalrusBlobs
+  },
+  { faults, pageSize, clock }: { readonly faults: Faults; readonly pageSize: number; readonly clock: () => number }
+): ReadonlyArray<HttpHandler> => {
+  const { accounts, files, content, deals, ipns, tickers, walrus } = r
+  return [
+    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus }),
+    ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
+    ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus }),
+    ...gatewayHandlers({ host: hosts.gateway, content, ipns, faults, clock }),
+    // The Walrus gateway is the same gateway, answering only for what Walrus holds.
+    ...gatewayHandlers({
+      host: hosts.walrusGateway,
+      content,
+      ipns,
+      faults,
+      clock,
+      holds: (cid) => walrus.holds(`${cid}`)
+    }),
+    ...r.keyNodes.handlers
+  ]
+}
+
+/** Creates (or tops up) an account and gives it an API key. */
+const seedAccount = (accounts: Accounts, address: string, seed: SeedAccountOptions) => {
+  const account = accounts.ensure(address)
+  const update: QuotaUpdate = {
+    ...(seed.dataLimit === undefined ? {} : { dataLimit: seed.dataLimit }),
+    ...(seed.dataUsed === undefined ? {} : { dataUsed: seed.dataUsed }),
+    ...(seed.walrusDataLimit === undefined ? {} : { walrusDataLimit: seed.walrusDataLimit })
+  }
+  accounts.setQuota(account.address, update)
+  return { address: account.address, apiKey: accounts.addApiKey(account.address, seed.apiKey) }
+}
+
+/** Deals for stored content; `copies` defaults to the upload's `num_copies` deal parameter. */
+const simulateDeal = async (files: Files, deals: Deals, cid: string, options: DealOptions) => {
+  const parsed = parseCid(cid)
+  if (parsed === undefined) throw new Error(`Invalid CID: ${cid}`)
+  const requested = (files.byCid(cid)?.dealParameters as { num_copies?: unknown } | null | undefined)?.num_copies
+  const copies =
+    options.copies ?? (typeof requested === "number" && Number.isInteger(requested) ? requested : undefined)
+  const made = await deals.simulate(parsed, cid, copies === undefined ? options : { ...options, copies })
+  files.touch(cid, "active")
+  return made
+}
+
 export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork => {
   const hosts = hostsOf(options)
   const pageSize = options.pageSize ?? 2000
@@ -213,21 +271,8 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
     mirror = stateMirror(store, persisted)
   }
 
-  const handlers: ReadonlyArray<HttpHandler> = [
-    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults: hostFaults, pageSize, walrus }),
-    ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults: hostFaults }),
-    ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults: hostFaults, walrus }),
-    ...gatewayHandlers({ host: hosts.gateway, content, ipns, faults: hostFaults, clock }),
-    ...gatewayHandlers({
-      host: hosts.walrusGateway,
-      content,
-      ipns,
-      faults: hostFaults,
-      clock,
-      holds: (cid) => walrus.holds(cid.toString())
-    }),
-    ...keyNodes.handlers
-  ]
+  const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus }
+  const handlers = networkHandlers(hosts, registries, { faults: hostFaults, pageSize, clock })
 
   return {
     hosts,
@@ -235,16 +280,9 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
     state: { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus },
     faults,
     seedAccount: (address, seed = {}) => {
-      const account = accounts.ensure(address)
-      const update: QuotaUpdate = {
-        ...(seed.dataLimit === undefined ? {} : { dataLimit: seed.dataLimit }),
-        ...(seed.dataUsed === undefined ? {} : { dataUsed: seed.dataUsed }),
-        ...(seed.walrusDataLimit === undefined ? {} : { walrusDataLimit: seed.walrusDataLimit })
-      }
-      accounts.setQuota(account.address, update)
-      const apiKey = accounts.addApiKey(account.address, seed.apiKey)
+      const seeded = seedAccount(accounts, address, seed)
       persist()
-      return { address: account.address, apiKey }
+      return seeded
     },
     setQuota: (address, update) => {
       const account = accounts.setQuota(address, update)
@@ -252,14 +290,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
       return account
     },
     simulateDeal: async (cid, dealOptions = {}) => {
-      const parsed = parseCid(cid)
-      if (parsed === undefined) throw new Error(`Invalid CID: ${cid}`)
-      const uploaded = files.byCid(cid)
-      const requested = (uploaded?.dealParameters as { num_copies?: unknown } | null | undefined)?.num_copies
-      const copies =
-        dealOptions.copies ?? (typeof requested === "number" && Number.isInteger(requested) ? requested : undefined)
-      const made = await deals.simulate(parsed, cid, copies === undefined ? dealOptions : { ...dealOptions, copies })
-      files.touch(cid, "active")
+      const made = await simulateDeal(files, deals, cid, dealOptions)
       persist()
       return made
     },
