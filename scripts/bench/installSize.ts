@@ -33,7 +33,8 @@ const npm = (args: ReadonlyArray<string>, cwd: string) =>
 const versionOf = (name: string): string =>
   JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version
 const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
-const optionalPeers = Object.keys(own.peerDependenciesMeta ?? {})
+// The simulated network's peers; hardhat (a local chain, `mocks/chain`) is a tool apart.
+const optionalPeers = Object.keys(own.peerDependenciesMeta ?? {}).filter((name) => name !== "hardhat")
 
 interface Footprint {
   readonly bytes: number

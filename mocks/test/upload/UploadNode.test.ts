@@ -208,7 +208,7 @@ describe("upload node", () => {
       })
     }
     expect(network.state.files.of(address)).toHaveLength(0)
-    expect(network.state.content.blockCount).toBe(0)
+    expect(await network.state.content.blockCount()).toBe(0)
     expect(usage().dataUsed).toBe(0)
   })
 
