@@ -39,12 +39,6 @@ export interface GatewayContext {
 
 const notHeld = (cid: CID) => errorResponse(404, `${cid} is not stored on Walrus`)
 
-/** The root CID of an `/ipfs/{cid}[/path]` request, when the gateway must check it is held. */
-const ipfsRoot = (request: Request): CID | undefined => {
-  const { pathname } = new URL(request.url)
-  return pathname.startsWith("/ipfs/") ? parseCid(splitPath(pathname.slice("/ipfs/".length)).root) : undefined
-}
-
 // Splits "cid/a/b" into the CID and the path segments.
 const splitPath = (rest: string): { readonly root: string; readonly segments: ReadonlyArray<string> } => {
   const [root = "", ...segments] = rest.split("/").map((segment) => {
@@ -55,6 +49,12 @@ const splitPath = (rest: string): { readonly root: string; readonly segments: Re
     }
   })
   return { root, segments: segments.filter((segment) => segment !== "") }
+}
+
+/** The root CID of an `/ipfs/{cid}[/path]` request, when the gateway must check it is held. */
+const ipfsRoot = (request: Request): CID | undefined => {
+  const { pathname } = new URL(request.url)
+  return pathname.startsWith("/ipfs/") ? parseCid(splitPath(pathname.slice("/ipfs/".length)).root) : undefined
 }
 
 /** The record to serve for a `k51…` name (re-signed when due; the key keeps it), or `undefined`. */
@@ -105,7 +105,7 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
 
   const browse = ({ request }: { readonly request: Request }) => {
     const root = context.holds === undefined ? undefined : ipfsRoot(request)
-    if (root !== undefined && !context.holds!(root)) return notHeld(root)
+    if (root !== undefined && context.holds?.(root) === false) return notHeld(root)
     return pathGatewayResponse(request, pathContext)
   }
   const routing = ({ request }: { readonly request: Request }) =>
