@@ -11,12 +11,39 @@ import type { CarOptions, FileOptions, NamedOptions, Options, UploadFailure } fr
 import { folderFiles, planFile, toPart } from "./Plan.ts"
 import * as Response from "./Response.ts"
 import { addChecked } from "./Checked.ts"
-import { addQuery, addSettings, send, type Transport } from "./Send.ts"
+import { addQuery, addSettings, type SendRequest, send, type Transport } from "./Send.ts"
 
 /** What a plain upload needs: the transport, and a file system for path inputs. */
 export interface PlainDeps extends Transport {
   readonly fs: FileSystem.FileSystem
 }
+
+/** `POST /api/v0/add` of plain parts, checked against the CIDs computed while sending; `pick` the answer. */
+const addPlain = (
+  deps: PlainDeps,
+  options: Options,
+  wrap: boolean,
+  mimeType: string | undefined,
+  parts: SendRequest["parts"],
+  pick: (entries: ReadonlyArray<Response.UploadedEntry>) => Response.UploadedEntry
+) =>
+  addChecked(
+    deps,
+    {
+      path: "/api/v0/add",
+      query: addQuery(options, wrap),
+      apiKey: options.apiKey,
+      encryption: false,
+      mimeType,
+      dealParameters: options.dealParameters,
+      onProgress: options.onProgress,
+      storageType: options.storageType,
+      parts
+    },
+    addSettings(options, wrap),
+    options.verify,
+    pick
+  )
 
 const uploadOne = Effect.fnUntraced(function* (
   deps: PlainDeps,
@@ -27,22 +54,13 @@ const uploadOne = Effect.fnUntraced(function* (
 ): Effect.fn.Return<Response.UploadedEntry, UploadFailure> {
   const planned = yield* planFile(deps.fs, source, name)
   const wrap = options.wrapWithDirectory ?? false
-  return yield* addChecked(
+  // Without wrapping the file's own entry; with it, the wrapping directory (last).
+  return yield* addPlain(
     deps,
-    {
-      path: "/api/v0/add",
-      query: addQuery(options, wrap),
-      apiKey: options.apiKey,
-      encryption: false,
-      mimeType: options.mimeType ?? defaultMimeType ?? planned.mimeType,
-      dealParameters: options.dealParameters,
-      onProgress: options.onProgress,
-      storageType: options.storageType,
-      parts: [toPart(planned)]
-    },
-    addSettings(options, wrap),
-    options.verify,
-    // Without wrapping the file's own entry; with it, the wrapping directory (last).
+    options,
+    wrap,
+    options.mimeType ?? defaultMimeType ?? planned.mimeType,
+    [toPart(planned)],
     (entries) => (wrap ? entries.at(-1)! : (entries.find((e) => e.Name === name) ?? entries.at(-1)!))
   )
 })
@@ -63,22 +81,8 @@ export const folder = Effect.fn("Upload.folder")(function* (
     planFile(deps.fs, f.source, root === undefined ? f.relative : `${root}/${f.relative}`)
   )
   const wrap = root === undefined
-  return yield* addChecked(
-    deps,
-    {
-      path: "/api/v0/add",
-      query: addQuery(options, wrap),
-      apiKey: options.apiKey,
-      encryption: false,
-      mimeType: undefined,
-      dealParameters: options.dealParameters,
-      onProgress: options.onProgress,
-      storageType: options.storageType,
-      parts: planned.map(toPart)
-    },
-    addSettings(options, wrap),
-    options.verify,
-    (entries) => (root === undefined ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!))
+  return yield* addPlain(deps, options, wrap, undefined, planned.map(toPart), (entries) =>
+    root === undefined ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!)
   )
 })
 
