@@ -24,7 +24,7 @@ import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, ManagedRuntime } from "effect"
 import { Download, Upload } from "lighthouse-effect"
-import { serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { privateKeyToAccount } from "viem/accounts"
 import { clientLayer, envNumber, MiB, type Measured, makeFile, measure, median, sha256Of } from "./measure.ts"
 import * as Report from "./report.ts"
@@ -95,6 +95,97 @@ const sha256Throughput = (mib: number) => {
 }
 
 /** Runs every case and returns the rows. */
+type Results = Readonly<Record<Case, ReadonlyArray<Measured>>>
+
+/** `runs` rounds of every case against the served network, each download checked against the source. */
+const measureCases = async (served: ServedMockNetwork, dir: string, file: string, runs: number): Promise<Results> => {
+  const results: Record<Case, Array<Measured>> = {
+    "upload-unverified": [],
+    "upload-verified": [],
+    "download-unverified": [],
+    "download-verified": []
+  }
+  for (let r = 0; r < runs; r++) {
+    let cid: string | undefined
+    for (const which of ["upload-unverified", "upload-verified"] as const) {
+      // Stored content is dropped between uploads so the server does not grow without end.
+      served.network.reset()
+      served.network.seedAccount(ADDRESS, { apiKey: API_KEY, dataLimit: Number.MAX_SAFE_INTEGER })
+      const measured = await inChild(which, { urls: served.urls, file })
+      if (cid !== undefined && measured.cid !== cid) throw new Error(`${which} answered ${measured.cid}, not ${cid}`)
+      cid = measured.cid
+      results[which].push(measured)
+    }
+    for (const which of ["download-unverified", "download-verified"] as const) {
+      const out = nodePath.join(dir, `${which}.bin`)
+      results[which].push(await inChild(which, { urls: served.urls, file, cid, out }))
+      if ((await sha256Of(out)) !== (await sha256Of(file))) throw new Error(`${which} wrote other bytes`)
+      await fs.rm(out)
+    }
+  }
+  return results
+}
+
+/** CPU, wall time and memory of one operation, verified against unverified. */
+const comparisonRows = (results: Results, operation: "upload" | "download", label: string): Array<Report.BenchRow> => {
+  const pick = (key: Case, field: "wallMs" | "cpuMs" | "growthMiB") => median(results[key].map((m) => m[field]))
+  const on = `${operation}-verified` as const
+  const off = `${operation}-unverified` as const
+  const cpu = { on: pick(on, "cpuMs") / 1000, off: pick(off, "cpuMs") / 1000 }
+  const wall = { on: pick(on, "wallMs") / 1000, off: pick(off, "wallMs") / 1000 }
+  const memory = { on: pick(on, "growthMiB"), off: pick(off, "growthMiB") }
+  return [
+    {
+      benchmark: `${label}, verified: client CPU time`,
+      value: cpu.on,
+      unit: "s",
+      baseline: { name: "unverified", value: cpu.off },
+      ratio: cpu.on / cpu.off,
+      target: "≤ 1.15× unverified",
+      pass: cpu.on <= cpu.off * 1.15
+    },
+    {
+      benchmark: `${label}, verified: wall time`,
+      value: wall.on,
+      unit: "s",
+      baseline: { name: "unverified", value: wall.off },
+      ratio: wall.on / wall.off,
+      target: "reported",
+      pass: true
+    },
+    {
+      benchmark: `${label}, verified: peak RSS growth`,
+      value: memory.on,
+      unit: "MiB",
+      baseline: { name: "unverified", value: memory.off },
+      target: "≤ unverified + 64 MiB",
+      pass: memory.on <= memory.off + 64
+    }
+  ]
+}
+
+/** This machine's SHA-256: the floor of what checking every byte once costs. */
+const floorRows = (mib: number): Array<Report.BenchRow> => {
+  const sha = sha256Throughput(Math.min(mib, 1024))
+  return [
+    {
+      benchmark: "SHA-256 on this machine (node:crypto, 1 MiB updates): throughput",
+      value: sha.mibPerSecond,
+      unit: "MiB/s",
+      target: "the floor of checking: every byte is hashed once",
+      pass: true
+    },
+    {
+      benchmark: "SHA-256 on this machine: CPU time per GiB",
+      value: sha.cpuSecondsPerGiB,
+      unit: "s",
+      target: "the least verification can add per GiB",
+      pass: true
+    }
+  ]
+}
+
+/** Runs every case and returns the rows. */
 export const run = async (): Promise<ReadonlyArray<Report.BenchRow>> => {
   const mib = envNumber("BENCH_VERIFY_MIB") ?? 1024
   const runs = envNumber("BENCH_RUNS") ?? 1
@@ -103,83 +194,12 @@ export const run = async (): Promise<ReadonlyArray<Report.BenchRow>> => {
   try {
     const file = nodePath.join(dir, "source.bin")
     await makeFile(file, mib)
-    const results: Record<string, Array<Measured>> = {}
-    const record = (key: Case, measured: Measured) => {
-      results[key] ??= []
-      results[key].push(measured)
-    }
-    for (let r = 0; r < runs; r++) {
-      let cid: string | undefined
-      for (const which of ["upload-unverified", "upload-verified"] as const) {
-        // Stored content is dropped between uploads so the server does not grow without end.
-        served.network.reset()
-        served.network.seedAccount(ADDRESS, { apiKey: API_KEY, dataLimit: Number.MAX_SAFE_INTEGER })
-        const measured = await inChild(which, { urls: served.urls, file })
-        if (cid !== undefined && measured.cid !== cid) throw new Error(`${which} answered ${measured.cid}, not ${cid}`)
-        cid = measured.cid
-        record(which, measured)
-      }
-      for (const which of ["download-unverified", "download-verified"] as const) {
-        const out = nodePath.join(dir, `${which}.bin`)
-        record(which, await inChild(which, { urls: served.urls, file, cid, out }))
-        if ((await sha256Of(out)) !== (await sha256Of(file))) throw new Error(`${which} wrote other bytes`)
-        await fs.rm(out)
-      }
-    }
-    const pick = (key: Case, field: "wallMs" | "cpuMs" | "growthMiB") => median(results[key]!.map((m) => m[field]))
-    const rows: Array<Report.BenchRow> = []
-    for (const [operation, label] of [
-      ["upload", `plain upload, ${mib} MiB file`],
-      ["download", `download into a file, ${mib} MiB`]
-    ] as const) {
-      const on = `${operation}-verified` as Case
-      const off = `${operation}-unverified` as Case
-      const cpu = { on: pick(on, "cpuMs") / 1000, off: pick(off, "cpuMs") / 1000 }
-      rows.push({
-        benchmark: `${label}, verified: client CPU time`,
-        value: cpu.on,
-        unit: "s",
-        baseline: { name: "unverified", value: cpu.off },
-        ratio: cpu.on / cpu.off,
-        target: "≤ 1.15× unverified",
-        pass: cpu.on <= cpu.off * 1.15
-      })
-      const wall = { on: pick(on, "wallMs") / 1000, off: pick(off, "wallMs") / 1000 }
-      rows.push({
-        benchmark: `${label}, verified: wall time`,
-        value: wall.on,
-        unit: "s",
-        baseline: { name: "unverified", value: wall.off },
-        ratio: wall.on / wall.off,
-        target: "reported",
-        pass: true
-      })
-      const memory = { on: pick(on, "growthMiB"), off: pick(off, "growthMiB") }
-      rows.push({
-        benchmark: `${label}, verified: peak RSS growth`,
-        value: memory.on,
-        unit: "MiB",
-        baseline: { name: "unverified", value: memory.off },
-        target: "≤ unverified + 64 MiB",
-        pass: memory.on <= memory.off + 64
-      })
-    }
-    const sha = sha256Throughput(Math.min(mib, 1024))
-    rows.push({
-      benchmark: "SHA-256 on this machine (node:crypto, 1 MiB updates): throughput",
-      value: sha.mibPerSecond,
-      unit: "MiB/s",
-      target: "the floor of checking: every byte is hashed once",
-      pass: true
-    })
-    rows.push({
-      benchmark: "SHA-256 on this machine: CPU time per GiB",
-      value: sha.cpuSecondsPerGiB,
-      unit: "s",
-      target: "the least verification can add per GiB",
-      pass: true
-    })
-    return rows
+    const results = await measureCases(served, dir, file, runs)
+    return [
+      ...comparisonRows(results, "upload", `plain upload, ${mib} MiB file`),
+      ...comparisonRows(results, "download", `download into a file, ${mib} MiB`),
+      ...floorRows(mib)
+    ]
   } finally {
     await served.close()
     await fs.rm(dir, { recursive: true, force: true })
