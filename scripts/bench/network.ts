@@ -307,9 +307,10 @@ const measure = async (mode: "memory" | "disk") => {
 
 const fmt = (value: number, digits = 1) => value.toFixed(digits)
 
-const main = async () => {
-  const memory = await measure("memory")
-  const disk = await measure("disk")
+type Measured = Awaited<ReturnType<typeof measure>>
+
+/** Each figure in memory and on disk, with its target. */
+const rowsOf = (memory: Measured, disk: Measured) => {
   const total = `${files} × ${fileMiB} MiB`
   const rows = [
     [
@@ -369,6 +370,12 @@ const main = async () => {
       true
     ]
   ] as const
+  return rows
+}
+
+/** The `## Local network` section of BENCHMARKS.md. */
+const sectionOf = (memory: Measured, disk: Measured): string => {
+  const rows = rowsOf(memory, disk)
   const table = [
     "| benchmark | in memory | on disk (`--state-dir`) | target | met |",
     "|---|---|---|---|---|",
@@ -395,6 +402,13 @@ const main = async () => {
         : ["", `Load failures ${i === 0 ? "in memory" : "on disk"}: ${result.load.reasons.join("; ")}.`]
     )
   ].join("\n")
+  return section
+}
+
+const main = async () => {
+  const memory = await measure("memory")
+  const disk = await measure("disk")
+  const section = sectionOf(memory, disk)
   console.log(section)
   Report.writeSection(section)
 }
