@@ -21,7 +21,8 @@
  *   themselves (redacted) so the save can be retried: nothing is half-done silently.
  * - Verified: the CIDs of the bytes are computed as they are sent, and an answer naming another
  *   CID fails with `CidMismatch` (both CIDs named); `verify: false` takes the node's word. CAR
- *   imports carry their own CIDs and are not recomputed.
+ *   imports carry their own CIDs: the node's answer must name exactly the roots of the CAR's
+ *   header (`verify/UploadedCar.ts`).
  *
  * **Gotchas** In Node, give the service `NodeHttpClient.layerNodeHttp` (msw intercepts it too):
  * undici's `fetch` keeps a streamed request body in memory until the request ends (measured: 260

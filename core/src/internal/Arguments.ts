@@ -206,7 +206,10 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     ],
     car: [
       arg(fileInput, "a file input"),
-      arg(struct({ apiKey: token, dealParameters, onProgress: optional(fn), ...storage }), "{ apiKey, … }")
+      arg(
+        struct({ apiKey: token, dealParameters, onProgress: optional(fn), verify: optional(boolean), ...storage }),
+        "{ apiKey, … }"
+      )
     ],
     encryptedFile: [arg(fileInput, "a file input"), arg(struct(encryptionOptions), "{ apiKey, address, token, … }")],
     encryptedFiles: [

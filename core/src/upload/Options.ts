@@ -88,6 +88,11 @@ export interface CarOptions {
   readonly onProgress?: Progress.OnProgress | undefined
   /** `walrus` imports the CAR on the Walrus upload node. @default IPFS */
   readonly storageType?: StorageType | undefined
+  /**
+   * Reads the roots of the CAR's header as it is sent and fails with `CidMismatch` unless the node
+   * answers exactly those. `false` trusts the node's answer. @default true
+   */
+  readonly verify?: boolean | undefined
 }
 
 /**

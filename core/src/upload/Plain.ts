@@ -6,8 +6,16 @@
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import { InvalidUploadInput } from "../Errors.ts"
+import { trackCar } from "../verify/UploadedCar.ts"
 import * as Input from "./Input.ts"
-import type { CarOptions, FileOptions, NamedOptions, Options, UploadFailure } from "./Options.ts"
+import {
+  BodyMode,
+  type CarOptions,
+  type FileOptions,
+  type NamedOptions,
+  type Options,
+  type UploadFailure
+} from "./Options.ts"
 import { folderFiles, planFile, toPart } from "./Plan.ts"
 import * as Response from "./Response.ts"
 import { addChecked } from "./Checked.ts"
@@ -100,7 +108,8 @@ export const car = Effect.fn("Upload.car")(function* (deps: PlainDeps, input: In
   const source = Input.toFileSource(input)
   const name = Input.nameOf(source)
   if (!/\.car$/i.test(name)) return yield* new InvalidUploadInput({ reason: "File must have a .car extension" })
-  const planned = yield* planFile(deps.fs, source, name)
+  const part = toPart(yield* planFile(deps.fs, source, name))
+  const tracked = options.verify === false ? undefined : trackCar(part, yield* BodyMode)
   const { text, url: target } = yield* send(deps, {
     path: "/api/v0/dag/import",
     apiKey: options.apiKey,
@@ -109,7 +118,9 @@ export const car = Effect.fn("Upload.car")(function* (deps: PlainDeps, input: In
     dealParameters: options.dealParameters,
     onProgress: options.onProgress,
     storageType: options.storageType,
-    parts: [toPart(planned)]
+    parts: [tracked?.part ?? part]
   })
-  return yield* Response.carRoots(text, target)
+  const roots = yield* Response.carRoots(text, target)
+  if (tracked !== undefined) yield* tracked.check(roots.map((root) => root.Root.Cid["/"]))
+  return roots
 })

@@ -18,6 +18,7 @@ import * as Download from "../../src/Download.ts"
 import type { ContentVerificationFailed } from "../../src/Errors.ts"
 import * as Upload from "../../src/Upload.ts"
 import { alice, aliceSigner, makeHarness } from "../upload/harness.ts"
+import { encodeCar, importDag, trustlessBlocks } from "./fixtures.ts"
 
 const { network, log, layerWith } = makeHarness()
 const { Input } = Upload
@@ -251,6 +252,31 @@ describe("verified uploads", () => {
         const trusted = yield* upload.buffer(content, { apiKey, name: "data.bin", verify: false })
         assert.notStrictEqual(trusted.Hash, honest.Hash)
       }).pipe(Effect.provideService(Upload.BodyMode, mode), Effect.provide(layerWith({}, transport)))
+    )
+  }
+
+  for (const [transport, mode] of bodies) {
+    it.effect(
+      `${transport}, ${mode} body: a CAR import answering other roots is CidMismatch; verify: false trusts it`,
+      () =>
+        Effect.gen(function* () {
+          const apiKey = seed()
+          const upload = yield* Upload.Upload
+          const dag = yield* Effect.promise(() => importDag(big(600 * 1024)))
+          const bytes = yield* Effect.promise(() => encodeCar([dag.root], trustlessBlocks(dag)))
+          const car = Input.bytes(bytes, "data.car")
+          const honest = yield* upload.car(car, { apiKey })
+          assert.strictEqual(honest[0]!.Root.Cid["/"], dag.root.toString())
+          network.faults.lie({ host: "node" }, "wrong-cid")
+          const lied = yield* Effect.flip(upload.car(car, { apiKey }))
+          assert.strictEqual(lied._tag, "CidMismatch")
+          if (lied._tag !== "CidMismatch") return
+          assert.strictEqual(lied.path, "data.car")
+          assert.strictEqual(lied.expected, dag.root.toString())
+          assert.notStrictEqual(lied.answered, dag.root.toString())
+          const trusted = yield* upload.car(car, { apiKey, verify: false })
+          assert.notStrictEqual(trusted[0]!.Root.Cid["/"], dag.root.toString())
+        }).pipe(Effect.provideService(Upload.BodyMode, mode), Effect.provide(layerWith({}, transport)))
     )
   }
 

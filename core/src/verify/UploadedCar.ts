@@ -1,0 +1,108 @@
+/**
+ * CAR imports checked against the node's answer. A CAR carries its blocks' CIDs itself (a node
+ * that imports it checks each block against its CID), so what an answer can get wrong is which
+ * DAGs were imported: the node must answer exactly the roots of the CAR's header. The header is
+ * read from the first bytes as the body sends them (in `blob` mode, from the same `Blob`
+ * alongside); nothing else of the CAR is kept.
+ *
+ * @since 0.1.0
+ */
+import { bytesReader, readHeader } from "@ipld/car/decoder"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import { varint } from "multiformats"
+import { CID } from "multiformats/cid"
+import { CidMismatch } from "../errors/Verification.ts"
+import type { SentPart } from "./Uploaded.ts"
+
+/** The most of a CAR's first bytes kept to read its header: a length prefix and 64 KiB. */
+const HEADER_BYTES = 10 + 64 * 1024
+
+/** The part to send instead, and the check of the roots the node answered. */
+export interface TrackedCar<P> {
+  readonly part: P
+  /** Fails with `CidMismatch` unless `answered` are the roots of the header, each once. */
+  readonly check: (answered: ReadonlyArray<string>) => Effect.Effect<void, CidMismatch>
+}
+
+/** The first bytes of a stream as it passes, up to `limit`. */
+const headKeeper = (limit: number) => {
+  const kept: Array<Uint8Array> = []
+  let size = 0
+  return {
+    keep: (chunk: Uint8Array) => {
+      if (size < limit) {
+        const part = chunk.subarray(0, limit - size)
+        kept.push(part.slice())
+        size += part.byteLength
+      }
+      return chunk
+    },
+    bytes: () => {
+      const out = new Uint8Array(size)
+      let offset = 0
+      for (const part of kept) {
+        out.set(part, offset)
+        offset += part.byteLength
+      }
+      return out
+    }
+  }
+}
+
+/** The header's roots, or `undefined` when the bytes do not start with a CARv1 header. */
+const rootsOf = (head: Uint8Array): Effect.Effect<ReadonlyArray<CID> | undefined> =>
+  Effect.promise(async () => {
+    try {
+      const [length, prefix] = varint.decode(head)
+      const header = await readHeader(bytesReader(head.subarray(0, prefix + length)), 1)
+      return header.roots
+    } catch {
+      return undefined
+    }
+  })
+
+const parsed = (text: string): CID | undefined => {
+  try {
+    return CID.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Compares the answered roots with the header's, in both directions. */
+const compareRoots = (name: string, roots: ReadonlyArray<CID> | undefined, answered: ReadonlyArray<string>) => {
+  if (roots === undefined) {
+    const first = answered[0] ?? "none"
+    return Effect.fail(
+      new CidMismatch({ path: name, expected: "none: the CAR sent has no CARv1 header", answered: first })
+    )
+  }
+  const unexpected = answered.find((text) => !roots.some((root) => parsed(text)?.equals(root) === true))
+  const missing = roots.find((root) => !answered.some((text) => parsed(text)?.equals(root) === true))
+  if (unexpected === undefined && missing === undefined && answered.length === roots.length) return Effect.void
+  return Effect.fail(
+    new CidMismatch({
+      path: name,
+      expected: roots.map(String).join(", "),
+      answered: answered.length === 0 ? "none" : answered.join(", ")
+    })
+  )
+}
+
+/** Tracks the header of a CAR `part` as it is sent (or read from its `Blob` in `blob` mode). */
+export const trackCar = <P extends SentPart<unknown>>(part: P, mode: "stream" | "blob"): TrackedCar<P> => {
+  const head = headKeeper(HEADER_BYTES)
+  const fromBlob = mode === "blob" && part.blob !== undefined
+  const headBytes = fromBlob
+    ? Effect.promise(async () => new Uint8Array(await part.blob!().slice(0, HEADER_BYTES).arrayBuffer()))
+    : Effect.sync(head.bytes)
+  return {
+    part: fromBlob ? part : { ...part, content: Stream.map(part.content, head.keep) },
+    check: (answered) =>
+      headBytes.pipe(
+        Effect.flatMap(rootsOf),
+        Effect.flatMap((roots) => compareRoots(part.name, roots, answered))
+      )
+  }
+}
