@@ -40,7 +40,17 @@ export const typescriptBlocks = (markdown) => {
   return blocks
 }
 
-/** The example files for a README: `{ name, source, program }`; `program` blocks are run. */
+/**
+ * What a program's comments promise it prints: for each `console.log(…) // "text"` (or
+ * `// text, …`), the line it must print, the quoted text or the first word.
+ */
+export const promisedLines = (code) =>
+  code.split("\n").flatMap((line) => {
+    const match = /console\.log\(.*\/\/\s*(?:"([^"]*)"|([^\s,;]+))/.exec(line)
+    return match === null ? [] : [match[1] ?? match[2]]
+  })
+
+/** The example files for a README: `{ name, source, program, promised }`; `program` blocks are run. */
 export const readmeExamples = (readmePath) =>
   typescriptBlocks(readFileSync(readmePath, "utf8")).map(({ line, code }) => {
     const program = /^import\s/m.test(code)
@@ -48,5 +58,5 @@ export const readmeExamples = (readmePath) =>
     const source = program
       ? `// README.md line ${line}\n${code}\n`
       : `// README.md line ${line}\n${prelude}${code.replace(/^/gm, "  ")}\n})\n`
-    return { name, source, program, line }
+    return { name, source, program, line, promised: program ? promisedLines(code) : [] }
   })

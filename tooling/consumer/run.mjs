@@ -110,16 +110,25 @@ writeFileSync(
 writeFileSync(join(consumer, "report.pdf"), "%PDF-1.7\nA report for the README's upload example.\n")
 // Hardhat's well-known second test account: a key with nothing behind it.
 const privateKey = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
-for (const { name, source } of examples.filter((example) => example.program)) {
+let promises = 0
+for (const { name, source, promised, line } of examples.filter((example) => example.program)) {
   const preload = source.includes("lighthouse-effect/mocks/node") ? [] : ["--import", "./simulated-network.mjs"]
-  run(`README program ${name}`, process.execPath, ["--disable-warning=ExperimentalWarning", ...preload, name], {
+  const step = `README program ${name}`
+  const output = run(step, process.execPath, ["--disable-warning=ExperimentalWarning", ...preload, name], {
     cwd: consumer,
     env: { ...process.env, PRIVATE_KEY: privateKey },
     timeout: 120_000
   })
+  // Each `console.log(…) // "text"` of the program must print that line.
+  const printed = output.split("\n").map((text) => text.trim())
+  const broken = promised.find((text) => !printed.includes(text))
+  if (broken !== undefined)
+    fail(step, `README.md (block at line ${line}) promises it prints "${broken}"; it printed:\n${output}`)
+  promises += promised.length
 }
 
 if (!keep) rmSync(work, { recursive: true, force: true })
 console.log(
-  `consumer test: ${tarball} installed; ${examples.length} README examples typechecked, ${examples.filter((e) => e.program).length} run`
+  `consumer test: ${tarball} installed; ${examples.length} README examples typechecked, ` +
+    `${examples.filter((e) => e.program).length} run, the ${promises} lines they promise printed`
 )
