@@ -128,88 +128,101 @@ export const verifySignature = async (address: string, message: string, signatur
   }
 }
 
+/** What the functions below share: the state, the clock and TTLs, and the current signing secret. */
+interface Issuer {
+  readonly state: AuthState
+  readonly options: AuthOptions
+  secret: Uint8Array
+}
+
+const issueMessage = ({ state, options }: Issuer, address: string): IssuedMessage => {
+  const nonce = crypto.randomUUID()
+  const issued = { nonce, message: `${authMessagePrefix}${nonce}`, issuedAt: options.now() }
+  state.messages.set(address, issued)
+  return issued
+}
+
+const issuePair = async (issuer: Issuer, address: string, chain: string): Promise<TokenPair> => {
+  const { options, state } = issuer
+  const nowSeconds = Math.floor(options.now() / 1000)
+  const jws = await new SignJWT({ chain })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(address)
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(nowSeconds + options.jwtTtlSeconds)
+    .setJti(crypto.randomUUID())
+    .sign(issuer.secret)
+  const refreshToken = `r:${base64url(randomBytes(32))}`
+  state.refreshTokens.set(refreshToken, { address, expiresAt: options.now() + options.refreshTtlSeconds * 1000 })
+  return { token: `jwt:${jws}`, refreshToken }
+}
+
+const exchangeSignature = async (issuer: Issuer, address: string, signature: unknown, chain: string) => {
+  const { messages } = issuer.state
+  const issued = messages.get(address)
+  if (issued === undefined || !(await verifySignature(address, issued.message, signature))) return undefined
+  // The message is spent: the signature cannot also be replayed as a bearer token.
+  if (messages.get(address) === issued) messages.delete(address)
+  return issuePair(issuer, address, chain)
+}
+
+const refresh = async (issuer: Issuer, address: string, refreshToken: unknown) => {
+  if (typeof refreshToken !== "string") return undefined
+  const { refreshTokens } = issuer.state
+  const record = refreshTokens.get(refreshToken)
+  if (record === undefined || record.address !== address) return undefined
+  refreshTokens.delete(refreshToken)
+  if (record.expiresAt <= issuer.options.now()) return undefined
+  return issuePair(issuer, address, "ALL")
+}
+
+const verifyJwt = async (issuer: Issuer, address: string, jws: string): Promise<AuthOutcome> => {
+  try {
+    await jwtVerify(jws, issuer.secret, {
+      algorithms: ["HS256"],
+      subject: address,
+      currentDate: new Date(issuer.options.now())
+    })
+    return { ok: true, via: "jwt" }
+  } catch (error) {
+    return { ok: false, reason: error instanceof errors.JWTExpired ? "expired" : "invalid" }
+  }
+}
+
+const authenticate = async (
+  issuer: Issuer,
+  address: string,
+  authorization: string | null,
+  spent: Set<string>
+): Promise<AuthOutcome> => {
+  const match = /^Bearer (.+)$/.exec(authorization ?? "")
+  const token = match?.[1]?.trim()
+  if (token === undefined || token === "") return { ok: false, reason: "invalid" }
+  if (token.startsWith("jwt:")) return verifyJwt(issuer, address, token.slice(4))
+  const issued = issuer.state.messages.get(address)
+  if (issued === undefined) return { ok: false, reason: "invalid" }
+  const key = `${address}:${issued.nonce}`
+  if (spent.has(key) || !(await verifySignature(address, issued.message, token))) {
+    return { ok: false, reason: "invalid" }
+  }
+  // Checked again after the await: two concurrent calls with one signature get one success.
+  if (spent.has(key)) return { ok: false, reason: "invalid" }
+  spent.add(key)
+  return { ok: true, via: "signature" }
+}
+
 export const makeAuth = (options: AuthOptions): Auth => {
-  const state: AuthState = { messages: new Map(), refreshTokens: new Map() }
-  let secret = randomBytes(32)
-
-  const issueMessage = (address: string): IssuedMessage => {
-    const nonce = crypto.randomUUID()
-    const issued = { nonce, message: `${authMessagePrefix}${nonce}`, issuedAt: options.now() }
-    state.messages.set(address, issued)
-    return issued
-  }
-
-  const issuePair = async (address: string, chain: string): Promise<TokenPair> => {
-    const nowSeconds = Math.floor(options.now() / 1000)
-    const jws = await new SignJWT({ chain })
-      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-      .setSubject(address)
-      .setIssuedAt(nowSeconds)
-      .setExpirationTime(nowSeconds + options.jwtTtlSeconds)
-      .setJti(crypto.randomUUID())
-      .sign(secret)
-    const refreshToken = `r:${base64url(randomBytes(32))}`
-    state.refreshTokens.set(refreshToken, { address, expiresAt: options.now() + options.refreshTtlSeconds * 1000 })
-    return { token: `jwt:${jws}`, refreshToken }
-  }
-
-  const exchangeSignature = async (address: string, signature: unknown, chain: string) => {
-    const issued = state.messages.get(address)
-    if (issued === undefined || !(await verifySignature(address, issued.message, signature))) return undefined
-    // The message is spent: the signature cannot also be replayed as a bearer token.
-    if (state.messages.get(address) === issued) state.messages.delete(address)
-    return issuePair(address, chain)
-  }
-
-  const refresh = async (address: string, refreshToken: unknown) => {
-    if (typeof refreshToken !== "string") return undefined
-    const record = state.refreshTokens.get(refreshToken)
-    if (record === undefined || record.address !== address) return undefined
-    state.refreshTokens.delete(refreshToken)
-    if (record.expiresAt <= options.now()) return undefined
-    return issuePair(address, "ALL")
-  }
-
-  const verifyJwt = async (address: string, jws: string): Promise<AuthOutcome> => {
-    try {
-      await jwtVerify(jws, secret, {
-        algorithms: ["HS256"],
-        subject: address,
-        currentDate: new Date(options.now())
-      })
-      return { ok: true, via: "jwt" }
-    } catch (error) {
-      return { ok: false, reason: error instanceof errors.JWTExpired ? "expired" : "invalid" }
-    }
-  }
-
-  const authenticate = async (address: string, authorization: string | null, spent: Set<string>) => {
-    const match = /^Bearer (.+)$/.exec(authorization ?? "")
-    const token = match?.[1]?.trim()
-    if (token === undefined || token === "") return { ok: false, reason: "invalid" } as const
-    if (token.startsWith("jwt:")) return verifyJwt(address, token.slice(4))
-    const issued = state.messages.get(address)
-    if (issued === undefined) return { ok: false, reason: "invalid" } as const
-    const key = `${address}:${issued.nonce}`
-    if (spent.has(key) || !(await verifySignature(address, issued.message, token))) {
-      return { ok: false, reason: "invalid" } as const
-    }
-    // Checked again after the await: two concurrent calls with one signature get one success.
-    if (spent.has(key)) return { ok: false, reason: "invalid" } as const
-    spent.add(key)
-    return { ok: true, via: "signature" } as const
-  }
-
+  const issuer: Issuer = { state: { messages: new Map(), refreshTokens: new Map() }, options, secret: randomBytes(32) }
   return {
-    state,
-    issueMessage,
-    exchangeSignature,
-    refresh,
-    authenticate,
+    state: issuer.state,
+    issueMessage: (address) => issueMessage(issuer, address),
+    exchangeSignature: (address, signature, chain) => exchangeSignature(issuer, address, signature, chain),
+    refresh: (address, refreshToken) => refresh(issuer, address, refreshToken),
+    authenticate: (address, authorization, spent) => authenticate(issuer, address, authorization, spent),
     reset: () => {
-      state.messages.clear()
-      state.refreshTokens.clear()
-      secret = randomBytes(32)
+      issuer.state.messages.clear()
+      issuer.state.refreshTokens.clear()
+      issuer.secret = randomBytes(32)
     }
   }
 }
