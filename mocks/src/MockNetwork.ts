@@ -266,7 +266,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   const walrus = new WalrusBlobs()
 
   if (store !== undefined) {
-    const persisted = { accounts, files, ipns, deals, keyNodes }
+    const persisted = { accounts, files, ipns, deals, keyNodes, walrus }
     restoreState(store, persisted)
     mirror = stateMirror(store, persisted)
   }

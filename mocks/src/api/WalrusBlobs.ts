@@ -54,6 +54,16 @@ export class WalrusBlobs {
     this.#byCid.delete(cid)
   }
 
+  /** Every CID stored on Walrus with its blob ids, for the state store. */
+  records(): Iterable<readonly [string, ReadonlyArray<string>]> {
+    return this.#byCid.entries()
+  }
+
+  /** Takes back what `records` gave (at start, from the state store). */
+  restore(records: Iterable<readonly [string, ReadonlyArray<string>]>): void {
+    for (const [cid, blobIds] of records) this.#byCid.set(cid, blobIds)
+  }
+
   reset(): void {
     this.#byCid.clear()
   }

@@ -12,13 +12,31 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite"
 import { decodeValue, encodeValue, type StateStore, type StateTable, StateTables } from "./State.ts"
 
-/** Migration `i` takes a database from version `i` to `i + 1`. */
+const createTable = (db: DatabaseSync, table: StateTable) =>
+  db.exec(`CREATE TABLE ${table} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`)
+
+/**
+ * Migration `i` takes a database from version `i` to `i + 1`. A step never changes once released:
+ * a new table is a new step, so files written by any earlier version reach the same schema.
+ */
 export const migrations: ReadonlyArray<(db: DatabaseSync) => void> = [
   (db) => {
-    for (const table of StateTables) {
-      db.exec(`CREATE TABLE ${table} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`)
-    }
-  }
+    const first: ReadonlyArray<StateTable> = [
+      "accounts",
+      "api_keys",
+      "files",
+      "ipns_keys",
+      "ipns_records",
+      "deals",
+      "key_shards",
+      "spent_nonces",
+      "releases",
+      "payments_seen",
+      "meta"
+    ]
+    for (const table of first) createTable(db, table)
+  },
+  (db) => createTable(db, "walrus_blobs")
 ]
 
 export const SchemaVersion = migrations.length

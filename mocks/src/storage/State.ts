@@ -1,6 +1,6 @@
 /**
  * Where the local network keeps everything but blocks: accounts, API keys, the uploads list, key
- * shards, access conditions, shares, IPNS keys and records, deals, payments seen.
+ * shards, access conditions, shares, IPNS keys and records, deals, payments seen, Walrus blobs.
  *
  * One interface, two stores: `memoryState()` (tests, `serve` without `--state-dir`) and
  * `openSqliteState(file)` (see `SqliteState.ts`). The network's registries keep their working copy
@@ -27,7 +27,8 @@ export const StateTables = [
   "spent_nonces",
   "releases",
   "payments_seen",
-  "meta"
+  "meta",
+  "walrus_blobs"
 ] as const
 
 export type StateTable = (typeof StateTables)[number]

@@ -1,7 +1,7 @@
 /**
  * The two state stores (memory, SQLite) keep the same rows in the same order, write a logical
  * change all or nothing, round-trip bytes, bigints and CIDs, and the SQLite file keeps everything
- * across reopening, with its schema version recorded.
+ * across reopening, with its schema version recorded; a file of an earlier schema is migrated.
  */
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -11,7 +11,7 @@ import fc from "fast-check"
 import { CID } from "multiformats/cid"
 import { afterEach, describe, expect, it } from "vitest"
 import { makeMirror } from "../../src/storage/Mirror.ts"
-import { NewerSchema, openSqliteState, SchemaVersion } from "../../src/storage/SqliteState.ts"
+import { migrations, NewerSchema, openSqliteState, SchemaVersion } from "../../src/storage/SqliteState.ts"
 import { decodeValue, encodeValue, memoryState, type StateStore } from "../../src/storage/State.ts"
 
 const directories: Array<string> = []
@@ -155,6 +155,26 @@ describe("sqlite state file", () => {
     const second = track(openSqliteState(file))
     expect(second.get("api_keys", "key-1")).toBe("0xabc")
     expect(second.rows("files")).toEqual([{ key: "f1", value: { cid: "bafy", fileSizeInBytes: "12" } }])
+    const db = new DatabaseSync(file, { readOnly: true })
+    expect(db.prepare("SELECT version FROM schema_version").all()).toEqual([{ version: SchemaVersion }])
+    db.close()
+  })
+
+  it("migrates a file written by the first schema forward, keeping its rows", async () => {
+    const file = await databaseFile()
+    // A version-1 file, as the first release wrote it: its tables and one upload record.
+    const old = new DatabaseSync(file)
+    old.exec("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (0)")
+    migrations[0]!(old)
+    old.exec("UPDATE schema_version SET version = 1")
+    old.prepare("INSERT INTO files (key, value) VALUES (?, ?)").run("f1", encodeValue({ cid: "bafy" }))
+    expect(() => old.prepare("SELECT * FROM walrus_blobs").all()).toThrow(/no such table/)
+    old.close()
+
+    const store = track(openSqliteState(file))
+    expect(store.rows("files")).toEqual([{ key: "f1", value: { cid: "bafy" } }])
+    store.put("walrus_blobs", "bafy", ["blob-id"])
+    expect(store.get("walrus_blobs", "bafy")).toEqual(["blob-id"])
     const db = new DatabaseSync(file, { readOnly: true })
     expect(db.prepare("SELECT version FROM schema_version").all()).toEqual([{ version: SchemaVersion }])
     db.close()
