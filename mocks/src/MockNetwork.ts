@@ -26,6 +26,7 @@ import { IpnsKeys } from "./api/Ipns.ts"
 import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.ts"
 import { DefaultPrices, Tickers } from "./api/Tickers.ts"
 import { WalrusBlobs } from "./api/WalrusBlobs.ts"
+import { PublishedRecords } from "./gateway/PublishedRecords.ts"
 import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
 import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
 import { parseCid } from "./http/Request.ts"
@@ -92,6 +93,8 @@ export interface MockNetworkState {
   readonly keyNodes: KeyNodes
   /** The blobs behind every CID stored on Walrus. */
   readonly walrus: WalrusBlobs
+  /** IPNS records published from outside (`PUT /routing/v1/ipns/{name}`). */
+  readonly published: PublishedRecords
 }
 
 export interface SeedAccountOptions {
@@ -192,20 +195,22 @@ const networkHandlers = (
     readonly tickers: Tickers
     readonly keyNodes: KeyNodes
     readonly walrus: WalrusBlobs
+    readonly published: PublishedRecords
   },
   { faults, pageSize, clock }: { readonly faults: Faults; readonly pageSize: number; readonly clock: () => number }
 ): ReadonlyArray<HttpHandler> => {
-  const { accounts, files, content, deals, ipns, tickers, walrus } = r
+  const { accounts, files, content, deals, ipns, tickers, walrus, published } = r
   return [
     ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus }),
     ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
     ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus }),
-    ...gatewayHandlers({ host: hosts.gateway, content, ipns, faults, clock }),
+    ...gatewayHandlers({ host: hosts.gateway, content, ipns, published, faults, clock }),
     // The Walrus gateway is the same gateway, answering only for what Walrus holds.
     ...gatewayHandlers({
       host: hosts.walrusGateway,
       content,
       ipns,
+      published,
       faults,
       clock,
       holds: (cid) => walrus.holds(`${cid}`)
@@ -264,20 +269,21 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   const payments = options.payments === undefined ? undefined : new Payments(options.payments, accounts, tickers)
   const keyNodes = keyNodesOf(options, hosts.encryption, clock, hostFaults)
   const walrus = new WalrusBlobs()
+  const published = new PublishedRecords()
 
   if (store !== undefined) {
-    const persisted = { accounts, files, ipns, deals, keyNodes, walrus }
+    const persisted = { accounts, files, ipns, deals, keyNodes, walrus, published }
     restoreState(store, persisted)
     mirror = stateMirror(store, persisted)
   }
 
-  const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus }
+  const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus, published }
   const handlers = networkHandlers(hosts, registries, { faults: hostFaults, pageSize, clock })
 
   return {
     hosts,
     handlers,
-    state: { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus },
+    state: { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published },
     faults,
     seedAccount: (address, seed = {}) => {
       const seeded = seedAccount(accounts, address, seed)
@@ -309,6 +315,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
       payments?.reset()
       keyNodes.reset()
       walrus.reset()
+      published.reset()
       faults.clear()
       if (store !== undefined) {
         store.clear()

@@ -3,9 +3,9 @@
  * back together from a store at start, and the mirror that writes each change through.
  *
  * Kept: accounts (quota and usage), API keys, the uploads list, IPNS keys with their last signed
- * record, deals (and the deal id counter), the Walrus blobs behind each CID stored there, and for
- * each of the 5 key nodes its file records (key shard, owner, shares, access conditions), the
- * nonces spent on it and the shards it released.
+ * record, IPNS records published from outside, deals (and the deal id counter), the Walrus blobs
+ * behind each CID stored there, and for each of the 5 key nodes its file records (key shard,
+ * owner, shares, access conditions), the nonces spent on it and the shards it released.
  * Not kept: sign-in messages and key-node JWTs (short-lived: clients sign in again), ticker prices
  * (options at start), faults.
  */
@@ -14,6 +14,8 @@ import type { Deal, Deals } from "./api/Deals.ts"
 import type { FileRecord, Files } from "./api/Files.ts"
 import type { IpnsKey, IpnsKeys } from "./api/Ipns.ts"
 import type { WalrusBlobs } from "./api/WalrusBlobs.ts"
+import type { PublishedRecords } from "./gateway/PublishedRecords.ts"
+import type { SignedRecord } from "./gateway/IpnsRecords.ts"
 import type { KeyNodes, NodeId } from "./keyNodes/index.ts"
 import type { FileRecord as ShardRecord, Release } from "./keyNodes/NodeState.ts"
 import { type Mirror, type Mirrored, makeMirror } from "./storage/Mirror.ts"
@@ -27,6 +29,7 @@ export interface PersistedState {
   readonly deals: Deals
   readonly keyNodes: KeyNodes
   readonly walrus: WalrusBlobs
+  readonly published: PublishedRecords
 }
 
 // Key-node rows are keyed `<node id>:<key>`, one table per kind for the 5 nodes together.
@@ -44,6 +47,7 @@ const registries = (state: PersistedState): ReadonlyArray<Mirrored> => [
   { table: "deals", rows: () => state.deals.records() },
   { table: "meta", rows: () => [["nextDealId", state.deals.nextDealId]] },
   { table: "walrus_blobs", rows: () => state.walrus.records() },
+  { table: "ipns_records", rows: () => state.published.records() },
   {
     table: "key_shards",
     rows: () =>
@@ -76,6 +80,7 @@ export const restoreState = (store: StateStore, state: PersistedState): void => 
     (store.get("meta", "nextDealId") as number | undefined) ?? 0
   )
   state.walrus.restore(store.rows("walrus_blobs").map((row) => [row.key, row.value as ReadonlyArray<string>] as const))
+  state.published.restore(store.rows("ipns_records").map((row) => [row.key, row.value as SignedRecord] as const))
   const nodeOf = (id: number) => state.keyNodes.nodes.find((node) => node.id === id)
   for (const row of store.rows("key_shards")) {
     const [id, cid] = splitNodeKey(row.key)

@@ -9,7 +9,8 @@
  *   gateway (`?format=raw|car|ipns-record` or `Accept`), see `gateway/PathGateway.ts`: byte ranges,
  *   `Etag`, immutable caching, paths through folders, raw blocks, CARs, signed IPNS records.
  * - `GET|HEAD /routing/v1/ipns/{name}`: the delegated routing API's IPNS record of a name the API
- *   published, signed with its key (`gateway/IpnsRecords.ts`).
+ *   published, signed with its key (`gateway/IpnsRecords.ts`), or of a name published from outside
+ *   with `PUT /routing/v1/ipns/{name}` (`gateway/PublishedRecords.ts`).
  *
  * The Walrus gateway (`https://gateway-walrus.lighthouse.storage`) is the same gateway limited by
  * `holds` to content stored on Walrus: anything else is a 404 `{"error":"… is not stored on Walrus"}`.
@@ -19,6 +20,7 @@ import { type HttpHandler, http } from "msw"
 import type { IpnsKeys } from "../api/Ipns.ts"
 import type { Faults } from "../faults/index.ts"
 import { currentRecord, routingRecordResponse, type SignedRecord } from "../gateway/IpnsRecords.ts"
+import { cidOf, type PublishedRecords, routingPutResponse } from "../gateway/PublishedRecords.ts"
 import { type IpnsResolution, type PathGatewayContext, pathGatewayResponse, streamOf } from "../gateway/PathGateway.ts"
 import { parseCid } from "../http/Request.ts"
 import { errorResponse } from "../http/Respond.ts"
@@ -30,6 +32,8 @@ export interface GatewayContext {
   readonly host: string
   readonly content: ContentStore
   readonly ipns: IpnsKeys
+  /** Records published from outside (`PUT /routing/v1/ipns/{name}`). */
+  readonly published: PublishedRecords
   readonly faults: Faults
   /** Milliseconds since the epoch, for IPNS record validity. */
   readonly clock: () => number
@@ -57,11 +61,22 @@ const ipfsRoot = (request: Request): CID | undefined => {
   return pathname.startsWith("/ipfs/") ? parseCid(splitPath(pathname.slice("/ipfs/".length)).root) : undefined
 }
 
-/** The record to serve for a `k51…` name (re-signed when due; the key keeps it), or `undefined`. */
+/** A record published from outside for `name`, while it is valid. */
+const publishedRecordOf = (context: GatewayContext, name: string): IpnsResolution | undefined => {
+  const record = context.published.current(name, context.clock())
+  const cid = record === undefined ? undefined : cidOf(record.value)
+  return record === undefined || cid === undefined ? undefined : { cid, record }
+}
+
+/**
+ * The record to serve for a `k51…` name: the API's (re-signed when due; the key keeps it) for a
+ * name it holds the key of, else one published from outside; or `undefined`.
+ */
 const recordOf = async (context: GatewayContext, name: string): Promise<IpnsResolution | undefined> => {
   const key = context.ipns.byId(name)
-  const cid = key?.cid === null || key?.cid === undefined ? undefined : parseCid(key.cid)
-  if (key === undefined || cid === undefined) return undefined
+  if (key === undefined) return publishedRecordOf(context, name)
+  const cid = key.cid === null ? undefined : parseCid(key.cid)
+  if (cid === undefined) return undefined
   const record: SignedRecord | undefined = await currentRecord(key.secretKey, cid, key.record, context.clock())
   if (record === undefined) return undefined
   key.record = record
@@ -110,6 +125,8 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
   }
   const routing = ({ request }: { readonly request: Request }) =>
     routingRecordResponse(request, async (name) => (await recordOf(context, name))?.record)
+  const publish = ({ request }: { readonly request: Request }) =>
+    routingPutResponse(request, context.published, context.clock)
 
   return [
     http.post(`${host}/api/v0/cat/*`, faults.wrap("gateway", cat)),
@@ -120,6 +137,7 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
     http.head(`${host}/ipns/*`, faults.wrap("gateway", browse)),
     http.get(`${host}/routing/v1/ipns/*`, faults.wrap("gateway", routing)),
     http.head(`${host}/routing/v1/ipns/*`, faults.wrap("gateway", routing)),
+    http.put(`${host}/routing/v1/ipns/*`, faults.wrap("gateway", publish)),
     http.all(
       `${host}/*`,
       faults.wrap("gateway", () => errorResponse(404, "Not Found"))

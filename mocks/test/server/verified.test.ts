@@ -9,10 +9,17 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import {
+  type DelegatedRoutingV1HttpApiClient,
+  delegatedRoutingV1HttpApiClient
+} from "@helia/delegated-routing-v1-http-api-client"
 import { withHTTP } from "@helia/http"
 import { createVerifiedFetch, type VerifiedFetch } from "@helia/verified-fetch"
 import lighthouse from "@lighthouse-web3/sdk"
+import { generateKeyPair } from "@libp2p/crypto/keys"
 import { createHeliaLight } from "helia"
+import { createIPNSRecord, marshalIPNSRecord } from "ipns"
+import { base36 } from "multiformats/bases/base36"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pointProviderSdkAt } from "../../src/server/providerSdk.ts"
@@ -30,6 +37,7 @@ let dir: string
 let served: ServedMockNetwork
 let apiKey: string
 let verifiedFetch: VerifiedFetch
+let routing: DelegatedRoutingV1HttpApiClient
 let restoreSdk: () => void
 const big = bytesOf(3 * MiB + 5, 1)
 const nested = bytesOf(300_000, 2)
@@ -59,6 +67,7 @@ beforeAll(async () => {
     allowLocal: true
   }).start()
   verifiedFetch = await createVerifiedFetch(helia)
+  routing = delegatedRoutingV1HttpApiClient({ url: served.urls.gateway, cacheTTL: 0 })({ logger: helia.logger })
   restoreSdk = pointProviderSdkAt(served.urls)
 })
 
@@ -96,6 +105,15 @@ describe("an independent verifying client", () => {
     const response = await verifiedFetch(`ipns://${key.data.ipnsId}/a/b.bin`)
     expect(response.status).toBe(200)
     expect(await bytes(response)).toEqual(nested)
+  })
+
+  it("publishes a name of its own with Helia's routing client (PUT), then resolves it", async () => {
+    const key = await generateKeyPair("Ed25519")
+    const record = await createIPNSRecord(key, `/ipfs/${bigCid}`, 1n, 60 * 60 * 1000)
+    await routing.putIPNS(key.publicKey.toCID(), marshalIPNSRecord(record))
+    const response = await verifiedFetch(`ipns://${key.publicKey.toCID().toString(base36)}`)
+    expect(response.status).toBe(200)
+    expect(await bytes(response)).toEqual(big)
   })
 })
 

@@ -11,6 +11,7 @@ import { Accounts } from "../../src/api/Accounts.ts"
 import { Files } from "../../src/api/Files.ts"
 import { IpnsKeys } from "../../src/api/Ipns.ts"
 import { makeFaults } from "../../src/faults/index.ts"
+import { PublishedRecords } from "../../src/gateway/PublishedRecords.ts"
 import { ContentStore } from "../../src/upload/ContentStore.ts"
 import { gatewayHandlers } from "../../src/upload/Gateway.ts"
 import { uploadNodeHandlers } from "../../src/upload/UploadNode.ts"
@@ -35,6 +36,7 @@ const server = setupServer(
     host: WALRUS_GATEWAY,
     content,
     ipns: new IpnsKeys(clock),
+    published: new PublishedRecords(),
     faults,
     clock,
     holds: (cid) => walrus.holds(cid.toString())
