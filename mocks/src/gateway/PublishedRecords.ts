@@ -94,6 +94,29 @@ const checkedRecord = async (name: string, bytes: Uint8Array, now: number): Prom
   return { bytes, sequence: record.sequence, value, expiresAt, ttlMs: Number((record.ttl ?? 0n) / 1_000_000n) }
 }
 
+/** The largest record accepted, as the `ipns` validator limits it. */
+const MAX_RECORD_BYTES = 10 * 1024
+
+/** The body, or `undefined` once it passes `limit` bytes (the rest is never read). */
+const bodyUpTo = async (request: Request, limit: number): Promise<Uint8Array | undefined> => {
+  const parts: Array<Uint8Array> = []
+  let size = 0
+  const reader = request.body?.getReader()
+  for (let next = await reader?.read(); next !== undefined && !next.done; next = await reader?.read()) {
+    size += next.value.byteLength
+    if (size > limit) {
+      // Not awaited: when the body is one branch of a tee (msw clones requests), cancelling it
+      // settles only once the other branch is cancelled too.
+      reader?.cancel().catch(() => undefined)
+      return undefined
+    }
+    parts.push(next.value)
+  }
+  const body = new Uint8Array(size)
+  parts.reduce((offset, part) => (body.set(part, offset), offset + part.byteLength), 0)
+  return body
+}
+
 /** `PUT /routing/v1/ipns/{name}`: validates the record and keeps it when it is the best so far. */
 export const routingPutResponse = async (
   request: Request,
@@ -111,8 +134,10 @@ export const routingPutResponse = async (
   const given = decodeURIComponent(match[1]!)
   const name = normalizeIpnsName(given)
   if (name === undefined) return error(400, `not an IPNS name: ${given}`)
+  const body = await bodyUpTo(request, MAX_RECORD_BYTES)
+  if (body === undefined) return error(400, `an IPNS record is at most ${MAX_RECORD_BYTES} bytes`)
   try {
-    published.offer(name, await checkedRecord(name, new Uint8Array(await request.arrayBuffer()), now()))
+    published.offer(name, await checkedRecord(name, body, now()))
   } catch (refusal) {
     if (refusal instanceof Refused) return error(400, refusal.message)
     throw refusal

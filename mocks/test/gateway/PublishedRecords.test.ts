@@ -104,6 +104,10 @@ describe("PUT /routing/v1/ipns/{name}", () => {
       400,
       "not an IPNS name: not-a-name"
     ])
+    expect(await error(await put(network, new Uint8Array(10 * 1024 + 1)))).toEqual([
+      400,
+      "an IPNS record is at most 10240 bytes"
+    ])
     expect(await routed(network)).toBe(404)
   })
 
