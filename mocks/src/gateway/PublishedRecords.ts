@@ -113,7 +113,11 @@ const bodyUpTo = async (request: Request, limit: number): Promise<Uint8Array | u
     parts.push(next.value)
   }
   const body = new Uint8Array(size)
-  parts.reduce((offset, part) => (body.set(part, offset), offset + part.byteLength), 0)
+  let offset = 0
+  for (const part of parts) {
+    body.set(part, offset)
+    offset += part.byteLength
+  }
   return body
 }
 

@@ -51,7 +51,10 @@ const networkWithText = async (text: string, storage = { blocks: memoryBlocks(),
     body: form
   })
   const cid = CID.parse(((await added.json()) as { Hash: string }).Hash)
-  return { network, cid, storage, advance: (ms: number) => void (now += ms), now: () => now }
+  const advance = (ms: number) => {
+    now += ms
+  }
+  return { network, cid, storage, advance, now: () => now }
 }
 
 describe("PUT /routing/v1/ipns/{name}", () => {
