@@ -10,7 +10,8 @@
  * - `?format=car` / `application/vnd.ipld.car`: see `Car.ts`; `version=1; order=dfs; dups=y|n`.
  * - `?format=ipns-record` / `application/vnd.ipfs.ipns-record` under `/ipns/`: the signed record.
  *
- * Every answer names the path (`X-Ipfs-Path`) and the blocks crossed (`X-Ipfs-Roots`). A root block
+ * Every answer names the path (`X-Ipfs-Path`) and the blocks crossed (`X-Ipfs-Roots`); a raw block
+ * or CAR chosen by `Accept` alone also names its `?format=` URL (`Content-Location`). A root block
  * the store does not hold is 404; with `Cache-Control: only-if-cached`, 412.
  */
 import { Mime } from "lighthouse-effect"
@@ -235,6 +236,18 @@ const rootOf = async (
   return { cid: resolved.cid, cacheControl: `public, max-age=${Math.floor(resolved.record.ttlMs / 1000)}` }
 }
 
+/**
+ * A verifiable answer chosen by `Accept` alone names the URL that asks for it with `format`
+ * (`Content-Location`), as the trustless gateway spec says, so HTTP caches keep the formats apart.
+ */
+const located = (url: URL, format: "raw" | "car", response: Response): Response => {
+  if ((url.searchParams.get("format") ?? "") !== "") return response
+  const query = new URLSearchParams(url.searchParams)
+  query.set("format", format)
+  response.headers.set("content-location", `${url.pathname}?${query}`)
+  return response
+}
+
 /** The gateway's answer to a request for `/ipfs/…` or `/ipns/…`. */
 export const pathGatewayResponse = async (request: Request, context: PathGatewayContext): Promise<Response> => {
   const url = new URL(request.url)
@@ -252,8 +265,8 @@ export const pathGatewayResponse = async (request: Request, context: PathGateway
   try {
     const resolution = await resolvePath(context.blocks, root.cid, target.segments)
     const served: Served = { target, resolution, cacheControl: root.cacheControl, head, request }
-    if (format.kind === "raw") return await rawResponse(context, served)
-    if (format.kind === "car") return carResponse(context, served, format.options)
+    if (format.kind === "raw") return located(url, "raw", await rawResponse(context, served))
+    if (format.kind === "car") return located(url, "car", await carResponse(context, served, format.options))
     return await deserializedResponse(context, served, url)
   } catch (error) {
     if (error instanceof ContentNotFound) return problem(404, error.message)

@@ -111,6 +111,7 @@ describe("raw blocks", () => {
       "x-content-type-options": "nosniff",
       "x-ipfs-roots": file.toString()
     })
+    expect(response.headers.get("content-location")).toBe(query === "" ? `/ipfs/${file}?format=raw` : null)
   })
 
   it("HEAD answers the same headers without a body; If-None-Match answers 304", async () => {
@@ -148,7 +149,10 @@ describe("CAR", () => {
       headers: { accept: "application/vnd.ipld.car; version=1; dups=y" }
     })
     expect(response.headers.get("content-type")).toBe("application/vnd.ipld.car; version=1; order=dfs; dups=y")
+    expect(response.headers.get("content-location")).toBe(`/ipfs/${file}?format=car`)
     expect((await readCar(response)).blocks.length).toBeGreaterThan(20)
+    const asked = await gateway(`/ipfs/${file}?format=car&dag-scope=entity`)
+    expect(asked.headers.get("content-location")).toBeNull()
   })
 
   it("starts with the blocks that resolve a path, then the file", async () => {
