@@ -8,7 +8,9 @@
  * (8732), `--gateway-port N` (8733), `--encryption-port N` (8734) — 0 picks a free port, and
  * `--free-ports` does so for all four —, `--chain-port N` (default 8545, the `localhost` network's
  * RPC; 0: a free port), `--no-chain`, `--state-dir DIR` (blocks and state kept there across
- * restarts; without it everything is in memory and gone at exit), `--page-size N`,
+ * restarts; without it everything is in memory and gone at exit), `--gc` (before serving, delete the
+ * blocks no upload record or IPNS value reaches: what an upload killed half-way left, deleted
+ * files' blocks), `--page-size N`,
  * `--data-limit BYTES`, `--seed ADDRESS[:APIKEY]` (repeatable) to create accounts at start, and
  * `--json` to print the addresses as one JSON line instead of the banner. A port already taken
  * ends the command with one line naming it.
@@ -63,6 +65,7 @@ const { values } = parseArgs({
     "no-chain": { type: "boolean", default: false },
     "free-ports": { type: "boolean", default: false },
     "state-dir": { type: "string" },
+    gc: { type: "boolean", default: false },
     "page-size": { type: "string" },
     "data-limit": { type: "string" },
     seed: { type: "string", multiple: true },
@@ -220,12 +223,19 @@ const serveNetwork = (options: MockNetworkOptions) => {
     bind: values.bind,
     ports,
     ...(stateDir === undefined ? {} : { stateDir }),
+    collectGarbage: values.gc,
     ...(pageSize === undefined ? {} : { pageSize }),
     ...(dataLimit === undefined ? {} : { defaultDataLimit: dataLimit })
   })
 }
 
 type Served = Awaited<ReturnType<typeof serveNetwork>>
+
+/** What `--gc` did, in a line. */
+const garbageLine = (garbage: NonNullable<Served["garbage"]>) =>
+  "refused" in garbage
+    ? `nothing removed: ${garbage.refused}`
+    : `${garbage.removed} unreferenced blocks removed, ${garbage.kept} kept`
 
 /** What is served, as one JSON line (`--json`) or as text for a person. */
 const printReady = (
@@ -240,6 +250,7 @@ const printReady = (
         ports: portsOf(served.urls),
         hosts: served.network.hosts,
         storage: served.network.storage,
+        ...(served.garbage === undefined ? {} : { garbage: served.garbage }),
         clock: `${served.urls.api}${devClockPath}`,
         accounts: seeded,
         ...Object.fromEntries(started.map((service) => [service.id, service.json]))
@@ -254,6 +265,7 @@ const printReady = (
     stateDir === undefined
       ? "  state       in memory: every block in this process's heap, all gone at exit (--state-dir DIR keeps it)"
       : `  state       ${stateDir} (blocks/ and state.sqlite, kept across restarts)`,
+    ...(served.garbage === undefined ? [] : [`  gc          ${garbageLine(served.garbage)}`]),
     ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
     `  clock       ${urls.api}${devClockPath}  (GET it; POST {"advanceMs": 3600000} or {"freeze": true} to move it)`,
     ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),

@@ -27,9 +27,11 @@ import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.
 import { DefaultPrices, Tickers } from "./api/Tickers.ts"
 import { WalrusBlobs } from "./api/WalrusBlobs.ts"
 import { PublishedRecords } from "./gateway/PublishedRecords.ts"
+import { type SweepResult, sweepUnreferenced } from "./storage/Sweep.ts"
 import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
 import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
 import { parseCid } from "./http/Request.ts"
+import type { CID } from "multiformats/cid"
 import { restoreState, stateMirror } from "./Persistence.ts"
 import type { BlockStorage } from "./storage/Blocks.ts"
 import type { Mirror } from "./storage/Mirror.ts"
@@ -128,10 +130,25 @@ export interface MockNetwork {
   readonly syncPayments: () => Promise<SyncResult>
   /** Back to an empty network: state, key nodes, ticker prices and faults. */
   readonly reset: () => void
+  /**
+   * Deletes the blocks no upload record or IPNS value reaches (left by an upload killed half-way,
+   * or by deleted files); see `storage/Sweep.ts`. Only while nothing is uploading.
+   */
+  readonly collectGarbage: () => Promise<SweepResult>
   /** Where blocks and state are kept: `memory`, or a directory / database file. */
   readonly storage: { readonly blocks: string; readonly state: string }
   /** Closes the state store (a network on disk); the network must not be used afterwards. */
   readonly close: () => void
+}
+
+/** What keeps blocks alive: every uploaded file, every name's current value. */
+const rootsOf = (files: Files, ipns: IpnsKeys, published: PublishedRecords): Array<CID> => {
+  const texts = [
+    ...[...files.records()].map(([, record]) => record.cid),
+    ...[...ipns.records()].flatMap(([, key]) => (key.cid === null ? [] : [key.cid])),
+    ...[...published.records()].map(([, record]) => record.value.slice("/ipfs/".length).split("/")[0]!)
+  ]
+  return texts.flatMap((text) => parseCid(text) ?? [])
 }
 
 /** `faults`, with `sync` run after every answer a host gives (the mirror's one transaction per request). */
@@ -322,6 +339,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
         mirror?.forget()
       }
     },
+    collectGarbage: () => sweepUnreferenced(content.blocks, rootsOf(files, ipns, published)),
     storage: { blocks: content.location, state: store?.location ?? "memory" },
     close: () => store?.close()
   }

@@ -2,10 +2,10 @@
  * `npm run serve --state-dir DIR` as a child process: what it was given is there after a restart
  * with the same directory (the same API key lists the upload, the gateway returns the same bytes,
  * as a CAR too), and a server killed with SIGKILL in the middle of an upload comes back with no
- * record pointing at a block it does not hold.
+ * record pointing at a block it does not hold, and with `--gc` without the blocks the cut upload left.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdtemp, readdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { CarBlockIterator } from "@ipld/car"
@@ -19,17 +19,20 @@ const apiKey = "restart-test-key"
 interface Running {
   readonly child: ChildProcess
   readonly urls: Readonly<Record<"api" | "node" | "gateway" | "encryption", string>>
+  /** What `--gc` did before serving. */
+  readonly garbage?: { readonly kept: number; readonly removed: number }
 }
 
 const running: Array<ChildProcess> = []
 let dir: string
 
 /** `serve --state-dir` on free ports, without the chain; resolves once it prints its addresses. */
-const serve = (stateDir: string, seed: boolean): Promise<Running> => {
+const serve = (stateDir: string, seed: boolean, extra: ReadonlyArray<string> = []): Promise<Running> => {
   // `--import tsx` rather than tsx's CLI: one process, so SIGKILL hits the server itself.
   const args = ["--conditions=@lighthouse-effect/source", "--import", "tsx", "scripts/serve.ts", "--json", "--no-chain"]
   args.push("--free-ports", "--state-dir", stateDir, "--data-limit", String(1024 ** 3))
   if (seed) args.push("--seed", `${address}:${apiKey}`)
+  args.push(...extra)
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
   running.push(child)
   let stderr = ""
@@ -41,7 +44,7 @@ const serve = (stateDir: string, seed: boolean): Promise<Running> => {
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString()
       const end = out.indexOf("\n")
-      if (end >= 0) resolve({ child, urls: JSON.parse(out.slice(0, end)).urls })
+      if (end >= 0) resolve({ child, ...(JSON.parse(out.slice(0, end)) as Omit<Running, "child">) })
     })
     child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
   })
@@ -86,6 +89,10 @@ const upload = async (node: string, name: string, body: Uint8Array) => {
   expect(response.status).toBe(200)
   return ((await response.json()) as { Hash: string }).Hash
 }
+
+/** How many block files `blockstore-fs` holds under `directory`. */
+const blockFiles = async (directory: string) =>
+  (await readdir(directory, { recursive: true })).filter((name) => name.endsWith(".data")).length
 
 const listed = async (api: string) => {
   const response = await fetch(`${api}/api/user/files_uploaded?lastKey=null`, {
@@ -148,7 +155,10 @@ describe("serve --state-dir", () => {
     await expect(cut).rejects.toThrow()
     await stop(first.child, "SIGKILL")
 
-    const second = await serve(stateDir, false)
+    // `--gc` takes what the cut upload left: only the 10 blocks of the recorded file stay on disk.
+    const second = await serve(stateDir, false, ["--gc"])
+    expect(second.garbage?.kept).toBe(10)
+    expect(await blockFiles(join(stateDir, "blocks"))).toBe(10)
     const files = await listed(second.urls.api)
     expect(files.map((file) => file.fileName)).toEqual(["before.bin"])
     for (const file of files) {

@@ -17,6 +17,7 @@ import type { HostName } from "../faults/index.ts"
 import { HostNames } from "../faults/index.ts"
 import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "../MockNetwork.ts"
 import { withStateDir } from "../node.ts"
+import type { SweepResult } from "../storage/Sweep.ts"
 import { answerDevClock, type DevClock, devClockPath, makeDevClock } from "./DevClock.ts"
 
 export interface ServeOptions extends MockNetworkOptions {
@@ -28,6 +29,11 @@ export interface ServeOptions extends MockNetworkOptions {
   readonly ports?: Partial<Readonly<Record<HostName, number>>>
   /** Keep blocks and state under this directory; a server started again with it has them all. */
   readonly stateDir?: string
+  /**
+   * Before serving, delete the blocks no upload record or IPNS value reaches (`MockNetwork`'s
+   * `collectGarbage`): what uploads killed half-way left, and deleted files' blocks. @default false
+   */
+  readonly collectGarbage?: boolean
 }
 
 /** The ports `npm run serve` listens on unless told otherwise, one per host. */
@@ -58,6 +64,8 @@ export interface ServedMockNetwork {
   readonly clock: DevClock | undefined
   /** `http://127.0.0.1:<port>` per host. */
   readonly urls: Readonly<Record<HostName, string>>
+  /** What `collectGarbage` did before serving, when asked. */
+  readonly garbage: SweepResult | undefined
   readonly close: () => Promise<void>
 }
 
@@ -168,6 +176,8 @@ const listen = (server: Server, host: HostName, port: number, bind: string) =>
 export const serveMockNetwork = async (options: ServeOptions = {}): Promise<ServedMockNetwork> => {
   const clock = options.network === undefined ? makeDevClock(options.clock ?? Date.now) : undefined
   const network = options.network ?? createMockNetwork(withStateDir({ ...options, clock: clock!.now }))
+  // Before the first request: a block an upload in flight wrote has no record yet.
+  const garbage = options.collectGarbage === true ? await network.collectGarbage() : undefined
   const bind = options.bind ?? "127.0.0.1"
   const handlers = [...network.handlers]
   const servers: Array<Server> = []
@@ -216,6 +226,7 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
     network,
     clock,
     urls,
+    garbage,
     close: async () => {
       await Promise.all(
         servers.map(
