@@ -141,6 +141,20 @@ export interface MockNetwork {
   readonly close: () => void
 }
 
+/** Every registry back to empty, ticker prices to those the network started with. */
+const resetRegistries = (state: MockNetworkState, initialPrices: Readonly<Record<string, number>>) => {
+  state.accounts.clear()
+  state.files.clear()
+  state.content.clear()
+  state.deals.clear()
+  state.ipns.clear()
+  state.tickers.reset(initialPrices)
+  state.payments?.reset()
+  state.keyNodes.reset()
+  state.walrus.reset()
+  state.published.reset()
+}
+
 /** What keeps blocks alive: every uploaded file, every name's current value. */
 const rootsOf = (files: Files, ipns: IpnsKeys, published: PublishedRecords): Array<CID> => {
   const texts = [
@@ -297,10 +311,11 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus, published }
   const handlers = networkHandlers(hosts, registries, { faults: hostFaults, pageSize, clock })
 
+  const state = { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published }
   return {
     hosts,
     handlers,
-    state: { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published },
+    state,
     faults,
     seedAccount: (address, seed = {}) => {
       const seeded = seedAccount(accounts, address, seed)
@@ -323,16 +338,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
       return payments.sync().finally(persist)
     },
     reset: () => {
-      accounts.clear()
-      files.clear()
-      content.clear()
-      deals.clear()
-      ipns.clear()
-      tickers.reset(initialPrices)
-      payments?.reset()
-      keyNodes.reset()
-      walrus.reset()
-      published.reset()
+      resetRegistries(state, initialPrices)
       faults.clear()
       if (store !== undefined) {
         store.clear()
