@@ -72,6 +72,17 @@ export const currentRecord = async (
   return signRecord(secretKey, published, (held?.sequence ?? 0n) + 1n, now + RecordLifetimeMs)
 }
 
+/** The name in a routing path (`/routing/v1/ipns/{name}`), percent-decoded; `undefined` when it cannot be. */
+export const routingName = (pathname: string): string | undefined => {
+  const match = /^\/routing\/v1\/ipns\/([^/]+)\/?$/.exec(pathname)
+  if (match === null) return undefined
+  try {
+    return decodeURIComponent(match[1]!)
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The `k51…` form of an IPNS name given as a libp2p-key CID in any base, or as a bare base58btc
  * peer id (`12D3Koo…`); `undefined` when it is neither.
@@ -115,14 +126,13 @@ export const routingRecordResponse = async (
   resolveRecord: (name: string) => Promise<SignedRecord | undefined>
 ): Promise<Response> => {
   const url = new URL(request.url)
-  const match = /^\/routing\/v1\/ipns\/([^/]+)\/?$/.exec(url.pathname)
+  const given = routingName(url.pathname)
   const error = (status: number, message: string) => Response.json({ error: message }, { status })
-  if (match === null) return error(404, `not a routing path: ${url.pathname}`)
+  if (given === undefined) return error(404, `not a routing path: ${url.pathname}`)
   const accept = request.headers.get("accept")
   if (accept !== null && accept !== "" && !/application\/vnd\.ipfs\.ipns-record|\*\/\*/i.test(accept)) {
     return error(406, `the routing API answers ${MediaTypes.ipnsRecord}`)
   }
-  const given = decodeURIComponent(match[1]!)
   const name = normalizeIpnsName(given)
   if (name === undefined) return error(400, `not an IPNS name: ${given}`)
   const record = await resolveRecord(name)

@@ -18,7 +18,7 @@ import { ipnsValidator } from "ipns/validator"
 import { base36 } from "multiformats/bases/base36"
 import { CID } from "multiformats/cid"
 import type { MultihashDigest } from "multiformats/hashes/interface"
-import { normalizeIpnsName, type SignedRecord } from "./IpnsRecords.ts"
+import { normalizeIpnsName, routingName, type SignedRecord } from "./IpnsRecords.ts"
 import { MediaTypes } from "./Negotiate.ts"
 
 /** The best record offered for each name. */
@@ -129,13 +129,12 @@ export const routingPutResponse = async (
 ): Promise<Response> => {
   const error = (status: number, message: string) => Response.json({ error: message }, { status })
   const url = new URL(request.url)
-  const match = /^\/routing\/v1\/ipns\/([^/]+)\/?$/.exec(url.pathname)
-  if (match === null) return error(400, `not a routing path: ${url.pathname}`)
+  const given = routingName(url.pathname)
+  if (given === undefined) return error(400, `not a routing path: ${url.pathname}`)
   const type = request.headers.get("content-type") ?? ""
   if (!type.toLowerCase().startsWith(MediaTypes.ipnsRecord)) {
     return error(406, `send the record as Content-Type: ${MediaTypes.ipnsRecord}`)
   }
-  const given = decodeURIComponent(match[1]!)
   const name = normalizeIpnsName(given)
   if (name === undefined) return error(400, `not an IPNS name: ${given}`)
   const body = await bodyUpTo(request, MAX_RECORD_BYTES)

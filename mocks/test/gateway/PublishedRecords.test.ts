@@ -107,6 +107,9 @@ describe("PUT /routing/v1/ipns/{name}", () => {
       400,
       "not an IPNS name: not-a-name"
     ])
+    // A name that does not percent-decode is a bad path, for PUT and GET alike (never a 500).
+    expect((await put(network, good.bytes, RECORD_TYPE, "%E0%A4%A")).status).toBe(400)
+    expect((await ask(network, `${network.hosts.gateway}/routing/v1/ipns/%E0%A4%A`)).status).toBe(404)
     expect(await error(await put(network, new Uint8Array(10 * 1024 + 1)))).toEqual([
       400,
       "an IPNS record is at most 10240 bytes"
