@@ -25,28 +25,18 @@ export interface TrackedCar<P> {
   readonly check: (answered: ReadonlyArray<string>) => Effect.Effect<void, CidMismatch>
 }
 
-/** The first bytes of a stream as it passes, up to `limit`. */
+/** The first bytes of a stream as it passes, up to `limit`, copied into one buffer. */
 const headKeeper = (limit: number) => {
-  const kept: Array<Uint8Array> = []
+  const head = new Uint8Array(limit)
   let size = 0
   return {
     keep: (chunk: Uint8Array) => {
-      if (size < limit) {
-        const part = chunk.subarray(0, limit - size)
-        kept.push(part.slice())
-        size += part.byteLength
-      }
+      const part = chunk.subarray(0, limit - size)
+      head.set(part, size)
+      size += part.byteLength
       return chunk
     },
-    bytes: () => {
-      const out = new Uint8Array(size)
-      let offset = 0
-      for (const part of kept) {
-        out.set(part, offset)
-        offset += part.byteLength
-      }
-      return out
-    }
+    bytes: () => head.subarray(0, size)
   }
 }
 

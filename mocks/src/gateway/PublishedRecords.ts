@@ -18,6 +18,7 @@ import { ipnsValidator } from "ipns/validator"
 import { base36 } from "multiformats/bases/base36"
 import { CID } from "multiformats/cid"
 import type { MultihashDigest } from "multiformats/hashes/interface"
+import { concatBytes } from "../storage/Blocks.ts"
 import { normalizeIpnsName, routingName, type SignedRecord } from "./IpnsRecords.ts"
 import { MediaTypes } from "./Negotiate.ts"
 
@@ -112,13 +113,7 @@ const bodyUpTo = async (request: Request, limit: number): Promise<Uint8Array | u
     }
     parts.push(next.value)
   }
-  const body = new Uint8Array(size)
-  let offset = 0
-  for (const part of parts) {
-    body.set(part, offset)
-    offset += part.byteLength
-  }
-  return body
+  return concatBytes(parts)
 }
 
 /** `PUT /routing/v1/ipns/{name}`: validates the record and keeps it when it is the best so far. */
