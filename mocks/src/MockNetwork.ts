@@ -217,17 +217,7 @@ const keyNodesOf = (options: MockNetworkOptions, host: string, clock: () => numb
 /** Every host's handlers over the network's registries. */
 const networkHandlers = (
   hosts: MockHosts,
-  r: {
-    readonly accounts: Accounts
-    readonly files: Files
-    readonly content: ContentStore
-    readonly deals: Deals
-    readonly ipns: IpnsKeys
-    readonly tickers: Tickers
-    readonly keyNodes: KeyNodes
-    readonly walrus: WalrusBlobs
-    readonly published: PublishedRecords
-  },
+  r: Omit<MockNetworkState, "payments">,
   { faults, pageSize, clock }: { readonly faults: Faults; readonly pageSize: number; readonly clock: () => number }
 ): ReadonlyArray<HttpHandler> => {
   const { accounts, files, content, deals, ipns, tickers, walrus, published } = r
