@@ -164,6 +164,22 @@ const throughputRow = (direction: "encrypt" | "decrypt", bytes: number, sides: S
 
 const BARE_ROUND_TRIP = "bare node:crypto cipher → decipher loop, same bytes"
 
+/** A memory figure in MiB against a baseline, with the target of at most 1.1× it. */
+const withinTenPercent = (
+  benchmark: string,
+  value: number,
+  baseline: { readonly name: string; readonly value: number },
+  against: string
+): BenchRow => ({
+  benchmark,
+  value,
+  unit: "MiB",
+  baseline,
+  ratio: value / baseline.value,
+  target: `≤ 1.1× ${against}`,
+  pass: value <= 1.1 * baseline.value
+})
+
 /** Peak growth of the round trip (heap + external, and RSS), and what of it is still referenced. */
 const memoryRows = (bytes: number, peak: Sides, retained: Sides, retainedBytes: number): Array<BenchRow> => {
   const heap = (passes: ReadonlyArray<PassResult>) => median(passes.map((p) => p.heapMiB))
@@ -171,38 +187,27 @@ const memoryRows = (bytes: number, peak: Sides, retained: Sides, retainedBytes: 
   const seconds = median(peak.stream.map((p) => p.wallSeconds))
   const referenced = heap(retained.stream) - heap(retained.raw)
   return [
-    {
-      benchmark:
-        `peak heap + external growth, ${bytes / MiB} MiB encrypted then decrypted as one stream ` +
+    withinTenPercent(
+      `peak heap + external growth, ${bytes / MiB} MiB encrypted then decrypted as one stream ` +
         `(${Report.figure(seconds)} s; median of ${peak.stream.length}; runs ${listed(peak.stream, (p) => p.heapMiB)} ` +
         `against ${listed(peak.raw, (p) => p.heapMiB)})`,
-      value: heap(peak.stream),
-      unit: "MiB",
-      baseline: { name: BARE_ROUND_TRIP, value: heap(peak.raw) },
-      ratio: heap(peak.stream) / heap(peak.raw),
-      target: "≤ 1.1× node:crypto",
-      pass: heap(peak.stream) <= 1.1 * heap(peak.raw)
-    },
-    {
-      benchmark:
-        `the same peak against the bare loop's \`update\` calls in a plain \`Stream.map\` pipeline (median of ` +
+      heap(peak.stream),
+      { name: BARE_ROUND_TRIP, value: heap(peak.raw) },
+      "node:crypto"
+    ),
+    withinTenPercent(
+      `the same peak against the bare loop's \`update\` calls in a plain \`Stream.map\` pipeline (median of ` +
         `${peak.map.length}; runs ${listed(peak.map, (p) => p.heapMiB)})`,
-      value: heap(peak.stream),
-      unit: "MiB",
-      baseline: { name: "any Effect stream over node:crypto", value: heap(peak.map) },
-      ratio: heap(peak.stream) / heap(peak.map),
-      target: "≤ 1.1× the plain Stream.map",
-      pass: heap(peak.stream) <= 1.1 * heap(peak.map)
-    },
-    {
-      benchmark: `peak RSS growth, same round trip (median of ${peak.stream.length})`,
-      value: rss(peak.stream),
-      unit: "MiB",
-      baseline: { name: BARE_ROUND_TRIP, value: rss(peak.raw) },
-      ratio: rss(peak.stream) / rss(peak.raw),
-      target: "≤ 1.1× node:crypto",
-      pass: rss(peak.stream) <= 1.1 * rss(peak.raw)
-    },
+      heap(peak.stream),
+      { name: "any Effect stream over node:crypto", value: heap(peak.map) },
+      "the plain Stream.map"
+    ),
+    withinTenPercent(
+      `peak RSS growth, same round trip (median of ${peak.stream.length})`,
+      rss(peak.stream),
+      { name: BARE_ROUND_TRIP, value: rss(peak.raw) },
+      "node:crypto"
+    ),
     {
       benchmark:
         `memory still referenced: peak heap + external growth of a ${retainedBytes / MiB} MiB round trip with a ` +
