@@ -26,7 +26,7 @@ import { IpnsKeys } from "./api/Ipns.ts"
 import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.ts"
 import { DefaultPrices, Tickers } from "./api/Tickers.ts"
 import { WalrusBlobs } from "./api/WalrusBlobs.ts"
-import { PublishedRecords } from "./gateway/PublishedRecords.ts"
+import { cidOf, PublishedRecords } from "./gateway/PublishedRecords.ts"
 import { type SweepResult, sweepUnreferenced } from "./storage/Sweep.ts"
 import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
 import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
@@ -159,10 +159,12 @@ const resetRegistries = (state: MockNetworkState, initialPrices: Readonly<Record
 const rootsOf = (files: Files, ipns: IpnsKeys, published: PublishedRecords): Array<CID> => {
   const texts = [
     ...[...files.records()].map(([, record]) => record.cid),
-    ...[...ipns.records()].flatMap(([, key]) => (key.cid === null ? [] : [key.cid])),
-    ...[...published.records()].map(([, record]) => record.value.slice("/ipfs/".length).split("/")[0]!)
+    ...[...ipns.records()].flatMap(([, key]) => (key.cid === null ? [] : [key.cid]))
   ]
-  return texts.flatMap((text) => parseCid(text) ?? [])
+  return [
+    ...texts.flatMap((text) => parseCid(text) ?? []),
+    ...[...published.records()].flatMap(([, record]) => cidOf(record.value) ?? [])
+  ]
 }
 
 /** `faults`, with `sync` run after every answer a host gives (the mirror's one transaction per request). */

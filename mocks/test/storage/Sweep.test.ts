@@ -4,12 +4,15 @@
  * block whose links cannot be read (dag-cbor) stops the sweep before anything is removed.
  */
 import { CarWriter } from "@ipld/car"
+import { ed25519 } from "@noble/curves/ed25519.js"
 import * as dagCbor from "@ipld/dag-cbor"
 import { getResponse } from "msw"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import { describe, expect, it } from "vitest"
+import { ipnsIdOf } from "../../src/api/Ipns.ts"
+import { signRecord } from "../../src/gateway/IpnsRecords.ts"
 import { createMockNetwork, type MockNetwork } from "../../src/MockNetwork.ts"
 
 const owner = "0x00000000000000000000000000000000000000f6"
@@ -53,10 +56,24 @@ describe("collectGarbage", () => {
       ipnsName: string
     }
     await ask(network, `${network.hosts.api}/api/ipns/publish_record?cid=${namedCid}&keyName=${key.ipnsName}`, authed)
+    // Deleted, but named by a record published from outside: kept too.
+    const { Hash: outsideCid } = await upload(network, apiKey, "outside.txt", new TextEncoder().encode("outside\n"))
+    const secret = Uint8Array.from({ length: 32 }, (_, i) => i + 40)
+    const record = await signRecord(secret, CID.parse(outsideCid), 1n, Date.now() + 60_000)
+    const put = await ask(
+      network,
+      `${network.hosts.gateway}/routing/v1/ipns/${ipnsIdOf(ed25519.getPublicKey(secret))}`,
+      {
+        method: "PUT",
+        headers: { "content-type": "application/vnd.ipfs.ipns-record" },
+        body: record.bytes as Uint8Array<ArrayBuffer>
+      }
+    )
+    expect(put.status).toBe(200)
     // Deleted, and not named: its block goes.
     await upload(network, apiKey, "gone.txt", new TextEncoder().encode("gone\n"))
     const doomed = [...network.state.files.records()].filter(([, f]) => f.fileName !== "kept.bin").map(([id]) => id)
-    expect(doomed).toHaveLength(2)
+    expect(doomed).toHaveLength(3)
     for (const id of doomed) {
       const deleted = await ask(network, `${network.hosts.api}/api/user/delete_file?id=${id}`, {
         ...authed,
@@ -74,6 +91,7 @@ describe("collectGarbage", () => {
     const back = await ask(network, `${network.hosts.gateway}/ipfs/${keptCid}`)
     expect(new Uint8Array(await back.arrayBuffer())).toEqual(kept)
     expect(await (await ask(network, `${network.hosts.gateway}/ipfs/${namedCid}`)).text()).toBe("named\n")
+    expect(await (await ask(network, `${network.hosts.gateway}/ipfs/${outsideCid}`)).text()).toBe("outside\n")
     // Nothing left to take.
     expect(await network.collectGarbage()).toEqual({ kept: before - 2, removed: 0 })
   })
