@@ -24,7 +24,7 @@ import type {
   RequestTimedOut,
   UploadRejected
 } from "../src/Errors.ts"
-import * as FileCipher from "../src/crypto/FileCipherWeb.ts"
+import * as FileCipher from "../src/crypto/FileCipher.ts"
 import * as KeyShards from "../src/KeyShards.ts"
 import * as Upload from "../src/Upload.ts"
 import { alice, aliceSigner, makeHarness, text } from "./upload/harness.ts"

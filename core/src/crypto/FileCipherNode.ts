@@ -1,9 +1,11 @@
 /**
- * The provider's encrypted-file format as streams, for Node (`node:crypto`), so a file of any
- * size is encrypted and decrypted in constant memory. The bytes are exactly those of
- * `FileCipherWeb.encrypt` for the same key and IV, and the key is derived once per file.
+ * The provider's encrypted-file format (`FileFormat.ts`) as streams, for Node (`node:crypto`),
+ * so a file of any size is encrypted and decrypted in constant memory. The bytes are exactly
+ * those of `FileCipherWeb.encrypt` for the same key and IV, and the key is derived once per file.
  *
- * Kept apart from `FileCipherWeb.ts` so browser bundles never pull in `node:crypto`.
+ * Only Node targets reach this module (`lighthouse-effect/node`, and the public `FileCipher`'s
+ * streams through the package's `#stream-cipher` import under the `node` condition), so browser
+ * and worker bundles never hold `node:crypto`.
  *
  * AES-GCM authenticates the whole file with one tag at its end, so a decrypting stream can only
  * know the data is genuine once it has ended. {@link decryptStreamUnverified} says so in its
@@ -18,10 +20,10 @@ import * as Arr from "effect/Array"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import type { PlatformError } from "effect/PlatformError"
 import * as Pull from "effect/Pull"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import type { PlatformError } from "effect/PlatformError"
 import type { DecryptionFailed } from "../Errors.ts"
 import {
   checkLength,
@@ -37,7 +39,7 @@ import {
   TAG_LENGTH,
   tagMismatch,
   tooShort
-} from "./FileCipherWeb.ts"
+} from "./FileFormat.ts"
 
 // A Buffer view as a plain Uint8Array (same memory), so consumers see one type.
 const plain = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)

@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import type { SignInFailure } from "../Auth.ts"
-import type { MasterKey } from "../crypto/FileCipherWeb.ts"
+import type { MasterKey } from "../crypto/FileFormat.ts"
 import type {
   ContentVerificationFailed,
   DecryptionFailed,

@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { OVERHEAD } from "../crypto/FileCipherWeb.ts"
+import { OVERHEAD } from "../crypto/FileFormat.ts"
 import * as Shamir from "../crypto/Shamir.ts"
 import {
   AuthTokenMustBeJwt,
@@ -22,7 +22,7 @@ import { reveal } from "../internal/http.ts"
 import type * as KeyShards from "../KeyShards.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
-import * as Cipher from "../crypto/FileCipherWeb.ts"
+import * as Cipher from "../crypto/FileCipher.ts"
 import * as Input from "./Input.ts"
 import type * as Multipart from "./Multipart.ts"
 import type { EncryptedNamedOptions, EncryptedUploadFailure, EncryptionOptions } from "./Options.ts"

@@ -21,7 +21,7 @@ import type {
   UploadRejected
 } from "../Errors.ts"
 import type { Token } from "../internal/http.ts"
-import { isNode } from "../crypto/FileCipherWeb.ts"
+import { isNode } from "../internal/runtime.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 import type * as Progress from "./Progress.ts"
 import type * as Response from "./Response.ts"

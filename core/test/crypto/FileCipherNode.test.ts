@@ -2,8 +2,9 @@ import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, FileSystem, Schema, Stream } from "effect"
 import { afterEach, vi } from "vitest"
-import { decrypt, deriveFileKey, encrypt, HEADER_LENGTH, OVERHEAD } from "../../src/crypto/FileCipherWeb.ts"
 import { decryptFileToPath, decryptStreamUnverified, encryptStream } from "../../src/crypto/FileCipherNode.ts"
+import { decrypt, encrypt } from "../../src/crypto/FileCipherWeb.ts"
+import { deriveFileKey, HEADER_LENGTH, OVERHEAD } from "../../src/crypto/FileFormat.ts"
 
 const MASTER = "554f886019b74852ab679258eb3cddf72f12f84dd6a946f8afc4283e48cc9467"
 const SALT = Uint8Array.from({ length: 16 }, (_, i) => 0x10 + i)

@@ -1,0 +1,48 @@
+/**
+ * The provider's encrypted-file format (the public `FileCipher`):
+ *
+ *     salt (16) ‖ IV (12) ‖ AES-256-GCM ciphertext ‖ GCM tag (16)
+ *
+ * Its layout and key derivation (`FileFormat.ts`), the one-shot {@link encrypt} and
+ * {@link decrypt} (WebCrypto, `FileCipherWeb.ts`), and streams through the best cipher of the
+ * platform: {@link encryptStream} and {@link decryptStreamUnverified}.
+ *
+ * The platform is chosen where the package is resolved, not at run time: the package's
+ * `#stream-cipher` import (package.json `imports`) is `FileCipherNode.ts` under the `node`
+ * condition (Node, Bun and Deno set it, as do bundlers targeting Node), streaming in constant
+ * memory, and `FileCipherWeb.ts` for browsers, workers and any other target, which collects the
+ * bytes (WebCrypto's AES-GCM is one-shot). So a browser or worker bundle never holds
+ * `node:crypto`, whatever the bundler does with dynamic imports.
+ *
+ * @since 0.1.0
+ */
+import type * as Stream from "effect/Stream"
+import * as Platform from "#stream-cipher"
+import type { DecryptionFailed } from "../Errors.ts"
+import type { EncryptOptions, FileKey, MasterKey } from "./FileFormat.ts"
+
+export { isNode } from "../internal/runtime.ts"
+export { decrypt, encrypt } from "./FileCipherWeb.ts"
+export * from "./FileFormat.ts"
+
+/**
+ * Encrypts a plaintext stream into the provider's layout (`plaintext + 44` bytes): on Node
+ * targets as a stream in constant memory (`FileCipherNode.encryptStream`), elsewhere over the
+ * collected bytes (`FileCipherWeb.encryptStream`). Each run is a new file: a new IV, and with a
+ * master key a new salt and key.
+ */
+export const encryptStream: (
+  key: MasterKey | FileKey,
+  options?: EncryptOptions
+) => <E, R>(plaintext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E, R> = Platform.encryptStream
+
+/**
+ * Decrypts a ciphertext stream. **Unverified** until the stream has ended without error: only
+ * for callers that hold the output back until then (a temporary file, a buffer). On Node
+ * targets as a stream (`FileCipherNode.decryptStreamUnverified`), elsewhere over the collected
+ * bytes (`FileCipherWeb.decryptStreamUnverified`, verified before anything is emitted).
+ */
+export const decryptStreamUnverified: (
+  key: MasterKey | FileKey
+) => <E, R>(ciphertext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E | DecryptionFailed, R> =
+  Platform.decryptStreamUnverified

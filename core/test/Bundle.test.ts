@@ -1,0 +1,80 @@
+/**
+ * The library as a bundler sees it. A worker without Node compatibility loads only a bundle with
+ * no `node:` import, so the streaming Node cipher must be reachable only under the `node`
+ * condition (package.json `imports`, `#stream-cipher`); a single-file bundle inlines dynamic
+ * imports, so a lazy `import()` alone does not keep it out.
+ */
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { build, type Metafile } from "esbuild"
+
+const root = path.resolve(import.meta.dirname, "..", "..")
+const source = "@lighthouse-effect/source"
+
+/** The library's entry bundled into one file, as wrangler does for a worker or esbuild for Node. */
+const bundle = async (target: "worker" | "node"): Promise<Metafile> => {
+  const { metafile } = await build({
+    absWorkingDir: root,
+    entryPoints: ["core/src/index.ts"],
+    bundle: true,
+    write: false,
+    format: "esm",
+    logLevel: "silent",
+    metafile: true,
+    // A worker as wrangler bundles it: esbuild's browser platform with these conditions. `node:`
+    // modules stay external, so that the test names them instead of failing to resolve them.
+    ...(target === "worker"
+      ? { platform: "browser", conditions: ["workerd", "worker", "browser", source], external: ["node:*"] }
+      : { platform: "node", conditions: [source] })
+  })
+  return metafile
+}
+
+const imported = (metafile: Metafile): Array<string> =>
+  Object.values(metafile.outputs).flatMap((output) => output.imports.map((i) => i.path))
+
+const crypto = "core/src/crypto/"
+
+/** Each module of core/src/crypto in the bundle, with the crypto modules it really imports. */
+const cryptoGraph = (metafile: Metafile): Record<string, Array<string>> =>
+  Object.fromEntries(
+    Object.entries(metafile.inputs)
+      .filter(([file]) => file.startsWith(crypto))
+      .map(([file, input]) => [
+        file,
+        [...new Set(input.imports.map((i) => i.path))].filter((p) => p.startsWith(crypto)).sort()
+      ])
+  )
+
+describe("the bundled library", () => {
+  it("for a worker (conditions workerd, worker, browser) imports nothing, node: modules included", async () => {
+    const metafile = await bundle("worker")
+    expect(imported(metafile)).toEqual([])
+    expect(
+      Object.keys(metafile.inputs)
+        .filter((file) => file.startsWith(crypto))
+        .sort()
+    ).toEqual([
+      "core/src/crypto/FileCipher.ts",
+      "core/src/crypto/FileCipherWeb.ts",
+      "core/src/crypto/FileFormat.ts",
+      "core/src/crypto/Shamir.ts"
+    ])
+  })
+
+  it("for Node streams with node:crypto, and its cipher modules form no circle", async () => {
+    const metafile = await bundle("node")
+    expect(imported(metafile)).toContain("node:crypto")
+    expect(cryptoGraph(metafile)).toEqual({
+      "core/src/crypto/FileCipher.ts": [
+        "core/src/crypto/FileCipherNode.ts",
+        "core/src/crypto/FileCipherWeb.ts",
+        "core/src/crypto/FileFormat.ts"
+      ],
+      "core/src/crypto/FileCipherNode.ts": ["core/src/crypto/FileFormat.ts"],
+      "core/src/crypto/FileCipherWeb.ts": ["core/src/crypto/FileFormat.ts"],
+      "core/src/crypto/FileFormat.ts": [],
+      "core/src/crypto/Shamir.ts": []
+    })
+  })
+})
