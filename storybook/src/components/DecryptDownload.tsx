@@ -10,6 +10,7 @@ import { type FormEvent, useEffect, useMemo, useState } from "react"
 import { Auth, Download, Files, KeyShards, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
+import { TextField } from "../ui/Field.tsx"
 import { formatBytes } from "../ui/format.ts"
 
 export interface DecryptDownloadProps {
@@ -52,10 +53,7 @@ export const DecryptDownload = ({ signer }: DecryptDownloadProps) => {
   return (
     <form className="lh-card" onSubmit={submit} aria-labelledby="decrypt-title">
       <h2 id="decrypt-title">Open an encrypted file</h2>
-      <label className="lh-field">
-        File CID
-        <input value={cid} onChange={(event) => setCid(event.currentTarget.value.trim())} />
-      </label>
+      <TextField label="File CID" value={cid} onChange={(value) => setCid(value.trim())} />
       <button type="submit" disabled={cid === "" || call.state === "running"}>
         Recover the key and decrypt
       </button>

@@ -4,12 +4,14 @@
  */
 import { Effect } from "effect"
 import { type FormEvent, useState } from "react"
-import { Files } from "lighthouse-effect"
+import { type Errors, Files } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
+import { DetailsList } from "../ui/DetailsList.tsx"
+import { type Column, DetailsTable } from "../ui/DetailsTable.tsx"
+import { TextField } from "../ui/Field.tsx"
 import { formatBytes, short } from "../ui/format.ts"
 
-// Proofs name a provider by its actor number (`1234`), deals by its address (`f01234`): shown as the latter.
 const lookUp = Effect.fnUntraced(function* (cid: string) {
   const files = yield* Files.Files
   const info = yield* files.fileInfo(cid)
@@ -24,6 +26,46 @@ const lookUp = Effect.fnUntraced(function* (cid: string) {
   return { info, deals, proof }
 })
 
+const FileRecord = ({ info }: { readonly info: Files.FileInfo }) => (
+  <DetailsList
+    label="File"
+    rows={[
+      { term: "Name", detail: info.fileName },
+      { term: "Size", detail: formatBytes(Number(info.fileSizeInBytes)) },
+      { term: "Type", detail: info.mimeType ?? "unknown" },
+      { term: "Encrypted", detail: info.encryption ? "yes" : "no" }
+    ]}
+  />
+)
+
+const dealColumns: ReadonlyArray<Column<Files.Deal>> = [
+  { name: "Deal", cell: (deal) => deal.DealID },
+  { name: "Provider", cell: (deal) => deal.Provider },
+  { name: "Status", cell: (deal) => deal.dealStatus ?? "" },
+  { name: "Piece", cell: (deal) => <code title={deal.pieceCID}>{short(deal.pieceCID ?? "", 10)}</code> }
+]
+
+/** `f01234` for the actor number `1234` a proof names, as deals name providers. */
+const providerAddress = (storageProvider: string) =>
+  /^\d+$/.test(storageProvider) ? `f0${storageProvider}` : storageProvider
+
+/** The piece holding the file and, per deal, where the file sits in it; or why there is no proof yet. */
+const ProofDetails = ({ proof }: { readonly proof: Files.Proof | Errors.ProofNotFound }) =>
+  "_tag" in proof ? (
+    <p>{proof.message}</p>
+  ) : (
+    <DetailsList
+      label="Proof"
+      rows={[
+        { term: "Piece", detail: <code>{proof.pieceCID}</code> },
+        ...proof.dealInfo.map((deal) => ({
+          term: `Deal ${deal.dealId}`,
+          detail: `${providerAddress(deal.storageProvider)}: inclusion proof at index ${deal.proof.inclusionProof.proofSubtree.index}, ${deal.proof.inclusionProof.proofSubtree.path.length} hashes`
+        }))
+      ]}
+    />
+  )
+
 export const FileDetails = () => {
   const [cid, setCid] = useState("")
   const call = useEffectCall(lookUp)
@@ -31,82 +73,31 @@ export const FileDetails = () => {
     event.preventDefault()
     void call.run(cid)
   }
-  const found = call.state === "success" ? call.value : undefined
 
   return (
     <form className="lh-card" onSubmit={submit} aria-labelledby="details-title">
       <h2 id="details-title">File details</h2>
       <div className="lh-row">
-        <label className="lh-field">
-          CID
-          <input size={62} value={cid} onChange={(event) => setCid(event.currentTarget.value.trim())} />
-        </label>
+        <TextField label="CID" size={62} value={cid} onChange={(value) => setCid(value.trim())} />
         <button type="submit" disabled={cid === "" || call.state === "running"}>
           Look up
         </button>
       </div>
       <CallStatus call={call} running="Looking up…" />
-      {found !== undefined && (
+      {call.state === "success" && (
         <>
           <h3>File</h3>
-          <dl aria-label="File">
-            <dt>Name</dt>
-            <dd>{found.info.fileName}</dd>
-            <dt>Size</dt>
-            <dd>{formatBytes(Number(found.info.fileSizeInBytes))}</dd>
-            <dt>Type</dt>
-            <dd>{found.info.mimeType ?? "unknown"}</dd>
-            <dt>Encrypted</dt>
-            <dd>{found.info.encryption ? "yes" : "no"}</dd>
-          </dl>
+          <FileRecord info={call.value.info} />
           <h3>Deals</h3>
-          {found.deals.length === 0 ? (
-            <p>No deal yet.</p>
-          ) : (
-            <table aria-label="Deals">
-              <thead>
-                <tr>
-                  <th scope="col">Deal</th>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Piece</th>
-                </tr>
-              </thead>
-              <tbody>
-                {found.deals.map((deal) => (
-                  <tr key={deal.DealID}>
-                    <td>{deal.DealID}</td>
-                    <td>{deal.Provider}</td>
-                    <td>{deal.dealStatus ?? ""}</td>
-                    <td>
-                      <code title={deal.pieceCID}>{short(deal.pieceCID ?? "", 10)}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DetailsTable
+            label="Deals"
+            columns={dealColumns}
+            rows={call.value.deals}
+            rowKey={(deal) => String(deal.DealID)}
+            empty="No deal yet."
+          />
           <h3>Proof</h3>
-          {"_tag" in found.proof ? (
-            <p>{found.proof.message}</p>
-          ) : (
-            <dl aria-label="Proof">
-              <dt>Piece</dt>
-              <dd>
-                <code>{found.proof.pieceCID}</code>
-              </dd>
-              {found.proof.dealInfo.map((deal) => (
-                <div key={deal.dealId}>
-                  <dt>Deal {deal.dealId}</dt>
-                  <dd>
-                    {/^\d+$/.test(deal.storageProvider) ? `f0${deal.storageProvider}` : deal.storageProvider}: inclusion
-                    proof at index {deal.proof.inclusionProof.proofSubtree.index},{" "}
-                    {deal.proof.inclusionProof.proofSubtree.path.length} hashes
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          )}
+          <ProofDetails proof={call.value.proof} />
         </>
       )}
     </form>

@@ -7,6 +7,8 @@ import { useCallback, useEffect, useState } from "react"
 import { Ipns } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
+import { type Column, DetailsTable } from "../ui/DetailsTable.tsx"
+import { plainOptions, SelectField, TextField } from "../ui/Field.tsx"
 
 export interface IpnsManagerProps {
   readonly apiKey: string
@@ -38,12 +40,10 @@ const act = Effect.fnUntraced(function* (apiKey: string, action: Action) {
   return { done, records: yield* ipns.records(apiKey) }
 })
 
-export const IpnsManager = ({ apiKey }: IpnsManagerProps) => {
+/** The account's keys as last read (kept on screen while the next action runs), and `perform` to act on them. */
+const useIpnsKeys = (apiKey: string) => {
   const call = useEffectCall(act)
-  // The last list read, kept on screen while the next action runs.
   const [records, setRecords] = useState<ReadonlyArray<Ipns.IpnsRecord> | undefined>(undefined)
-  const [keyName, setKeyName] = useState("")
-  const [cid, setCid] = useState("")
   const { run } = call
   const perform = useCallback(
     async (action: Action) => {
@@ -55,10 +55,84 @@ export const IpnsManager = ({ apiKey }: IpnsManagerProps) => {
   useEffect(() => {
     void perform({ kind: "list" })
   }, [perform])
-  // The key to publish under: the one picked, else the first.
-  const selected = records?.some((r) => r.ipnsName === keyName) ? keyName : (records?.[0]?.ipnsName ?? "")
-  const busy = call.state === "running"
+  return { call, records, perform }
+}
 
+interface KeysTableProps {
+  readonly records: ReadonlyArray<Ipns.IpnsRecord>
+  readonly busy: boolean
+  readonly onRemove: (keyName: string) => void
+}
+
+const KeysTable = ({ records, busy, onRemove }: KeysTableProps) => {
+  const columns: ReadonlyArray<Column<Ipns.IpnsRecord>> = [
+    { name: "Key", cell: (record) => record.ipnsName },
+    { name: "IPNS name", cell: (record) => <code>{record.ipnsId}</code> },
+    { name: "Points to", cell: (record) => (record.cid === null ? "nothing yet" : <code>{record.cid}</code>) },
+    {
+      name: "Actions",
+      hidden: true,
+      cell: (record) => (
+        <button type="button" disabled={busy} onClick={() => onRemove(record.ipnsName)}>
+          Remove {record.ipnsName}
+        </button>
+      )
+    }
+  ]
+  return (
+    <DetailsTable
+      label="Keys"
+      columns={columns}
+      rows={records}
+      rowKey={(record) => record.ipnsName}
+      empty="No keys yet."
+    />
+  )
+}
+
+interface PublishFormProps {
+  /** At least one. */
+  readonly records: ReadonlyArray<Ipns.IpnsRecord>
+  /** The key picked (empty or gone: the first) and the CID typed. */
+  readonly keyName: string
+  readonly cid: string
+  readonly onKeyName: (keyName: string) => void
+  readonly onCid: (cid: string) => void
+  readonly busy: boolean
+  readonly onPublish: (keyName: string) => void
+}
+
+/** Points one of the keys at a CID. */
+const PublishForm = ({ records, keyName, cid, onKeyName, onCid, busy, onPublish }: PublishFormProps) => {
+  const selected = records.some((r) => r.ipnsName === keyName) ? keyName : (records[0]?.ipnsName ?? "")
+  return (
+    <form
+      className="lh-row"
+      aria-label="Publish"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onPublish(selected)
+      }}
+    >
+      <SelectField
+        label="Key"
+        value={selected}
+        options={plainOptions(records.map((record) => record.ipnsName))}
+        onChange={onKeyName}
+      />
+      <TextField label="CID" value={cid} onChange={(value) => onCid(value.trim())} />
+      <button type="submit" disabled={busy || cid === ""}>
+        Publish
+      </button>
+    </form>
+  )
+}
+
+export const IpnsManager = ({ apiKey }: IpnsManagerProps) => {
+  const { call, records, perform } = useIpnsKeys(apiKey)
+  const [keyName, setKeyName] = useState("")
+  const [cid, setCid] = useState("")
+  const busy = call.state === "running"
   return (
     <section className="lh-card" aria-labelledby="ipns-title">
       <h2 id="ipns-title">IPNS names</h2>
@@ -66,67 +140,19 @@ export const IpnsManager = ({ apiKey }: IpnsManagerProps) => {
         Create a key
       </button>
       <CallStatus call={call} running="Talking to the API…" success={call.value?.done ?? ""} />
-      {records === undefined ? null : records.length === 0 ? (
-        <p>No keys yet.</p>
-      ) : (
-        <table aria-label="Keys">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">IPNS name</th>
-              <th scope="col">Points to</th>
-              <th scope="col">
-                <span className="lh-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {records.map((record) => (
-              <tr key={record.ipnsName}>
-                <td>{record.ipnsName}</td>
-                <td>
-                  <code>{record.ipnsId}</code>
-                </td>
-                <td>{record.cid === null ? "nothing yet" : <code>{record.cid}</code>}</td>
-                <td>
-                  <button
-                    type="button"
-                    disabled={busy}
-                    onClick={() => void perform({ kind: "remove", keyName: record.ipnsName })}
-                  >
-                    Remove {record.ipnsName}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {records !== undefined && (
+        <KeysTable records={records} busy={busy} onRemove={(keyName) => void perform({ kind: "remove", keyName })} />
       )}
       {records !== undefined && records.length > 0 && (
-        <form
-          className="lh-row"
-          aria-label="Publish"
-          onSubmit={(event) => {
-            event.preventDefault()
-            void perform({ kind: "publish", keyName: selected, cid })
-          }}
-        >
-          <label className="lh-field">
-            Key
-            <select value={selected} onChange={(event) => setKeyName(event.currentTarget.value)}>
-              {records.map((record) => (
-                <option key={record.ipnsName}>{record.ipnsName}</option>
-              ))}
-            </select>
-          </label>
-          <label className="lh-field">
-            CID
-            <input value={cid} onChange={(event) => setCid(event.currentTarget.value.trim())} />
-          </label>
-          <button type="submit" disabled={busy || cid === ""}>
-            Publish
-          </button>
-        </form>
+        <PublishForm
+          records={records}
+          keyName={keyName}
+          cid={cid}
+          onKeyName={setKeyName}
+          onCid={setCid}
+          busy={busy}
+          onPublish={(selected) => void perform({ kind: "publish", keyName: selected, cid })}
+        />
       )}
     </section>
   )

@@ -9,6 +9,8 @@ import type { WalletClient } from "viem"
 import { Files, Payment } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
+import { DetailsList } from "../ui/DetailsList.tsx"
+import { type Option, SelectField, TextField } from "../ui/Field.tsx"
 import { formatBytes, short } from "../ui/format.ts"
 
 export interface PaymentPanelProps {
@@ -40,6 +42,42 @@ const pay = Effect.fnUntraced(function* (apiKey: string, wallet: WalletClient, p
 const amountText = (price: Payment.Price) =>
   `${price.formatted} ${price.token === "native" ? (price.ticker?.symbol ?? "native coin") : price.token.toUpperCase()}`
 
+const tokens: ReadonlyArray<Option<string>> = [
+  { value: "native", text: "Native coin" },
+  { value: "usdc", text: "USDC" },
+  { value: "dai", text: "DAI" }
+]
+
+const QuoteDetails = ({ quoted }: { readonly quoted: Effect.Success<ReturnType<typeof quote>> }) => (
+  <DetailsList
+    label="Quote"
+    rows={[
+      { term: "Price", detail: `${quoted.price.usd} USD = ${amountText(quoted.price)}` },
+      { term: "Data limit now", detail: formatBytes(quoted.dataLimit) }
+    ]}
+  />
+)
+
+interface ReceiptProps {
+  readonly paid: Effect.Success<ReturnType<typeof pay>>
+  /** The account's data limit before paying. */
+  readonly before: number
+}
+
+/** The transaction, and the data limit it bought. */
+const Receipt = ({ paid, before }: ReceiptProps) => (
+  <DetailsList
+    label="Payment"
+    rows={[
+      { term: "Transaction", detail: <code>{short(paid.paid.hash, 10)}</code> },
+      { term: "Payment number", detail: String(paid.paid.payment?.txId ?? "?") },
+      { term: "Data limit before", detail: formatBytes(before) },
+      { term: "Data limit after", detail: formatBytes(paid.dataLimit) },
+      { term: "Bought", detail: formatBytes(paid.dataLimit - before) }
+    ]}
+  />
+)
+
 export const PaymentPanel = ({ apiKey, wallet, network }: PaymentPanelProps) => {
   const [megabytes, setMegabytes] = useState("100")
   const [token, setToken] = useState("usdc")
@@ -60,23 +98,8 @@ export const PaymentPanel = ({ apiKey, wallet, network }: PaymentPanelProps) => 
     <form className="lh-card" onSubmit={submit} aria-labelledby="payment-title">
       <h2 id="payment-title">Buy storage</h2>
       <div className="lh-row">
-        <label className="lh-field">
-          Storage (MB)
-          <input
-            type="number"
-            min="1"
-            value={megabytes}
-            onChange={(event) => setMegabytes(event.currentTarget.value)}
-          />
-        </label>
-        <label className="lh-field">
-          Pay with
-          <select value={token} onChange={(event) => setToken(event.currentTarget.value)}>
-            <option value="native">Native coin</option>
-            <option value="usdc">USDC</option>
-            <option value="dai">DAI</option>
-          </select>
-        </label>
+        <TextField label="Storage (MB)" type="number" min="1" value={megabytes} onChange={setMegabytes} />
+        <SelectField label="Pay with" value={token} options={tokens} onChange={setToken} />
       </div>
       <button type="submit" disabled={quoted.state === "running" || Number(megabytes) <= 0}>
         Get a quote
@@ -84,14 +107,7 @@ export const PaymentPanel = ({ apiKey, wallet, network }: PaymentPanelProps) => 
       <CallStatus call={quoted} running="Pricing…" />
       {quoted.state === "success" && (
         <>
-          <dl aria-label="Quote">
-            <dt>Price</dt>
-            <dd>
-              {quoted.value.price.usd} USD = {amountText(quoted.value.price)}
-            </dd>
-            <dt>Data limit now</dt>
-            <dd>{formatBytes(quoted.value.dataLimit)}</dd>
-          </dl>
+          <QuoteDetails quoted={quoted.value} />
           <button
             type="button"
             disabled={paid.state === "running"}
@@ -100,22 +116,7 @@ export const PaymentPanel = ({ apiKey, wallet, network }: PaymentPanelProps) => 
             Pay {amountText(quoted.value.price)}
           </button>
           <CallStatus call={paid} running="Waiting for the wallet and the chain…" success="Paid." />
-          {paid.state === "success" && (
-            <dl aria-label="Payment">
-              <dt>Transaction</dt>
-              <dd>
-                <code>{short(paid.value.paid.hash, 10)}</code>
-              </dd>
-              <dt>Payment number</dt>
-              <dd>{String(paid.value.paid.payment?.txId ?? "?")}</dd>
-              <dt>Data limit before</dt>
-              <dd>{formatBytes(quoted.value.dataLimit)}</dd>
-              <dt>Data limit after</dt>
-              <dd>{formatBytes(paid.value.dataLimit)}</dd>
-              <dt>Bought</dt>
-              <dd>{formatBytes(paid.value.dataLimit - quoted.value.dataLimit)}</dd>
-            </dl>
-          )}
+          {paid.state === "success" && <Receipt paid={paid.value} before={quoted.value.dataLimit} />}
         </>
       )}
     </form>

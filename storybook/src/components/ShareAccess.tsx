@@ -8,6 +8,8 @@ import { useState } from "react"
 import { AccessControl, Auth, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
+import { DetailsList } from "../ui/DetailsList.tsx"
+import { TextField } from "../ui/Field.tsx"
 
 export interface ShareAccessProps {
   /** The file's owner. */
@@ -45,6 +47,19 @@ const change = Effect.fnUntraced(function* (signer: Signer.Service, cid: string,
   return { kind: request.kind, record: yield* accessControl.get(cid) }
 })
 
+const SharedWith = ({ addresses }: { readonly addresses: ReadonlyArray<string> }) =>
+  addresses.length === 0 ? (
+    "nobody"
+  ) : (
+    <ul>
+      {addresses.map((address) => (
+        <li key={address}>
+          <code>{address}</code>
+        </li>
+      ))}
+    </ul>
+  )
+
 export const ShareAccess = ({ signer }: ShareAccessProps) => {
   const [cid, setCid] = useState("")
   const [address, setAddress] = useState("")
@@ -56,14 +71,8 @@ export const ShareAccess = ({ signer }: ShareAccessProps) => {
   return (
     <section className="lh-card" aria-labelledby="share-title">
       <h2 id="share-title">Share access</h2>
-      <label className="lh-field">
-        File CID
-        <input value={cid} onChange={(event) => setCid(event.currentTarget.value.trim())} />
-      </label>
-      <label className="lh-field">
-        Address
-        <input value={address} placeholder="0x…" onChange={(event) => setAddress(event.currentTarget.value.trim())} />
-      </label>
+      <TextField label="File CID" value={cid} onChange={(value) => setCid(value.trim())} />
+      <TextField label="Address" value={address} placeholder="0x…" onChange={(value) => setAddress(value.trim())} />
       <div className="lh-row">
         <button type="button" disabled={!ready} onClick={() => run({ kind: "share", address })}>
           Share
@@ -89,26 +98,13 @@ export const ShareAccess = ({ signer }: ShareAccessProps) => {
         {...(call.state === "success" ? { success: done[call.value.kind] } : {})}
       />
       {call.state === "success" && (
-        <dl aria-label="Access on the key nodes">
-          <dt>Owner</dt>
-          <dd>
-            <code>{call.value.record.owner}</code>
-          </dd>
-          <dt>Shared with</dt>
-          <dd>
-            {call.value.record.sharedTo.length === 0 ? (
-              "nobody"
-            ) : (
-              <ul>
-                {call.value.record.sharedTo.map((shared) => (
-                  <li key={shared}>
-                    <code>{shared}</code>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </dd>
-        </dl>
+        <DetailsList
+          label="Access on the key nodes"
+          rows={[
+            { term: "Owner", detail: <code>{call.value.record.owner}</code> },
+            { term: "Shared with", detail: <SharedWith addresses={call.value.record.sharedTo} /> }
+          ]}
+        />
       )}
     </section>
   )

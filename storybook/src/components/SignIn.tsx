@@ -7,6 +7,7 @@ import { Effect, Redacted } from "effect"
 import { Auth, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
+import { DetailsList } from "../ui/DetailsList.tsx"
 import { short } from "../ui/format.ts"
 
 export interface SignInProps {
@@ -45,21 +46,16 @@ export const SignIn = ({ signer, onSignedIn }: SignInProps) => {
       </button>
       <CallStatus call={call} running="Waiting for signatures…" success="Signed in." />
       {call.state === "success" && (
-        <dl aria-label="Session">
-          <dt>Key-node message</dt>
-          <dd>{call.value.nodeMessage}</dd>
-          {/* Tokens are secrets: only their ends are shown. */}
-          <dt>JWT</dt>
-          <dd>
-            <code>{short(Redacted.value(call.value.jwt), 12)}</code>
-          </dd>
-          <dt>API message</dt>
-          <dd>{call.value.apiMessage}</dd>
-          <dt>API key</dt>
-          <dd>
-            <code>{short(Redacted.value(call.value.apiKey), 8)}</code>
-          </dd>
-        </dl>
+        <DetailsList
+          label="Session"
+          rows={[
+            { term: "Key-node message", detail: call.value.nodeMessage },
+            // Tokens are secrets: only their ends are shown.
+            { term: "JWT", detail: <code>{short(Redacted.value(call.value.jwt), 12)}</code> },
+            { term: "API message", detail: call.value.apiMessage },
+            { term: "API key", detail: <code>{short(Redacted.value(call.value.apiKey), 8)}</code> }
+          ]}
+        />
       )}
     </section>
   )

@@ -10,6 +10,8 @@ import { type FormEvent, useState } from "react"
 import { Auth, Errors, Upload, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
+import { type Column, DetailsTable } from "../ui/DetailsTable.tsx"
+import { Choice, type Option } from "../ui/Field.tsx"
 import { formatBytes } from "../ui/format.ts"
 
 export interface UploadFilesProps {
@@ -56,35 +58,19 @@ const unsaved = (failure: { readonly reason: string; readonly cause?: unknown })
   return `key node ${node.nodeId}: ${node.message}${saved.length > 0 ? ` (nodes ${saved.join(", ")} hold their shard)` : ""}`
 }
 
-export const UploadFiles = (props: UploadFilesProps) => {
-  const [selection, setSelection] = useState<Selection>({ files: [], folder: false })
-  const [encrypted, setEncrypted] = useState(false)
-  const [progress, setProgress] = useState<Upload.Progress.Progress | undefined>(undefined)
-  const call = useEffectCall(uploadAll)
+type Protection = "public" | "encrypted"
 
+const protections: ReadonlyArray<Option<Protection>> = [
+  { value: "public", text: "Public" },
+  { value: "encrypted", text: "Encrypted (only I and those I share with can read it)" }
+]
+
+/** Two pickers: files (one or several), or a whole folder. */
+const FilePickers = ({ onPick }: { readonly onPick: (selection: Selection) => void }) => {
   const pick = (folder: boolean) => (event: { currentTarget: HTMLInputElement }) =>
-    setSelection({ files: Array.from(event.currentTarget.files ?? []), folder })
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    setProgress(undefined)
-    void call.run(selection, encrypted, props, setProgress)
-  }
-
-  const fraction = progress === undefined ? undefined : Upload.Progress.fraction(progress)
+    onPick({ files: Array.from(event.currentTarget.files ?? []), folder })
   return (
-    <form className="lh-card" onSubmit={submit} aria-labelledby="upload-title">
-      <h2 id="upload-title">Upload</h2>
-      <fieldset>
-        <legend>Protection</legend>
-        <label>
-          <input type="radio" name="protection" checked={!encrypted} onChange={() => setEncrypted(false)} /> Public
-        </label>
-        <label>
-          <input type="radio" name="protection" checked={encrypted} onChange={() => setEncrypted(true)} /> Encrypted
-          (only I and those I share with can read it)
-        </label>
-      </fieldset>
+    <>
       <label className="lh-field">
         Files
         <input type="file" multiple onChange={pick(false)} />
@@ -101,55 +87,80 @@ export const UploadFiles = (props: UploadFilesProps) => {
           }}
         />
       </label>
-      {selection.files.length > 0 && (
-        <ul aria-label="Selected files">
-          {selection.files.map((file) => (
-            <li key={file.webkitRelativePath || file.name}>
-              {file.webkitRelativePath || file.name} ({formatBytes(file.size)})
-            </li>
-          ))}
-        </ul>
-      )}
-      <button type="submit" disabled={selection.files.length === 0 || call.state === "running"}>
-        Upload {selection.files.length > 0 ? `${selection.files.length} file(s)` : ""}
+    </>
+  )
+}
+
+/** A file's path inside the picked folder, else its name. */
+const pathOf = (file: File) => file.webkitRelativePath || file.name
+
+const SelectedFiles = ({ files }: { readonly files: ReadonlyArray<File> }) => (
+  <ul aria-label="Selected files">
+    {files.map((file) => (
+      <li key={pathOf(file)}>
+        {pathOf(file)} ({formatBytes(file.size)})
+      </li>
+    ))}
+  </ul>
+)
+
+/** The share of the request sent when its total is known; else the bytes sent so far. */
+const UploadProgress = ({ progress }: { readonly progress: Upload.Progress.Progress }) => {
+  const fraction = Upload.Progress.fraction(progress)
+  return (
+    <div className="lh-progress">
+      <progress aria-label="Upload progress" max={1} value={fraction ?? 0} />
+      <span>{fraction === undefined ? formatBytes(progress.bytesSent) : `${Math.round(fraction * 100)}%`}</span>
+    </div>
+  )
+}
+
+/** Files that were stored but whose key shards were not saved on every key node, each with why. */
+const UnsavedKeys = ({ failed }: { readonly failed: Errors.EncryptedUploadIncomplete["failed"] }) => (
+  <ul aria-label="Stored, but their key was not saved">
+    {failed.map((failure) => (
+      <li key={failure.name}>
+        {failure.name}: {unsaved(failure)}
+      </li>
+    ))}
+  </ul>
+)
+
+const uploadedColumns: ReadonlyArray<Column<Upload.UploadedEntry>> = [
+  { name: "Name", cell: (entry) => (entry.Name === "" ? "(folder)" : entry.Name) },
+  { name: "CID", cell: (entry) => <code>{entry.Hash}</code> },
+  { name: "Size", cell: (entry) => formatBytes(Number(entry.Size)) }
+]
+
+export const UploadFiles = (props: UploadFilesProps) => {
+  const [selection, setSelection] = useState<Selection>({ files: [], folder: false })
+  const [protection, setProtection] = useState<Protection>("public")
+  const [progress, setProgress] = useState<Upload.Progress.Progress | undefined>(undefined)
+  const call = useEffectCall(uploadAll)
+  const count = selection.files.length
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    setProgress(undefined)
+    void call.run(selection, protection === "encrypted", props, setProgress)
+  }
+
+  return (
+    <form className="lh-card" onSubmit={submit} aria-labelledby="upload-title">
+      <h2 id="upload-title">Upload</h2>
+      <Choice legend="Protection" name="protection" value={protection} options={protections} onChange={setProtection} />
+      <FilePickers onPick={setSelection} />
+      {count > 0 && <SelectedFiles files={selection.files} />}
+      <button type="submit" disabled={count === 0 || call.state === "running"}>
+        Upload {count > 0 ? `${count} file(s)` : ""}
       </button>
-      {progress !== undefined && (
-        <div className="lh-progress">
-          <progress aria-label="Upload progress" max={1} value={fraction ?? 0} />
-          <span>{fraction === undefined ? formatBytes(progress.bytesSent) : `${Math.round(fraction * 100)}%`}</span>
-        </div>
-      )}
+      {progress !== undefined && <UploadProgress progress={progress} />}
       <CallStatus call={call} running="Uploading…" success="Uploaded." />
       {call.state === "failure" && call.error._tag === "EncryptedUploadIncomplete" && (
-        <ul aria-label="Stored, but their key was not saved">
-          {call.error.failed.map((f) => (
-            <li key={f.name}>
-              {f.name}: {unsaved(f)}
-            </li>
-          ))}
-        </ul>
+        <UnsavedKeys failed={call.error.failed} />
       )}
       {call.state === "success" && (
-        <table aria-label="Uploaded">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">CID</th>
-              <th scope="col">Size</th>
-            </tr>
-          </thead>
-          <tbody>
-            {call.value.map((entry) => (
-              <tr key={entry.Hash}>
-                <td>{entry.Name === "" ? "(folder)" : entry.Name}</td>
-                <td>
-                  <code>{entry.Hash}</code>
-                </td>
-                <td>{formatBytes(Number(entry.Size))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DetailsTable label="Uploaded" columns={uploadedColumns} rows={call.value} rowKey={(entry) => entry.Hash} />
       )}
     </form>
   )

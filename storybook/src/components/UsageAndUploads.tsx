@@ -7,6 +7,7 @@ import { useEffect, useState } from "react"
 import { Files } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
+import { type Column, DetailsTable } from "../ui/DetailsTable.tsx"
 import { formatBytes, short } from "../ui/format.ts"
 
 export interface UsageAndUploadsProps {
@@ -23,6 +24,14 @@ const load = Effect.fnUntraced(function* (apiKey: string, lastKey: string | unde
 
 /** `2026-11-21 08:12`, the same in every locale. */
 const when = (millis: number) => new Date(millis).toISOString().slice(0, 16).replace("T", " ")
+
+const uploadColumns: ReadonlyArray<Column<Files.UploadedFile>> = [
+  { name: "Name", cell: (file) => file.fileName },
+  { name: "CID", cell: (file) => <code title={file.cid}>{short(file.cid, 10)}</code> },
+  { name: "Size", cell: (file) => formatBytes(Number(file.fileSizeInBytes)) },
+  { name: "Encrypted", cell: (file) => (file.encryption ? "yes" : "no") },
+  { name: "Uploaded (UTC)", cell: (file) => when(file.createdAt) }
+]
 
 export const UsageAndUploads = ({ apiKey }: UsageAndUploadsProps) => {
   const call = useEffectCall(load)
@@ -60,30 +69,7 @@ export const UsageAndUploads = ({ apiKey }: UsageAndUploadsProps) => {
             <p>No uploads yet.</p>
           ) : (
             <>
-              <table aria-label="Uploads">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">CID</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Encrypted</th>
-                    <th scope="col">Uploaded (UTC)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((file) => (
-                    <tr key={file.id}>
-                      <td>{file.fileName}</td>
-                      <td>
-                        <code title={file.cid}>{short(file.cid, 10)}</code>
-                      </td>
-                      <td>{formatBytes(Number(file.fileSizeInBytes))}</td>
-                      <td>{file.encryption ? "yes" : "no"}</td>
-                      <td>{when(file.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DetailsTable label="Uploads" columns={uploadColumns} rows={shown} rowKey={(file) => file.id} />
               <nav className="lh-row" aria-label="Pages">
                 <button type="button" disabled={pages.length === 1} onClick={() => setPages(pages.slice(0, -1))}>
                   Previous page
