@@ -81,6 +81,8 @@ export const passwordFile = Flag.String("password-file").pipe(
   Flag.optional
 )
 
+export type PasswordFlag = Option.Option<string>
+
 /** `--api-key-file FILE`: the API key from a file (`-`: stdin). */
 export const apiKeyFile = Flag.String("api-key-file").pipe(
   Flag.withDescription("Read the API key from FILE (- for stdin); or set LIGHTHOUSE_API_KEY"),

@@ -12,7 +12,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stdio from "effect/Stdio"
 import { CliError, CliOutput, Command, TerminalCapabilities } from "effect/cli"
+import * as Dev from "./commands/Dev.ts"
+import * as Names from "./commands/Names.ts"
 import * as Records from "./commands/Records.ts"
+import * as Transfer from "./commands/Transfer.ts"
+import * as Wallet from "./commands/Wallet.ts"
 import * as Output from "./Output.ts"
 
 export const version = "0.1.0"
@@ -22,13 +26,25 @@ export const root = Command.make("lighthouse-effect").pipe(
     "Lighthouse storage from the command line: upload, download verified, manage keys and access. Every command takes --json; exit 0 ok, 1 failure, 2 bad usage."
   ),
   Command.withSubcommands([
+    Transfer.upload,
+    Transfer.uploadEncrypted,
+    Transfer.download,
+    Transfer.cat,
+    Transfer.verify,
     Records.info,
     Records.uploads,
     Records.deals,
     Records.proof,
     Records.usage,
     Records.remove,
-    Records.walrusBlobs
+    Records.walrusBlobs,
+    Names.keys,
+    Names.share,
+    Names.revoke,
+    Wallet.wallet,
+    Wallet.apiKey,
+    ...Wallet.providerNames,
+    Dev.dev
   ]),
   Command.withGlobalFlags([Output.Json])
 )
