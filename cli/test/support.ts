@@ -34,6 +34,7 @@ const terminal = Terminal.make({
 })
 
 const capture = (chunks: Array<Uint8Array>) => () =>
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: Effect's Sink.forEach runs the Effect each callback returns
   Sink.forEach((chunk: string | Uint8Array) =>
     Effect.sync(() => {
       chunks.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk)
