@@ -15,12 +15,12 @@ import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Schema from "effect/Schema"
 
-/** The directory of this command line's files. */
-export const configDir = Effect.gen(function* () {
+/** The XDG config home: `$XDG_CONFIG_HOME`, else `~/.config`. */
+export const configHome = Effect.gen(function* () {
   const path = yield* Path.Path
   const xdg = yield* Config.option(Config.String("XDG_CONFIG_HOME"))
   const home = yield* Config.option(Config.String("HOME"))
-  const base = Option.match(xdg, {
+  return Option.match(xdg, {
     onSome: (dir) => dir,
     onNone: () =>
       path.join(
@@ -28,8 +28,13 @@ export const configDir = Effect.gen(function* () {
         ".config"
       )
   })
-  return path.join(base, "lighthouse-effect")
 }).pipe(Effect.orDie)
+
+/** The directory of this command line's files. */
+export const configDir = Effect.gen(function* () {
+  const path = yield* Path.Path
+  return path.join(yield* configHome, "lighthouse-effect")
+})
 
 /** Paths of the keystore and of the config file. */
 export const paths = Effect.gen(function* () {

@@ -4,7 +4,7 @@
  * terminal), the keystore (modes, the provider's and ethers' keystores), and each command over
  * the library's services.
  */
-import { stat, writeFile, readFile } from "node:fs/promises"
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import lighthouse from "@lighthouse-web3/sdk"
 import { Wallet } from "ethers"
@@ -111,6 +111,18 @@ describe("wallet", () => {
     const address = `0x${(JSON.parse(data.encryptedWallet) as { address: string }).address.toLowerCase()}`
     expect(json(imported)).toMatchObject({ address })
     expect((await stat(join(home, "lighthouse-effect", "keystore.json"))).mode & 0o777).toBe(0o600)
+
+    // The provider CLI's own store (`conf` under the same config home): wallet and API key.
+    const providerHome = await freshConfigHome()
+    await mkdir(join(providerHome, "@lighthouse-web3", "sdk-nodejs"), { recursive: true })
+    const providerConfig = { LIGHTHOUSE_GLOBAL_WALLET: data.encryptedWallet, LIGHTHOUSE_GLOBAL_API_KEY: "provider-key" }
+    await writeFile(join(providerHome, "@lighthouse-web3", "sdk-nodejs", "config.json"), JSON.stringify(providerConfig))
+    const providerEnv = { ...env, XDG_CONFIG_HOME: providerHome }
+    const fromProvider = await run(["wallet", "import", "--from-provider", "--json"], providerEnv)
+    expect(fromProvider.code, fromProvider.stderr).toBe(0)
+    expect(json(fromProvider)).toMatchObject({ address, apiKey: true })
+    const saved = JSON.parse(await readFile(join(providerHome, "lighthouse-effect", "config.json"), "utf8"))
+    expect(saved).toEqual({ apiKey: "provider-key" })
   })
 
   it("imports a private key from stdin, never from argv", async () => {

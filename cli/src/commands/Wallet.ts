@@ -9,6 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import * as Path from "effect/Path"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { Command, Flag } from "effect/cli"
@@ -82,8 +83,8 @@ const ProviderConfig = Schema.Struct({
 
 const importFromProvider = (passwordFile: Option.Option<string>, force: boolean) =>
   Effect.gen(function* () {
-    const { dir } = yield* Store.paths
-    const file = `${dir}/../@lighthouse-web3/sdk-nodejs/config.json`
+    const path = yield* Path.Path
+    const file = path.join(yield* Store.configHome, "@lighthouse-web3", "sdk-nodejs", "config.json")
     const text = yield* Store.readIfExists(file)
     if (Option.isNone(text)) return yield* new UsageError({ detail: `no provider CLI configuration at ${file}` })
     const config = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(ProviderConfig))(text.value)
@@ -154,30 +155,30 @@ const forget = Command.make("forget", forgetFlags, forgetWallet).pipe(
   Command.withDescription("Deletes the stored keystore")
 )
 
-const password = Command.make(
-  "password",
-  {
-    passwordFile: Credentials.passwordFile,
-    newPasswordFile: Flag.String("new-password-file").pipe(
-      Flag.withDescription("Read the new password from FILE; or set LIGHTHOUSE_NEW_WALLET_PASSWORD"),
-      Flag.optional
-    )
-  },
-  ({ passwordFile, newPasswordFile }) =>
-    Effect.gen(function* () {
-      const opened = yield* Credentials.openWallet(passwordFile)
-      const source = {
-        what: "The new password",
-        fileFlag: "new-password-file",
-        file: newPasswordFile,
-        env: "LIGHTHOUSE_NEW_WALLET_PASSWORD"
-      }
-      const keystore = yield* Keystore.encrypt(opened.privateKey, yield* Credentials.secret(source, { confirm: true }))
-      const { keystore: target } = yield* Store.paths
-      yield* Store.writeSecretFile(target, `${JSON.stringify(keystore, null, 2)}\n`)
-      yield* Output.result({ address: opened.address, keystore: target }, [`new password for ${opened.address}`])
-    })
-).pipe(Command.withAlias("reset-password"), Command.withDescription("Re-encrypts the keystore under a new password"))
+const passwordFlags = {
+  passwordFile: Credentials.passwordFile,
+  newPasswordFile: Flag.String("new-password-file").pipe(
+    Flag.withDescription("Read the new password from FILE; or set LIGHTHOUSE_NEW_WALLET_PASSWORD"),
+    Flag.optional
+  )
+}
+const changePassword = ({ passwordFile, newPasswordFile }: Command.Command.Config.Infer<typeof passwordFlags>) =>
+  Effect.gen(function* () {
+    const opened = yield* Credentials.openWallet(passwordFile)
+    const source = {
+      what: "The new password",
+      fileFlag: "new-password-file",
+      file: newPasswordFile,
+      env: "LIGHTHOUSE_NEW_WALLET_PASSWORD"
+    }
+    const keystore = yield* Keystore.encrypt(opened.privateKey, yield* Credentials.secret(source, { confirm: true }))
+    const { keystore: target } = yield* Store.paths
+    yield* Store.writeSecretFile(target, `${JSON.stringify(keystore, null, 2)}\n`)
+    yield* Output.result({ address: opened.address, keystore: target }, [`new password for ${opened.address}`])
+  })
+const password = Command.make("password", passwordFlags, changePassword).pipe(
+  Command.withDescription("Re-encrypts the keystore under a new password")
+)
 
 export const wallet = Command.make("wallet", {}, () =>
   Effect.gen(function* () {
@@ -193,7 +194,8 @@ export const wallet = Command.make("wallet", {}, () =>
 export const providerNames = [
   Command.make("create-wallet", createFlags, createWalletKey).pipe(Command.withDescription("= wallet create")),
   Command.make("import-wallet", importFlags, importWalletKey).pipe(Command.withDescription("= wallet import")),
-  Command.make("wallet-forget", forgetFlags, forgetWallet).pipe(Command.withDescription("= wallet forget"))
+  Command.make("wallet-forget", forgetFlags, forgetWallet).pipe(Command.withDescription("= wallet forget")),
+  Command.make("reset-password", passwordFlags, changePassword).pipe(Command.withDescription("= wallet password"))
 ] as const
 
 export const apiKey = Command.make(
