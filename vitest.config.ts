@@ -19,7 +19,12 @@ export default defineConfig({
         ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
         test: {
           name: "unit",
-          include: ["core/test/**/*.test.ts", "mocks/test/**/*.test.ts", "scripts/test/**/*.test.ts"],
+          include: [
+            "core/test/**/*.test.ts",
+            "mocks/test/**/*.test.ts",
+            "scripts/test/**/*.test.ts",
+            "cli/test/**/*.test.ts"
+          ],
           testTimeout: 60_000,
           hookTimeout: 120_000
         }

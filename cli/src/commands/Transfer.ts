@@ -1,0 +1,235 @@
+/**
+ * Moving content: `upload <path|->` (plain, or `--encrypted` under the wallet's key shards),
+ * `download <cid> [-o FILE|-]` (verified; `--decrypt` with the wallet), `cat <cid>` (to stdout)
+ * and `verify <cid>` (the gateway's CAR, every block checked). Each is a call of the library's
+ * `Upload` or `Download` service; the command line only picks the input and the output.
+ *
+ * A download writes only to the path chosen (`-o`, or `./<cid>`), never replaces a file without
+ * `--force`, and the library's `toFile` makes the file appear only once the content checked.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import * as Path from "effect/Path"
+import * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
+import { Argument, Command, Flag } from "effect/cli"
+import { Auth, Download, Upload } from "lighthouse-effect"
+import { withLibrary } from "../Client.ts"
+import * as Credentials from "../Credentials.ts"
+import { WouldOverwrite } from "../Errors.ts"
+import * as Output from "../Output.ts"
+import * as Progress from "../Progress.ts"
+
+const cid = Argument.String("cid").pipe(Argument.withDescription("The content's CID"))
+
+// =============================================================================
+// upload
+// =============================================================================
+
+const uploadFlags = {
+  path: Argument.String("path").pipe(Argument.withDescription("A file or a folder; - reads stdin")),
+  encrypted: Flag.Boolean("encrypted").pipe(
+    Flag.withDescription("Encrypt on this machine; the key's shards go to the 5 key nodes under your wallet"),
+    Flag.withDefault(false)
+  ),
+  name: Flag.String("name").pipe(Flag.withDescription("The file's name when reading stdin"), Flag.withDefault("stdin")),
+  storageType: Flag.Literals("storage-type", ["ipfs", "walrus"]).pipe(
+    Flag.withAlias("s"),
+    Flag.withDescription("Where a plain upload is stored"),
+    Flag.withDefault("ipfs" as const)
+  ),
+  cidVersion: Flag.Literals("cid-version", ["0", "1"]).pipe(Flag.withDefault("1" as const)),
+  yes: Flag.Boolean("yes").pipe(
+    Flag.withAlias("y"),
+    Flag.withDescription("Accepted for scripts written for other CLIs; nothing here asks to confirm an upload"),
+    Flag.withDefault(false)
+  ),
+  apiKeyFile: Credentials.apiKeyFile,
+  passwordFile: Credentials.passwordFile
+}
+
+/** The upload's input: stdin, a folder, or a file. */
+const inputOf = (path: string, name: string) =>
+  Effect.gen(function* () {
+    if (path === "-") {
+      const stdio = yield* Stdio.Stdio
+      return { _tag: "File", input: Upload.Input.stream(stdio.stdin, { name }) } as const
+    }
+    const info = yield* (yield* FileSystem.FileSystem).stat(path)
+    return info.type === "Directory"
+      ? ({ _tag: "Folder", input: Upload.Input.directory(path) } as const)
+      : ({ _tag: "File", input: Upload.Input.path(path) } as const)
+  })
+
+type UploadInput = Effect.Success<ReturnType<typeof inputOf>>
+
+const plainUpload = (
+  input: UploadInput,
+  options: Omit<Upload.FileOptions, "onProgress" | "apiKey"> & { readonly apiKey: Upload.Options["apiKey"] }
+) =>
+  Effect.gen(function* () {
+    const upload = yield* Upload.Upload
+    return yield* Progress.around((onProgress) => {
+      const withProgress = { ...options, onProgress }
+      return input._tag === "Folder" ? upload.folder(input.input, withProgress) : upload.file(input.input, withProgress)
+    }).pipe(Effect.map((entry) => [entry]))
+  })
+
+const encryptedUpload = (
+  input: UploadInput,
+  options: {
+    readonly apiKey: Upload.Options["apiKey"]
+    readonly passwordFile: Option.Option<string>
+    readonly cidVersion: 0 | 1
+  }
+) =>
+  Effect.gen(function* () {
+    const signer = yield* Credentials.signer(options.passwordFile)
+    const token = yield* Auth.Auth.use((auth) => auth.token(signer))
+    const upload = yield* Upload.Upload
+    return yield* Progress.around((onProgress) => {
+      const encryption = {
+        apiKey: options.apiKey,
+        address: signer.address,
+        token,
+        cidVersion: options.cidVersion,
+        onProgress
+      }
+      return input._tag === "Folder"
+        ? upload.encryptedFiles(input.input, encryption)
+        : Effect.map(upload.encryptedFile(input.input, encryption), (entry) => [entry])
+    })
+  })
+
+type UploadFlags = Command.Command.Config.Infer<typeof uploadFlags>
+
+const runUpload = (flags: UploadFlags) =>
+  Effect.gen(function* () {
+    const apiKey = yield* Credentials.apiKey(flags.apiKeyFile)
+    const input = yield* inputOf(flags.path, flags.name)
+    const cidVersion = flags.cidVersion === "0" ? 0 : 1
+    const entries = flags.encrypted
+      ? yield* encryptedUpload(input, { apiKey, passwordFile: flags.passwordFile, cidVersion })
+      : yield* plainUpload(input, { apiKey, cidVersion, storageType: flags.storageType })
+    const results = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, size: Number(entry.Size) }))
+    yield* Output.result(
+      results.length === 1 ? results[0] : results,
+      results.map((r) => `${r.cid}  ${r.name}  ${r.size}`)
+    )
+  }).pipe(withLibrary)
+
+export const upload = Command.make("upload", uploadFlags, runUpload).pipe(
+  Command.withDescription("Uploads a file, a folder or stdin; prints the CID"),
+  Command.withExamples([
+    { command: "lighthouse-effect upload photo.jpg --json", description: "Upload a file; {cid,name,size} on stdout" },
+    { command: "tar c dir | lighthouse-effect upload - --name dir.tar", description: "Upload stdin" },
+    { command: "lighthouse-effect upload secret.pdf --encrypted", description: "Encrypt, upload, save the key shards" }
+  ])
+)
+
+/** `upload-encrypted <path>`: the provider's name for `upload --encrypted`. */
+const { encrypted: _always, ...encryptedFlags } = uploadFlags
+export const uploadEncrypted = Command.make("upload-encrypted", encryptedFlags, (flags) =>
+  runUpload({ ...flags, encrypted: true })
+).pipe(Command.withDescription("Same as upload --encrypted (the provider's command name)"))
+
+// =============================================================================
+// download, cat, verify
+// =============================================================================
+
+const decryptFlags = {
+  decrypt: Flag.Boolean("decrypt").pipe(
+    Flag.withDescription("Decrypt with the key recovered from the key nodes for your wallet"),
+    Flag.withDefault(false)
+  ),
+  passwordFile: Credentials.passwordFile
+}
+
+const decryption = (decrypt: boolean, passwordFile: Option.Option<string>) =>
+  decrypt ? Effect.map(Credentials.signer(passwordFile), (signer) => ({ decrypt: { signer } })) : Effect.succeed({})
+
+/** The content on stdout: streamed as verified when plain, whole once the tag checks when decrypted. */
+const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<string>) =>
+  Effect.gen(function* () {
+    const download = yield* Download.Download
+    if (decrypt) {
+      const retrieved = yield* download.retrieve(cid, yield* decryption(true, passwordFile))
+      yield* Output.stdoutBytes(retrieved.bytes)
+      return { bytes: retrieved.bytes.length, verification: retrieved.verification }
+    }
+    const stdio = yield* Stdio.Stdio
+    let bytes = 0
+    yield* download.stream(cid).pipe(
+      Stream.tap((chunk) => Effect.sync(() => (bytes += chunk.length))),
+      Stream.run(stdio.stdout({ endOnDone: false }))
+    )
+    return { bytes, verification: { verified: true } as const }
+  })
+
+/** Where a download goes: `-o`, else `./<cid>`; a folder given as `-o` gets `<cid>` inside it. */
+const targetOf = (cid: string, output: Option.Option<string>, force: boolean) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const chosen = Option.getOrElse(output, () => cid)
+    const isFolder = (yield* fs.exists(chosen)) && (yield* fs.stat(chosen)).type === "Directory"
+    const target = path.resolve(isFolder ? path.join(chosen, cid) : chosen)
+    if (!force && (yield* fs.exists(target))) return yield* new WouldOverwrite({ path: target })
+    return target
+  })
+
+export const download = Command.make(
+  "download",
+  {
+    cid,
+    output: Flag.String("output").pipe(
+      Flag.withAlias("o"),
+      Flag.withDescription("The file to write (- for stdout); default ./<cid>"),
+      Flag.optional
+    ),
+    force: Flag.Boolean("force").pipe(Flag.withDescription("Replace an existing file"), Flag.withDefault(false)),
+    ...decryptFlags
+  },
+  ({ cid, output, force, decrypt, passwordFile }) =>
+    Effect.gen(function* () {
+      if (Option.getOrUndefined(output) === "-") {
+        const summary = yield* toStdout(cid, decrypt, passwordFile)
+        return yield* Output.result({ cid, output: "-", ...summary }, [], { contentOnStdout: true })
+      }
+      const target = yield* targetOf(cid, output, force)
+      const download = yield* Download.Download
+      const verification = yield* download.toFile(cid, target, yield* decryption(decrypt, passwordFile))
+      const size = (yield* (yield* FileSystem.FileSystem).stat(target)).size
+      yield* Output.result({ cid, output: target, bytes: Number(size), verification }, [target])
+    }).pipe(withLibrary)
+).pipe(
+  Command.withAlias("decrypt-file"),
+  Command.withDescription("Downloads content checked against its CID; --decrypt for encrypted files"),
+  Command.withExamples([
+    { command: "lighthouse-effect download bafy… -o photo.jpg", description: "Into a file (refuses to replace one)" },
+    { command: "lighthouse-effect download bafy… -o - --decrypt > plain.pdf", description: "Decrypted, to stdout" }
+  ])
+)
+
+export const cat = Command.make("cat", { cid, ...decryptFlags }, ({ cid, decrypt, passwordFile }) =>
+  Effect.gen(function* () {
+    const summary = yield* toStdout(cid, decrypt, passwordFile)
+    yield* Output.result({ cid, ...summary }, [], { contentOnStdout: true })
+  }).pipe(withLibrary)
+).pipe(Command.withDescription("Writes content to stdout, checked against its CID"))
+
+export const verify = Command.make("verify", { cid }, ({ cid }) =>
+  Effect.gen(function* () {
+    const download = yield* Download.Download
+    const bytes = yield* download.stream(cid, { verification: "required" }).pipe(
+      Stream.runFold(
+        () => 0,
+        (total, chunk: Uint8Array) => total + chunk.length
+      )
+    )
+    yield* Output.result({ cid, verified: true, bytes }, [`${cid}  verified  ${bytes} bytes`])
+  }).pipe(withLibrary)
+).pipe(Command.withDescription("Fetches the gateway's CAR of a CID and checks every block"))

@@ -1,0 +1,202 @@
+/**
+ * The command line in process against the in-process mock network: the script contract (exit
+ * codes, one JSON value on stdout, the catalogue's message on stderr, no prompt without a
+ * terminal), the keystore (modes, the provider's and ethers' keystores), and each command over
+ * the library's services.
+ */
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import lighthouse from "@lighthouse-web3/sdk"
+import { Wallet } from "ethers"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startMockNetwork, type RunningMockNetwork } from "lighthouse-effect/mocks/node"
+import { freshConfigHome, json, run } from "./support.ts"
+
+let mock: RunningMockNetwork
+beforeAll(() => {
+  mock = startMockNetwork({ onUnhandledFrame: "error" })
+})
+afterAll(() => mock.close())
+
+const base = { LIGHTHOUSE_NODE_POLICY: "concurrent" }
+const password = "correct horse battery staple"
+
+/** A config home with a wallet and a saved API key. */
+const account = async () => {
+  const home = await freshConfigHome()
+  const env = { ...base, XDG_CONFIG_HOME: home, LIGHTHOUSE_WALLET_PASSWORD: password }
+  const created = await run(["wallet", "create", "--json"], env)
+  expect(created.code, created.stderr).toBe(0)
+  const apiKey = await run(["api-key", "--json"], env)
+  expect(apiKey.code, apiKey.stderr).toBe(0)
+  return { env, home, address: (json(created) as { address: string }).address }
+}
+
+describe("the script contract", () => {
+  it("a failure exits 1 with the catalogue's message on stderr and {error} on stdout", async () => {
+    const ran = await run(["info", "not-a-cid", "--json"], base)
+    expect(ran).toMatchObject({ code: 1, stderr: "Invalid CID\n" })
+    expect(json(ran)).toEqual({ error: { _tag: "InvalidCid", message: "Invalid CID" } })
+    const text = await run(["info", "not-a-cid"], base)
+    expect(text).toMatchObject({ code: 1, stdout: "", stderr: "Invalid CID\n" })
+  })
+
+  it("bad usage exits 2: an unknown command, a missing argument, no command", async () => {
+    const unknown = await run(["uplod", "--json"], base)
+    expect(unknown.code).toBe(2)
+    expect(json(unknown)).toMatchObject({ error: { _tag: "UnknownSubcommand" } })
+    expect(unknown.stderr).toContain("Did you mean this?")
+    const missing = await run(["download"], base)
+    expect(missing).toMatchObject({ code: 2, stdout: "" })
+    expect(missing.stderr).toContain("cid")
+    expect((await run([], base)).code).toBe(2)
+    const help = await run(["--help"], base)
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain("upload")
+  })
+
+  it("never prompts without a terminal: a missing secret names its flag and variable", async () => {
+    const home = await freshConfigHome()
+    const noKey = await run(["uploads", "--json"], { ...base, XDG_CONFIG_HOME: home })
+    expect(noKey.code).toBe(2)
+    expect(json(noKey)).toEqual({
+      error: {
+        _tag: "UsageError",
+        message:
+          "An API key is needed: set LIGHTHOUSE_API_KEY, pass --api-key-file FILE, or run `lighthouse-effect api-key` to get one with your wallet"
+      }
+    })
+    const noPassword = await run(["wallet", "create"], { ...base, XDG_CONFIG_HOME: home })
+    expect(noPassword).toMatchObject({
+      code: 2,
+      stderr:
+        "The wallet's password is needed: pass --password-file FILE or set LIGHTHOUSE_WALLET_PASSWORD (there is no terminal to ask on)\n"
+    })
+    await expect(stat(join(home, "lighthouse-effect", "keystore.json"))).rejects.toThrow("ENOENT")
+  })
+})
+
+describe("wallet", () => {
+  it("writes a v3 keystore 0600 in a 0700 directory that ethers opens; never prints the key", async () => {
+    const { env, home, address } = await account()
+    const dir = join(home, "lighthouse-effect")
+    expect((await stat(dir)).mode & 0o777).toBe(0o700)
+    expect((await stat(join(dir, "keystore.json"))).mode & 0o777).toBe(0o600)
+    expect((await stat(join(dir, "config.json"))).mode & 0o777).toBe(0o600)
+    const keystore = await readFile(join(dir, "keystore.json"), "utf8")
+    expect(JSON.parse(keystore)).toMatchObject({ version: 3, crypto: { kdf: "scrypt", cipher: "aes-128-ctr" } })
+    const opened = await Wallet.fromEncryptedJson(keystore, password)
+    expect(opened.address.toLowerCase()).toBe(address)
+    const shown = await run(["wallet", "--json"], env)
+    expect(json(shown)).toEqual({ address, keystore: join(dir, "keystore.json") })
+    expect(shown.stdout).not.toContain(opened.privateKey.slice(2))
+    const again = await run(["wallet", "create"], env)
+    expect(again).toMatchObject({
+      code: 1,
+      stderr: `${join(dir, "keystore.json")} exists: pass --force to replace it\n`
+    })
+    const wrong = await run(["api-key"], { ...env, LIGHTHOUSE_WALLET_PASSWORD: "wrong" })
+    expect(wrong).toMatchObject({ code: 1, stderr: "wrong password for this keystore\n" })
+  })
+
+  it("opens the keystore the provider's createWallet writes", async () => {
+    const { data } = await lighthouse.createWallet(password)
+    const file = join(await freshConfigHome(), "provider-keystore.json")
+    await writeFile(file, data.encryptedWallet)
+    const home = await freshConfigHome()
+    const env = { ...base, XDG_CONFIG_HOME: home, LIGHTHOUSE_WALLET_PASSWORD: password }
+    const imported = await run(["wallet", "import", "--keystore", file, "--json"], env)
+    expect(imported.code, imported.stderr).toBe(0)
+    const address = `0x${(JSON.parse(data.encryptedWallet) as { address: string }).address.toLowerCase()}`
+    expect(json(imported)).toMatchObject({ address })
+    expect((await stat(join(home, "lighthouse-effect", "keystore.json"))).mode & 0o777).toBe(0o600)
+
+    // The provider CLI's own store (`conf` under the same config home): wallet and API key.
+    const providerHome = await freshConfigHome()
+    await mkdir(join(providerHome, "@lighthouse-web3", "sdk-nodejs"), { recursive: true })
+    const providerConfig = { LIGHTHOUSE_GLOBAL_WALLET: data.encryptedWallet, LIGHTHOUSE_GLOBAL_API_KEY: "provider-key" }
+    await writeFile(join(providerHome, "@lighthouse-web3", "sdk-nodejs", "config.json"), JSON.stringify(providerConfig))
+    const providerEnv = { ...env, XDG_CONFIG_HOME: providerHome }
+    const fromProvider = await run(["wallet", "import", "--from-provider", "--json"], providerEnv)
+    expect(fromProvider.code, fromProvider.stderr).toBe(0)
+    expect(json(fromProvider)).toMatchObject({ address, apiKey: true })
+    const saved = JSON.parse(await readFile(join(providerHome, "lighthouse-effect", "config.json"), "utf8"))
+    expect(saved).toEqual({ apiKey: "provider-key" })
+  })
+
+  it("imports a private key from stdin, never from argv", async () => {
+    const key = generatePrivateKey()
+    const home = await freshConfigHome()
+    const env = { ...base, XDG_CONFIG_HOME: home, LIGHTHOUSE_WALLET_PASSWORD: password }
+    const imported = await run(["wallet", "import", "--private-key-file", "-", "--json"], env, `${key}\n`)
+    expect(imported.code, imported.stderr).toBe(0)
+    expect(json(imported)).toMatchObject({ address: privateKeyToAccount(key).address.toLowerCase() })
+    expect(imported.stdout).not.toContain(key.slice(2))
+  })
+})
+
+describe("content", () => {
+  it("uploads stdin, lists every page, downloads verified, refuses to overwrite", async () => {
+    const { env, home } = await account()
+    const uploaded = await run(["upload", "-", "--name", "note.txt", "--json"], env, "hello from stdin\n")
+    expect(uploaded.code, uploaded.stderr).toBe(0)
+    const { cid } = json(uploaded) as { cid: string }
+    expect(json(uploaded)).toEqual({ cid, name: "note.txt", size: 17 })
+    const listed = await run(["uploads", "--json"], env)
+    expect((json(listed) as Array<{ cid: string }>).map((f) => f.cid)).toEqual([cid])
+    const target = join(home, "note.txt")
+    const downloaded = await run(["download", cid, "-o", target, "--json"], env)
+    expect(json(downloaded)).toEqual({ cid, output: target, bytes: 17, verification: { verified: true } })
+    expect(await readFile(target, "utf8")).toBe("hello from stdin\n")
+    const refused = await run(["download", cid, "-o", target, "--json"], env)
+    expect(refused.code).toBe(1)
+    expect(json(refused)).toEqual({
+      error: { _tag: "WouldOverwrite", message: `${target} exists: pass --force to replace it` }
+    })
+    const cat = await run(["cat", cid, "--json"], env)
+    expect(cat.stdout).toBe("hello from stdin\n")
+    expect(JSON.parse(cat.stderr)).toEqual({ cid, bytes: 17, verification: { verified: true } })
+    const verified = await run(["verify", cid, "--json"], env)
+    expect(json(verified)).toEqual({ cid, verified: true, bytes: 17 })
+  })
+
+  it("a gateway that lies fails verification with exit 1", async () => {
+    const { env } = await account()
+    const { cid } = json(await run(["upload", "-", "--json"], env, "checked\n")) as { cid: string }
+    const lie = mock.network.faults.lie({ host: "gateway" }, "other-file")
+    const ran = await run(["verify", cid, "--json"], env)
+    mock.network.faults.remove(lie)
+    expect(ran.code).toBe(1)
+    expect(json(ran)).toMatchObject({ error: { _tag: "ContentVerificationFailed" } })
+  })
+
+  it("encrypts with the wallet, decrypts with --decrypt, shares with another address", async () => {
+    const { env, home } = await account()
+    const uploaded = await run(["upload", "-", "--encrypted", "--name", "secret.txt", "--json"], env, "for my eyes\n")
+    expect(uploaded.code, uploaded.stderr).toBe(0)
+    const { cid } = json(uploaded) as { cid: string }
+    const target = join(home, "secret.txt")
+    const plain = await run(["download", cid, "-o", target, "--decrypt"], env)
+    expect(plain.code, plain.stderr).toBe(0)
+    expect(await readFile(target, "utf8")).toBe("for my eyes\n")
+    const stored = await run(["cat", cid], env)
+    expect(stored.stdout).not.toContain("for my eyes")
+    const other = privateKeyToAccount(generatePrivateKey())
+    const shared = await run(["share", cid, other.address, "--json"], env)
+    expect(shared.code, shared.stderr).toBe(0)
+    expect(json(shared)).toMatchObject({ cid, sharedWith: other.address })
+  })
+
+  it("IPNS keys: generate, publish, list, remove", async () => {
+    const { env } = await account()
+    const { cid } = json(await run(["upload", "-", "--json"], env, "named\n")) as { cid: string }
+    const key = json(await run(["keys", "generate", "--json"], env)) as { ipnsName: string; ipnsId: string }
+    const published = await run(["ipns", "publish", key.ipnsName, cid, "--json"], env)
+    expect(json(published)).toEqual({ Name: key.ipnsId, Value: `/ipfs/${cid}` })
+    const listed = await run(["keys", "list", "--json"], env)
+    expect(json(listed)).toMatchObject([{ ipnsName: key.ipnsName, ipnsId: key.ipnsId, cid }])
+    const removed = await run(["keys", "remove", key.ipnsName], env)
+    expect(removed).toMatchObject({ code: 0, stdout: `removed ${key.ipnsName}\n` })
+  })
+})

@@ -1,0 +1,122 @@
+/**
+ * The real executable, spawned as a script would run it: `dev` serves the local network on free
+ * loopback ports, and each command runs as its own process pointed at it by the `LIGHTHOUSE_*`
+ * variables it printed. Only exit codes, stdout JSON and stderr are read.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { readFile, stat, writeFile } from "node:fs/promises"
+import { createRequire } from "node:module"
+import * as nodePath from "node:path"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freshConfigHome } from "./support.ts"
+
+const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
+const tsx = createRequire(import.meta.url).resolve("tsx/cli")
+const command = [tsx, "--conditions=@lighthouse-effect/source", nodePath.join(root, "cli/src/bin.ts")]
+
+interface Exited {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the executable with `args` and `env` (over a clean environment), stdin from `input`. */
+const cli = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>, input?: string) =>
+  new Promise<Exited>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [...command, ...args],
+      { cwd: root, env: { PATH: process.env.PATH ?? "", ...env } },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : (child.exitCode ?? null), stdout, stderr })
+    )
+    child.stdin?.end(input ?? "")
+  })
+
+let dev: ChildProcess
+let hosts: Record<string, string>
+let home: string
+let env: Record<string, string>
+
+beforeAll(async () => {
+  dev = spawn(process.execPath, [...command, "dev", "--free-ports", "--json"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stderr = ""
+  dev.stderr!.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  hosts = await new Promise((resolve, reject) => {
+    createInterface({ input: dev.stdout! }).on("line", (line) => resolve(JSON.parse(line).env))
+    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)))
+  })
+  home = await freshConfigHome()
+  env = {
+    ...hosts,
+    XDG_CONFIG_HOME: home,
+    LIGHTHOUSE_NODE_POLICY: "concurrent",
+    LIGHTHOUSE_WALLET_PASSWORD: "a password for the test"
+  }
+}, 120_000)
+
+afterAll(async () => {
+  if (dev.exitCode !== null) return
+  const exited = new Promise((resolve) => dev.once("exit", resolve))
+  dev.kill("SIGINT")
+  await exited
+})
+
+describe("the executable against `dev` over loopback", () => {
+  it("creates a wallet, gets an API key, uploads, downloads verified, lists, names it", async () => {
+    const wallet = await cli(["wallet", "create", "--json"], env)
+    expect(wallet.code, wallet.stderr).toBe(0)
+    const { address, keystore } = JSON.parse(wallet.stdout) as { address: string; keystore: string }
+    expect((await stat(keystore)).mode & 0o777).toBe(0o600)
+    expect((await stat(nodePath.dirname(keystore))).mode & 0o777).toBe(0o700)
+
+    const apiKey = await cli(["api-key", "--json"], env)
+    expect(apiKey.code, apiKey.stderr).toBe(0)
+    expect(JSON.parse(apiKey.stdout)).toEqual({
+      address,
+      saved: nodePath.join(home, "lighthouse-effect", "config.json")
+    })
+
+    const source = nodePath.join(home, "data.bin")
+    const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 251))
+    await writeFile(source, bytes)
+    const uploaded = await cli(["upload", source, "--json"], env)
+    expect(uploaded.code, uploaded.stderr).toBe(0)
+    const { cid } = JSON.parse(uploaded.stdout) as { cid: string }
+
+    const target = nodePath.join(home, "copy.bin")
+    const [downloaded, listed, key] = await Promise.all([
+      cli(["download", cid, "-o", target, "--json"], env),
+      cli(["uploads", "--json"], env),
+      cli(["keys", "generate", "--json"], env)
+    ])
+    expect(downloaded.code, downloaded.stderr).toBe(0)
+    expect(JSON.parse(downloaded.stdout)).toMatchObject({ cid, bytes: bytes.length, verification: { verified: true } })
+    expect(Buffer.compare(await readFile(target), bytes)).toBe(0)
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ cid, fileName: "data.bin", publicKey: address }])
+
+    const { ipnsName, ipnsId } = JSON.parse(key.stdout) as { ipnsName: string; ipnsId: string }
+    const published = await cli(["keys", "publish", ipnsName, cid, "--json"], env)
+    expect(JSON.parse(published.stdout)).toEqual({ Name: ipnsId, Value: `/ipfs/${cid}` })
+  })
+
+  it("exits 1 on a failure and 2 on bad usage, with the message on stderr and JSON on stdout", async () => {
+    const [failure, usage] = await Promise.all([
+      cli(["deals", "nonsense", "--json"], env),
+      cli(["upload", "--json"], env)
+    ])
+    expect(failure).toEqual({
+      code: 1,
+      stdout: `${JSON.stringify({ error: { _tag: "InvalidCid", message: "Invalid CID" } })}\n`,
+      stderr: "Invalid CID\n"
+    })
+    expect(usage.code).toBe(2)
+    expect(JSON.parse(usage.stdout)).toMatchObject({ error: { _tag: "MissingArgument" } })
+  })
+})
