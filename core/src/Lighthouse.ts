@@ -69,21 +69,21 @@ const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalTh
 
 export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
 
-/** Thrown (as a defect) where an all-in-one layer meets a `LighthouseConfig` from `LighthouseConfig.layer` / `layerConfig`. */
+/** The defect of an all-in-one layer meeting a `LighthouseConfig` from `LighthouseConfig.layer` / `layerConfig`. */
 export class ConfigConflict extends Data.TaggedError("ConfigConflict")<{ readonly message: string }> {}
 
-const conflict = new ConfigConflict({
-  message:
-    "A LighthouseConfig from LighthouseConfig.layer / LighthouseConfig.layerConfig is in the context of an all-in-one " +
-    "layer (Lighthouse.layer, layerBrowser, layerWith, layerNode), which brings its own configuration and would ignore " +
-    "it. Give the options to the all-in-one layer instead, or use its Config form (Lighthouse.layerConfig, " +
-    "layerBrowserConfig, layerWithConfig, layerNodeConfig) to read LIGHTHOUSE_* variables; read the configuration " +
-    "back from the all-in-one layer, which provides LighthouseConfig."
-})
+const conflictMessage =
+  "A LighthouseConfig from LighthouseConfig.layer / LighthouseConfig.layerConfig is in the context of an all-in-one " +
+  "layer (Lighthouse.layer, layerBrowser, layerWith, layerNode), which brings its own configuration and would ignore " +
+  "it. Give the options to the all-in-one layer instead, or use its Config form (Lighthouse.layerConfig, " +
+  "layerBrowserConfig, layerWithConfig, layerNodeConfig) to read LIGHTHOUSE_* variables; read the configuration " +
+  "back from the all-in-one layer, which provides LighthouseConfig."
 
 /** Dies with `ConfigConflict` where a standalone configuration is in the context. */
 const refuseStandaloneConfig = Effect.serviceOption(LighthouseConfig.Standalone).pipe(
-  Effect.flatMap((standalone) => (Option.isSome(standalone) ? Effect.die(conflict) : Effect.void))
+  Effect.flatMap((standalone) =>
+    Option.isSome(standalone) ? Effect.die(new ConfigConflict({ message: conflictMessage })) : Effect.void
+  )
 )
 
 /**
@@ -126,10 +126,11 @@ const services = (options: Options): Layer.Layer<Services, never, FileSystem.Fil
 /**
  * All services over the caller's HTTP client and file system.
  *
- * Each call builds its own services: layers are shared by reference, so without `Layer.fresh` a
- * `layerWith(other)` provided inside a program that already has one would reuse the outer services
- * (`Upload.layer` and the others are the same values in both) and talk to the outer hosts. The
- * value a call returns is still built once however often it is provided.
+ * Each call builds its own services: layers are shared by reference, so a `layerWith(other)`
+ * provided inside a program that already has one would otherwise reuse the outer services
+ * (`Upload.layer` and the others are the same values in both) and talk to the outer hosts.
+ * `Layer.fresh` builds them apart from the layers already built; `Layer.suspend` makes the value
+ * this call returns shared by reference again, so it is built once however often it is provided.
  */
 export const layerWith = (
   options: Options = {}
@@ -153,7 +154,9 @@ export const layerBrowser = (options: Options = {}): Layer.Layer<Services> =>
 export const fromConfig =
   <A, R>(make: (options: Options) => Layer.Layer<A, never, R>) =>
   (options: Options = {}): Layer.Layer<A, Config.ConfigError, R> =>
-    Layer.unwrap(Effect.map(LighthouseConfig.fromEnv, (env) => make(LighthouseConfig.merge(env, options))))
+    Layer.unwrap(
+      Effect.map(LighthouseConfig.fromEnv, (env) => make({ ...options, ...LighthouseConfig.merge(env, options) }))
+    )
 
 /** `layerWith`, configured from `LIGHTHOUSE_*` variables; `options` win over them. */
 export const layerWithConfig = fromConfig(layerWith)

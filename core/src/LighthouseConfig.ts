@@ -117,18 +117,27 @@ export const make = (options: PartialOptions = {}): Options => ({
  */
 export class Standalone extends Context.Service<Standalone, Options>()("lighthouse-effect/Config/Standalone") {}
 
-/** The configuration from an object, for services composed one by one (`Upload.layer`, …). */
+/**
+ * The configuration from an object, for services composed one by one (`Upload.layer`, …). The
+ * all-in-one layers take the same object as their options, and refuse to run beside this layer.
+ */
 export const layer = (options: PartialOptions = {}): Layer.Layer<LighthouseConfig> => {
   const config = make(options)
   return Layer.merge(Layer.succeed(LighthouseConfig, config), Layer.succeed(Standalone, config))
 }
 
-/** `base` with `over` on top; `hosts` and `nodes` merge key by key. */
-export const merge = <O extends PartialOptions>(base: PartialOptions, over: O): O => ({
+/** `record` without its `undefined` values, so they do not hide what they are merged over. */
+const present = <T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>
+  }
+
+/** `base` with `over` on top; `hosts` and `nodes` merge key by key, and an `undefined` in `over` keeps `base`'s. */
+export const merge = (base: PartialOptions, over: PartialOptions): PartialOptions => ({
   ...base,
-  ...over,
-  hosts: { ...base.hosts, ...over.hosts },
-  nodes: { ...base.nodes, ...over.nodes }
+  ...present(over),
+  hosts: { ...base.hosts, ...present(over.hosts ?? {}) },
+  nodes: { ...base.nodes, ...present(over.nodes ?? {}) }
 })
 
 /** A time-out in milliseconds: a zero or negative one would fail every request at once. */
@@ -137,12 +146,6 @@ const PositiveMillis = Schema.Int.check(Schema.isGreaterThan(0))
 /** A variable that may be unset: `undefined` then, a `ConfigError` if it is set to a wrong value. */
 const optional = <A>(config: Config.Config<A>): Config.Config<A | undefined> =>
   Config.option(config).pipe(Config.map(Option.getOrUndefined))
-
-/** `record` without its `undefined` values, so they do not hide the defaults when merged. */
-const present = <T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } =>
-  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as {
-    [K in keyof T]?: Exclude<T[K], undefined>
-  }
 
 /**
  * The environment's settings, as overrides: `LIGHTHOUSE_API_URL`, `LIGHTHOUSE_NODE_URL`,
