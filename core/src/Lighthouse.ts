@@ -7,14 +7,26 @@
  * `lighthouse-effect/node`, which supplies Node's file system.
  *
  * HTTP goes through `fetch`, looked up on every request rather than once, so a
- * `fetch` patched after start-up (msw in tests and Storybook) is honoured.
+ * `fetch` patched after start-up (msw in tests and Storybook) is honoured. Requests
+ * carry the protocol's headers only (`tracePropagation` adds the tracing ones).
+ *
+ * Each layer brings its own configuration, from its options; its `…Config` form
+ * (`layerConfig`, `layerBrowserConfig`, `layerWithConfig`) reads `LIGHTHOUSE_*`
+ * variables first. A `LighthouseConfig.layer` / `layerConfig` combined with one of
+ * these layers would be ignored, so it is refused with a `ConfigConflict` defect.
+ * Every call builds its own services, so a layer provided inside a program that
+ * already has another talks to its own hosts.
  *
  * @since 0.1.0
  */
+import type * as Config from "effect/Config"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
-import type * as HttpClient from "effect/http/HttpClient"
+import * as HttpClient from "effect/http/HttpClient"
 import * as AccessControl from "./AccessControl.ts"
 import * as Auth from "./Auth.ts"
 import * as LighthouseConfig from "./LighthouseConfig.ts"
@@ -42,6 +54,14 @@ export type Services =
 export interface Options extends LighthouseConfig.PartialOptions {
   /** Options of the JWT cache (how long before expiry a token is refreshed). */
   readonly auth?: Auth.Options
+  /**
+   * Send the current span's tracing headers (`traceparent`, `b3`) with every request, so a tracing
+   * backend can join the provider's spans to yours. Off by default: requests carry only the
+   * protocol's headers, because a browser sends a CORS preflight for these two headers, which the
+   * provider's hosts need not allow. Spans are recorded either way.
+   * @default false
+   */
+  readonly tracePropagation?: boolean
 }
 
 /** `fetch` resolved at call time: msw (or any test double) may patch it after the layer is built. */
@@ -49,22 +69,74 @@ const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalTh
 
 export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
 
-/** All services over the caller's HTTP client and file system. */
+/** The defect of an all-in-one layer meeting a `LighthouseConfig` from `LighthouseConfig.layer` / `layerConfig`. */
+export class ConfigConflict extends Data.TaggedError("ConfigConflict")<{ readonly message: string }> {}
+
+const conflictMessage =
+  "A LighthouseConfig from LighthouseConfig.layer / LighthouseConfig.layerConfig is in the context of an all-in-one " +
+  "layer (Lighthouse.layer, layerBrowser, layerWith, layerNode), which brings its own configuration and would ignore " +
+  "it. Give the options to the all-in-one layer instead, or use its Config form (Lighthouse.layerConfig, " +
+  "layerBrowserConfig, layerWithConfig, layerNodeConfig) to read LIGHTHOUSE_* variables; read the configuration " +
+  "back from the all-in-one layer, which provides LighthouseConfig."
+
+/** Dies with `ConfigConflict` where a standalone configuration is in the context. */
+const refuseStandaloneConfig = Effect.serviceOption(LighthouseConfig.Standalone).pipe(
+  Effect.flatMap((standalone) =>
+    Option.isSome(standalone) ? Effect.die(new ConfigConflict({ message: conflictMessage })) : Effect.void
+  )
+)
+
+/**
+ * The caller's HTTP client as the all-in-one services use it: without the tracing headers unless
+ * `tracePropagation` is on, and refusing every request made where a standalone configuration is in
+ * context (merged beside an all-in-one layer, it is not seen while the layer is built).
+ */
+const protocolClient = (options: Options): Layer.Layer<HttpClient.HttpClient, never, HttpClient.HttpClient> =>
+  Layer.effect(
+    HttpClient.HttpClient,
+    Effect.gen(function* () {
+      yield* refuseStandaloneConfig
+      const client = yield* HttpClient.HttpClient
+      return client.pipe(
+        HttpClient.transform((response) =>
+          refuseStandaloneConfig.pipe(
+            Effect.andThen(
+              options.tracePropagation === true
+                ? response
+                : Effect.provideService(response, HttpClient.TracerPropagationEnabled, false)
+            )
+          )
+        )
+      )
+    })
+  )
+
+/** The services of one all-in-one layer, all over the same configuration and HTTP client. */
+const services = (options: Options): Layer.Layer<Services, never, FileSystem.FileSystem | HttpClient.HttpClient> => {
+  // Provided as is, not through `LighthouseConfig.layer`: it is the layer's own configuration.
+  const base = Layer.succeed(LighthouseConfig.LighthouseConfig, LighthouseConfig.make(options))
+  const nodes = KeyNodes.layer.pipe(Layer.provideMerge(base))
+  const shards = Layer.mergeAll(KeyShards.layer, Auth.layer(options.auth)).pipe(Layer.provideMerge(nodes))
+  return Layer.mergeAll(AccessControl.layer, Upload.layer, Download.layer, Files.layer, Ipns.layer, Payment.layer).pipe(
+    Layer.provideMerge(shards),
+    Layer.provide(protocolClient(options))
+  )
+}
+
+/**
+ * All services over the caller's HTTP client and file system.
+ *
+ * Each call builds its own services: layers are shared by reference, so a `layerWith(other)`
+ * provided inside a program that already has one would otherwise reuse the outer services
+ * (`Upload.layer` and the others are the same values in both) and talk to the outer hosts.
+ * `Layer.fresh` builds them apart from the layers already built; `Layer.suspend` makes the value
+ * this call returns shared by reference again, so it is built once however often it is provided.
+ */
 export const layerWith = (
   options: Options = {}
 ): Layer.Layer<Services, never, FileSystem.FileSystem | HttpClient.HttpClient> => {
-  const base = LighthouseConfig.layer(options)
-  const nodes = KeyNodes.layer.pipe(Layer.provideMerge(base))
-  const shards = Layer.mergeAll(KeyShards.layer, Auth.layer(options.auth)).pipe(Layer.provideMerge(nodes))
-  const services = Layer.mergeAll(
-    AccessControl.layer,
-    Upload.layer,
-    Download.layer,
-    Files.layer,
-    Ipns.layer,
-    Payment.layer
-  ).pipe(Layer.provideMerge(shards))
-  return services
+  const own = Layer.fresh(services(options))
+  return Layer.suspend(() => own)
 }
 
 /** All services, over `fetch`; the file system comes from the caller. */
@@ -74,3 +146,23 @@ export const layer = (options: Options = {}): Layer.Layer<Services, never, FileS
 /** All services for a browser: path inputs fail with a typed error instead of reaching a file system. */
 export const layerBrowser = (options: Options = {}): Layer.Layer<Services> =>
   layer(options).pipe(Layer.provide(FileSystem.layerNoop({})))
+
+/**
+ * `make` over the options read from the environment (`LighthouseConfig.fromEnv`, the current
+ * `ConfigProvider`), with `options` winning over them and the defaults filling the rest.
+ */
+export const fromConfig =
+  <A, R>(make: (options: Options) => Layer.Layer<A, never, R>) =>
+  (options: Options = {}): Layer.Layer<A, Config.ConfigError, R> =>
+    Layer.unwrap(
+      Effect.map(LighthouseConfig.fromEnv, (env) => make({ ...options, ...LighthouseConfig.merge(env, options) }))
+    )
+
+/** `layerWith`, configured from `LIGHTHOUSE_*` variables; `options` win over them. */
+export const layerWithConfig = fromConfig(layerWith)
+
+/** `layer`, configured from `LIGHTHOUSE_*` variables; `options` win over them. */
+export const layerConfig = fromConfig(layer)
+
+/** `layerBrowser`, configured from `LIGHTHOUSE_*` variables (or another `ConfigProvider`); `options` win over them. */
+export const layerBrowserConfig = fromConfig(layerBrowser)

@@ -4,7 +4,7 @@
  * Hosts default to the provider's production hosts, timeouts to the provider's
  * 8 000 ms (requests) and 7 200 000 ms (uploads and downloads), and the key-node
  * policy to the provider's sequential walk with a 1 000 ms pause and 3 tries.
- * Build it from an object (`layer`) or from environment variables (`layerConfig`).
+ * Build it from an object (`layer`) or from environment variables (`layerConfig`, `fromEnv`).
  *
  * @since 0.1.0
  */
@@ -13,6 +13,7 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { defaultNetwork, type NetworkName, type NetworkTable, networks } from "./Networks.ts"
 
@@ -106,57 +107,88 @@ export const make = (options: PartialOptions = {}): Options => ({
   networks: options.networks ?? defaults.networks
 })
 
-/** The configuration from an object. */
-export const layer = (options: PartialOptions = {}): Layer.Layer<LighthouseConfig> =>
-  Layer.succeed(LighthouseConfig, make(options))
+/**
+ * Marks a context whose `LighthouseConfig` came from `layer` or `layerConfig` rather than from an
+ * all-in-one layer (`Lighthouse.layer`, `layerNode`, …). Those bring their own configuration and
+ * would ignore this one, so they refuse to run where it is present instead of silently talking to
+ * other hosts.
+ *
+ * @internal
+ */
+export class Standalone extends Context.Service<Standalone, Options>()("lighthouse-effect/Config/Standalone") {}
+
+/**
+ * The configuration from an object, for services composed one by one (`Upload.layer`, …). The
+ * all-in-one layers take the same object as their options, and refuse to run beside this layer.
+ */
+export const layer = (options: PartialOptions = {}): Layer.Layer<LighthouseConfig> => {
+  const config = make(options)
+  return Layer.merge(Layer.succeed(LighthouseConfig, config), Layer.succeed(Standalone, config))
+}
+
+/** `record` without its `undefined` values, so they do not hide what they are merged over. */
+const present = <T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>
+  }
+
+/** `base` with `over` on top; `hosts` and `nodes` merge key by key, and an `undefined` in `over` keeps `base`'s. */
+export const merge = (base: PartialOptions, over: PartialOptions): PartialOptions => ({
+  ...base,
+  ...present(over),
+  hosts: { ...base.hosts, ...present(over.hosts ?? {}) },
+  nodes: { ...base.nodes, ...present(over.nodes ?? {}) }
+})
 
 /** A time-out in milliseconds: a zero or negative one would fail every request at once. */
 const PositiveMillis = Schema.Int.check(Schema.isGreaterThan(0))
 
+/** A variable that may be unset: `undefined` then, a `ConfigError` if it is set to a wrong value. */
+const optional = <A>(config: Config.Config<A>): Config.Config<A | undefined> =>
+  Config.option(config).pipe(Config.map(Option.getOrUndefined))
+
 /**
- * The configuration from environment variables: `LIGHTHOUSE_API_URL`, `LIGHTHOUSE_NODE_URL`,
- * `LIGHTHOUSE_GATEWAY_URL`, `LIGHTHOUSE_ENCRYPTION_URL`, `LIGHTHOUSE_REQUEST_TIMEOUT_MS`,
- * `LIGHTHOUSE_TRANSFER_TIMEOUT_MS`, `LIGHTHOUSE_NODE_POLICY` (`sequential` | `concurrent`),
- * `LIGHTHOUSE_NETWORK`. Unset variables keep the defaults.
+ * The environment's settings, as overrides: `LIGHTHOUSE_API_URL`, `LIGHTHOUSE_NODE_URL`,
+ * `LIGHTHOUSE_GATEWAY_URL`, `LIGHTHOUSE_ENCRYPTION_URL`, `LIGHTHOUSE_WALRUS_NODE_URL`,
+ * `LIGHTHOUSE_WALRUS_GATEWAY_URL`, `LIGHTHOUSE_REQUEST_TIMEOUT_MS`, `LIGHTHOUSE_TRANSFER_TIMEOUT_MS`,
+ * `LIGHTHOUSE_NODE_POLICY` (`sequential` | `concurrent`) and `LIGHTHOUSE_NETWORK`, read from the
+ * current `ConfigProvider` (the process environment unless another is provided). Unset variables
+ * are absent; a variable set to a wrong value fails with a `ConfigError` naming it.
  */
-export const layerConfig: Layer.Layer<LighthouseConfig, Config.ConfigError> = Layer.effect(
-  LighthouseConfig,
-  Effect.gen(function* () {
-    const env = yield* Config.all({
-      api: Config.String("LIGHTHOUSE_API_URL").pipe(Config.withDefault(DefaultHosts.api)),
-      node: Config.String("LIGHTHOUSE_NODE_URL").pipe(Config.withDefault(DefaultHosts.node)),
-      gateway: Config.String("LIGHTHOUSE_GATEWAY_URL").pipe(Config.withDefault(DefaultHosts.gateway)),
-      encryption: Config.String("LIGHTHOUSE_ENCRYPTION_URL").pipe(Config.withDefault(DefaultHosts.encryption)),
-      walrusNode: Config.String("LIGHTHOUSE_WALRUS_NODE_URL").pipe(Config.withDefault(DefaultHosts.walrusNode)),
-      walrusGateway: Config.String("LIGHTHOUSE_WALRUS_GATEWAY_URL").pipe(
-        Config.withDefault(DefaultHosts.walrusGateway)
-      ),
-      requestTimeout: Config.schema(PositiveMillis, "LIGHTHOUSE_REQUEST_TIMEOUT_MS").pipe(
-        Config.withDefault(Duration.toMillis(defaults.requestTimeout))
-      ),
-      transferTimeout: Config.schema(PositiveMillis, "LIGHTHOUSE_TRANSFER_TIMEOUT_MS").pipe(
-        Config.withDefault(Duration.toMillis(defaults.transferTimeout))
-      ),
-      mode: Config.Literals(["sequential", "concurrent"], "LIGHTHOUSE_NODE_POLICY").pipe(
-        Config.withDefault("sequential" as const)
-      ),
-      network: Config.Literals(Object.keys(networks) as Array<NetworkName>, "LIGHTHOUSE_NETWORK").pipe(
-        Config.withDefault(defaultNetwork)
-      )
-    })
-    return make({
-      hosts: {
-        api: env.api,
-        node: env.node,
-        gateway: env.gateway,
-        encryption: env.encryption,
-        walrusNode: env.walrusNode,
-        walrusGateway: env.walrusGateway
-      },
-      requestTimeout: Duration.millis(env.requestTimeout),
-      transferTimeout: Duration.millis(env.transferTimeout),
-      nodes: { mode: env.mode },
-      defaultNetwork: env.network
-    })
-  })
+export const fromEnv: Config.Config<PartialOptions> = Config.all({
+  api: optional(Config.String("LIGHTHOUSE_API_URL")),
+  node: optional(Config.String("LIGHTHOUSE_NODE_URL")),
+  gateway: optional(Config.String("LIGHTHOUSE_GATEWAY_URL")),
+  encryption: optional(Config.String("LIGHTHOUSE_ENCRYPTION_URL")),
+  walrusNode: optional(Config.String("LIGHTHOUSE_WALRUS_NODE_URL")),
+  walrusGateway: optional(Config.String("LIGHTHOUSE_WALRUS_GATEWAY_URL")),
+  requestTimeout: optional(Config.schema(PositiveMillis, "LIGHTHOUSE_REQUEST_TIMEOUT_MS")),
+  transferTimeout: optional(Config.schema(PositiveMillis, "LIGHTHOUSE_TRANSFER_TIMEOUT_MS")),
+  mode: optional(Config.Literals(["sequential", "concurrent"], "LIGHTHOUSE_NODE_POLICY")),
+  network: optional(Config.Literals(Object.keys(networks) as Array<NetworkName>, "LIGHTHOUSE_NETWORK"))
+}).pipe(
+  Config.map(
+    (env): PartialOptions =>
+      present({
+        hosts: present({
+          api: env.api,
+          node: env.node,
+          gateway: env.gateway,
+          encryption: env.encryption,
+          walrusNode: env.walrusNode,
+          walrusGateway: env.walrusGateway
+        }),
+        requestTimeout: env.requestTimeout,
+        transferTimeout: env.transferTimeout,
+        nodes: present({ mode: env.mode }),
+        defaultNetwork: env.network
+      })
+  )
 )
+
+/**
+ * The configuration from the environment (`fromEnv`), for services composed one by one. With the
+ * all-in-one layers use their `…Config` form instead (`Lighthouse.layerConfig`,
+ * `layerNodeConfig`): they bring their own configuration and refuse to run beside this one.
+ */
+export const layerConfig: Layer.Layer<LighthouseConfig, Config.ConfigError> = Layer.unwrap(Effect.map(fromEnv, layer))

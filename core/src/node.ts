@@ -11,7 +11,7 @@ import { layerNode } from "./LighthouseNode.ts"
 import { type LighthouseClient, makeClient } from "./promise.ts"
 
 export * as FileCipherNode from "./crypto/FileCipherNode.ts"
-export { layerNode } from "./LighthouseNode.ts"
+export { layerNode, layerNodeConfig } from "./LighthouseNode.ts"
 
 /** The Promise client for Node (`layerNode`): uploads take paths, downloads write files, bodies stream. */
 export const createLighthouseNode = (options: Lighthouse.Options = {}): LighthouseClient =>
