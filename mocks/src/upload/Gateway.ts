@@ -43,16 +43,30 @@ export interface GatewayContext {
 
 const notHeld = (cid: CID) => errorResponse(404, `${cid} is not stored on Walrus`)
 
-// Splits "cid/a/b" into the CID and the path segments.
-const splitPath = (rest: string): { readonly root: string; readonly segments: ReadonlyArray<string> } => {
-  const [root = "", ...segments] = rest.split("/").map((segment) => {
-    try {
-      return decodeURIComponent(segment)
-    } catch {
-      return segment
-    }
-  })
+const decodeSegment = (segment: string) => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+// Splits "cid/a/b" into the CID and the path segments; `decode` undoes a URL path's escapes (a
+// query parameter arrives decoded already).
+const splitPath = (
+  rest: string,
+  decode: (segment: string) => string = decodeSegment
+): { readonly root: string; readonly segments: ReadonlyArray<string> } => {
+  const [root = "", ...segments] = rest.split("/").map(decode)
   return { root, segments: segments.filter((segment) => segment !== "") }
+}
+
+/** The `{cid}[/path]` a `cat` names: in the URL path, else in `?arg=`; `/ipfs/` before it is allowed. */
+const catTarget = (url: URL) => {
+  const inPath = url.pathname.slice("/api/v0/cat/".length)
+  const [rest, decode] =
+    inPath === "" ? [url.searchParams.get("arg") ?? "", (segment: string) => segment] : [inPath, decodeSegment]
+  return { rest, ...splitPath(rest.replace(/^\/?ipfs\//, ""), decode) }
 }
 
 /** The root CID of an `/ipfs/{cid}[/path]` request, when the gateway must check it is held. */
@@ -92,9 +106,7 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
   }
 
   const cat = async ({ request }: { readonly request: Request }) => {
-    const url = new URL(request.url)
-    const rest = url.pathname.slice("/api/v0/cat/".length) || (url.searchParams.get("arg") ?? "")
-    const { root, segments } = splitPath(rest.replace(/^\/?ipfs\//, ""))
+    const { rest, root, segments } = catTarget(new URL(request.url))
     const cid = parseCid(root)
     if (cid === undefined) return errorResponse(400, `invalid CID: ${root}`)
     if (context.holds?.(cid) === false) return notHeld(cid)
