@@ -4,16 +4,9 @@
  * payment contract and two stablecoins deployed. Prints where each host listens, which production
  * host it stands for, the deployment's addresses, and how to point a client at all of it.
  *
- * Options (all optional): `--bind 127.0.0.1`, `--api-port N` (default 8731), `--node-port N`
- * (8732), `--gateway-port N` (8733), `--encryption-port N` (8734) — 0 picks a free port, and
- * `--free-ports` does so for all four —, `--chain-port N` (default 8545, the `localhost` network's
- * RPC; 0: a free port), `--no-chain`, `--state-dir DIR` (blocks and state kept there across
- * restarts; without it everything is in memory and gone at exit), `--gc` (before serving, delete the
- * blocks no upload record or IPNS value reaches: what an upload killed half-way left, deleted
- * files' blocks), `--page-size N`,
- * `--data-limit BYTES`, `--seed ADDRESS[:APIKEY]` (repeatable) to create accounts at start, and
- * `--json` to print the addresses as one JSON line instead of the banner. A port already taken
- * ends the command with one line naming it.
+ * Every option is listed by `--help` (`usage` below). Before anything starts, the options are
+ * checked (a bad one: one line, exit 2) and every fixed port is tried (each one taken: one line
+ * naming it and the flag that moves it, exit 1).
  *
  * The network's clock (JWT, refresh and one-time token expiry, IPNS record validity) runs with the
  * wall clock and is moved over HTTP on any host: `GET /__dev/clock` reads it, `POST /__dev/clock`
@@ -25,11 +18,12 @@
  * a hook on the running network, and a stop.
  */
 import "../tooling/requireNode.mjs"
+import { createServer } from "node:net"
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { deployLocal, localTokens } from "lighthouse-effect/contracts"
 import { HostNames, type HostName, type MockNetwork, type MockNetworkOptions } from "lighthouse-effect/mocks"
-import { DefaultPorts, devClockPath, serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { DefaultPorts, devClockPath, PortInUse, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { startLocalChain } from "lighthouse-effect/mocks/chain"
 import { chainOptions } from "lighthouse-effect/mocks"
 
@@ -46,7 +40,10 @@ interface ServeExtension {
     readonly lines?: ReadonlyArray<string>
     /** Added to the `--json` line under the extension's id. */
     readonly json?: unknown
-    /** Lines added to the `Lighthouse.layer({ … })` options the banner suggests. */
+    /**
+     * Lines added to the `Lighthouse.layer({ … })` options the banner suggests; they may use
+     * `Networks` and `Address` from `lighthouse-effect`.
+     */
     readonly layerOptions?: ReadonlyArray<string>
     /** Called once the network is up. */
     readonly attach?: (network: MockNetwork) => void
@@ -54,36 +51,171 @@ interface ServeExtension {
   }>
 }
 
-const { values } = parseArgs({
-  options: {
-    bind: { type: "string", default: "127.0.0.1" },
-    "api-port": { type: "string" },
-    "node-port": { type: "string" },
-    "gateway-port": { type: "string" },
-    "encryption-port": { type: "string" },
-    "chain-port": { type: "string", default: "8545" },
-    "no-chain": { type: "boolean", default: false },
-    "free-ports": { type: "boolean", default: false },
-    "state-dir": { type: "string" },
-    gc: { type: "boolean", default: false },
-    "page-size": { type: "string" },
-    "data-limit": { type: "string" },
-    seed: { type: "string", multiple: true },
-    json: { type: "boolean", default: false }
-  },
-  strict: true
-})
+/** What `--help` prints. */
+const usage = `npm run serve -- [options]
+
+The simulated Lighthouse network over HTTP (one port per host) and a local chain with the payment
+contract, until Ctrl-C.
+
+  --bind ADDRESS        interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+  --api-port N          API host (default ${DefaultPorts.api})
+  --node-port N         upload node (default ${DefaultPorts.node})
+  --gateway-port N      gateway (default ${DefaultPorts.gateway})
+  --encryption-port N   key nodes (default ${DefaultPorts.encryption})
+  --free-ports          a free port for each of the four hosts (unless given above)
+  --chain-port N        the chain's JSON-RPC (default 8545)
+  --no-chain            no chain: no payments, and EVM access conditions are never met
+  --state-dir DIR       keep blocks and state in DIR across restarts (default: in memory); the
+                        chain is not kept: every start deploys a fresh one
+  --gc                  before serving, delete the blocks no upload record or IPNS value reaches
+  --seed ADDRESS[:KEY]  create an account with API key KEY (a new key if none); repeatable
+  --data-limit BYTES    the data limit of a new account (default 1073741824, 1 GiB)
+  --page-size N         uploads listed per page by /api/user/files_uploaded (default 2000)
+  --json                print the addresses as one JSON line instead of this banner
+  -h, --help            print this and exit
+
+Port 0 picks a free port. A taken port stops the command with a line naming it.`
+
+/** The command line, checked: every value the network and the chain are started with. */
+interface ServeCommand {
+  readonly bind: string
+  readonly ports: Readonly<Record<HostName, number>>
+  /** `undefined` with `--no-chain`. */
+  readonly chainPort: number | undefined
+  readonly stateDir: string | undefined
+  readonly gc: boolean
+  readonly pageSize: number | undefined
+  readonly dataLimit: number | undefined
+  readonly seeds: ReadonlyArray<{ readonly address: string; readonly apiKey: string | undefined }>
+  readonly json: boolean
+}
+
+/** A command line that cannot be served: its one-line reason. */
+class UsageError extends Error {}
+
+const integer = (name: string, text: string | undefined, minimum = 0): number | undefined => {
+  if (text === undefined) return undefined
+  const value = Number(text)
+  if (text.trim() === "" || !Number.isSafeInteger(value) || value < minimum) {
+    throw new UsageError(`--${name} must be ${minimum === 0 ? "a non-negative" : "a positive"} integer, got ${text}`)
+  }
+  return value
+}
+
+const port = (name: string, text: string | undefined): number | undefined => {
+  const value = integer(name, text)
+  if (value !== undefined && value > 65_535) throw new UsageError(`--${name} must be at most 65535, got ${text}`)
+  return value
+}
+
+/** The checked command line, `"help"` for `--help`; a `UsageError` for anything else it cannot serve. */
+const readCommand = (args: ReadonlyArray<string>): ServeCommand | "help" => {
+  let parsed: ReturnType<typeof parseOptions>
+  try {
+    parsed = parseOptions(args)
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+  const values = parsed.values
+  if (values.help) return "help"
+  const ports = Object.fromEntries(
+    HostNames.map((host) => [
+      host,
+      port(`${host}-port`, values[`${host}-port`]) ?? (values["free-ports"] ? 0 : DefaultPorts[host])
+    ])
+  ) as Record<HostName, number>
+  return {
+    bind: values.bind,
+    ports,
+    chainPort: values["no-chain"] ? undefined : (port("chain-port", values["chain-port"]) ?? 8545),
+    stateDir: values["state-dir"] === undefined ? undefined : resolve(values["state-dir"]),
+    gc: values.gc,
+    pageSize: integer("page-size", values["page-size"], 1),
+    dataLimit: integer("data-limit", values["data-limit"]),
+    seeds: (values.seed ?? []).map((entry) => {
+      const [address = "", ...key] = entry.split(":")
+      return { address, apiKey: key.length === 0 ? undefined : key.join(":") }
+    }),
+    json: values.json
+  }
+}
+
+const parseOptions = (args: ReadonlyArray<string>) =>
+  parseArgs({
+    args: [...args],
+    options: {
+      help: { type: "boolean", short: "h", default: false },
+      bind: { type: "string", default: "127.0.0.1" },
+      "api-port": { type: "string" },
+      "node-port": { type: "string" },
+      "gateway-port": { type: "string" },
+      "encryption-port": { type: "string" },
+      "chain-port": { type: "string" },
+      "no-chain": { type: "boolean", default: false },
+      "free-ports": { type: "boolean", default: false },
+      "state-dir": { type: "string" },
+      gc: { type: "boolean", default: false },
+      "page-size": { type: "string" },
+      "data-limit": { type: "string" },
+      seed: { type: "string", multiple: true },
+      json: { type: "boolean", default: false }
+    },
+    strict: true,
+    allowPositionals: false
+  })
 
 /** The port of each served URL. */
 const portsOf = (urls: Readonly<Record<HostName, string>>) =>
   Object.fromEntries(HostNames.map((host) => [host, Number(new URL(urls[host]).port)]))
 
-const integer = (name: string, text: string | undefined): number | undefined => {
-  if (text === undefined) return undefined
-  const value = Number(text)
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw new Error(`--${name} must be a non-negative integer, got ${text}`)
-  return value
+// =============================================================================
+// Taken ports
+// =============================================================================
+
+/** A port to try before starting, and the line that says it is taken. */
+interface WantedPort {
+  readonly port: number
+  readonly taken: (bind: string) => string
+}
+
+const chainPortTaken = (bind: string, port: number) =>
+  `port ${port} on ${bind} (the chain) is already in use: stop what holds it, move the chain with --chain-port N (0 picks a free port), or leave it out with --no-chain`
+
+/** The fixed ports of the command (port 0 needs no trying), each with its line. */
+const wantedPorts = (command: ServeCommand): ReadonlyArray<WantedPort> => [
+  ...HostNames.map((host) => ({
+    port: command.ports[host],
+    taken: (bind: string) => new PortInUse(host, bind, command.ports[host]).message
+  })),
+  ...(command.chainPort === undefined
+    ? []
+    : [{ port: command.chainPort, taken: (bind: string) => chainPortTaken(bind, command.chainPort!) }])
+]
+
+/** Why `port` on `bind` cannot be listened on now, or `undefined` when it can. */
+const listenError = (bind: string, port: number) =>
+  new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    const probe = createServer()
+    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error))
+    probe.listen({ port, host: bind, exclusive: true }, () => probe.close(() => resolve(undefined)))
+  })
+
+/**
+ * One line per fixed port that cannot be listened on, tried before anything starts (the chain's
+ * server would end the process with a stack trace on a taken port instead of failing its start).
+ */
+const unavailablePorts = async (command: ServeCommand): Promise<ReadonlyArray<string>> => {
+  const lines: Array<string> = []
+  for (const wanted of wantedPorts(command).filter((candidate) => candidate.port !== 0)) {
+    const error = await listenError(command.bind, wanted.port)
+    if (error === undefined) continue
+    lines.push(
+      error.code === "EADDRINUSE"
+        ? wanted.taken(command.bind)
+        : `cannot listen on port ${wanted.port} on ${command.bind}: ${error.message}`
+    )
+  }
+  return lines
 }
 
 // =============================================================================
@@ -124,9 +256,9 @@ const localChain = (bind: string, port: number): ServeExtension => ({
         ],
         layerOptions: [
           `defaultNetwork: "localhost",`,
-          `networks: withLocalDeployment({ rpc: "${url}", paymentContract: "${deployment.payment}",`,
-          `  usdc: { address: "${deployment.usdc}", decimals: ${localTokens.usdc.decimals} },`,
-          `  dai: { address: "${deployment.dai}", decimals: ${localTokens.dai.decimals} } })`
+          `networks: Networks.withLocalDeployment({ rpc: "${url}", paymentContract: "${deployment.payment}",`,
+          `  usdc: { address: Address.EvmAddress.make("${deployment.usdc}"), decimals: ${localTokens.usdc.decimals} },`,
+          `  dai: { address: Address.EvmAddress.make("${deployment.dai}"), decimals: ${localTokens.dai.decimals} } })`
         ],
         json: {
           url,
@@ -207,27 +339,17 @@ const startExtensions = async (
   return { started, options }
 }
 
-const stateDir = values["state-dir"] === undefined ? undefined : resolve(values["state-dir"])
-
 /** The mock network over HTTP with the command line's ports and limits. */
-const serveNetwork = (options: MockNetworkOptions) => {
-  const ports: Record<HostName, number> = { ...DefaultPorts }
-  for (const host of HostNames) {
-    const port = integer(`${host}-port`, values[`${host}-port`])
-    ports[host] = port ?? (values["free-ports"] ? 0 : DefaultPorts[host])
-  }
-  const pageSize = integer("page-size", values["page-size"])
-  const dataLimit = integer("data-limit", values["data-limit"])
-  return serveMockNetwork({
+const serveNetwork = (command: ServeCommand, options: MockNetworkOptions) =>
+  serveMockNetwork({
     ...options,
-    bind: values.bind,
-    ports,
-    ...(stateDir === undefined ? {} : { stateDir }),
-    collectGarbage: values.gc,
-    ...(pageSize === undefined ? {} : { pageSize }),
-    ...(dataLimit === undefined ? {} : { defaultDataLimit: dataLimit })
+    bind: command.bind,
+    ports: command.ports,
+    ...(command.stateDir === undefined ? {} : { stateDir: command.stateDir }),
+    collectGarbage: command.gc,
+    ...(command.pageSize === undefined ? {} : { pageSize: command.pageSize }),
+    ...(command.dataLimit === undefined ? {} : { defaultDataLimit: command.dataLimit })
   })
-}
 
 type Served = Awaited<ReturnType<typeof serveNetwork>>
 
@@ -237,67 +359,81 @@ const garbageLine = (garbage: NonNullable<Served["garbage"]>) =>
     ? `nothing removed: ${garbage.refused}`
     : `${garbage.removed} unreferenced blocks removed, ${garbage.kept} kept`
 
-/** What is served, as one JSON line (`--json`) or as text for a person. */
-const printReady = (
+/** Everything served, as one JSON line (`--json`). */
+const readyJson = (
+  served: Served,
+  seeded: ReadonlyArray<{ readonly address: string; readonly apiKey: string }>,
+  started: ReadonlyArray<StartedExtension>
+) =>
+  JSON.stringify({
+    urls: served.urls,
+    ports: portsOf(served.urls),
+    hosts: served.network.hosts,
+    storage: served.network.storage,
+    ...(served.garbage === undefined ? {} : { garbage: served.garbage }),
+    clock: `${served.urls.api}${devClockPath}`,
+    accounts: seeded,
+    ...Object.fromEntries(started.map((service) => [service.id, service.json]))
+  })
+
+/**
+ * A program's lines that build the client's layer for what is served; they compile under `strict`
+ * (the deployment's token addresses are made `EvmAddress`es, which `withLocalDeployment` takes).
+ */
+const layerSnippet = (urls: Served["urls"], started: ReadonlyArray<StartedExtension>) => {
+  const networkLines = started.flatMap((service) => service.layerOptions)
+  return [
+    `import { ${networkLines.length === 0 ? "Lighthouse" : "Address, Lighthouse, Networks"} } from "lighthouse-effect"`,
+    "const layer = Lighthouse.layer({",
+    `  hosts: { api: "${urls.api}", node: "${urls.node}",`,
+    `    gateway: "${urls.gateway}", encryption: "${urls.encryption}" },`,
+    ...networkLines.map((line) => `  ${line}`),
+    "})"
+  ]
+}
+
+/** What is served, as text for a person. */
+const readyBanner = (
+  command: ServeCommand,
   served: Served,
   seeded: ReadonlyArray<{ readonly address: string; readonly apiKey: string }>,
   started: ReadonlyArray<StartedExtension>
 ) => {
-  if (values.json) {
-    console.log(
-      JSON.stringify({
-        urls: served.urls,
-        ports: portsOf(served.urls),
-        hosts: served.network.hosts,
-        storage: served.network.storage,
-        ...(served.garbage === undefined ? {} : { garbage: served.garbage }),
-        clock: `${served.urls.api}${devClockPath}`,
-        accounts: seeded,
-        ...Object.fromEntries(started.map((service) => [service.id, service.json]))
-      })
-    )
-    return
-  }
   const { urls } = served
-  const lines = [
+  return [
     "lighthouse-effect local network",
     ...HostNames.map((host) => `  ${host.padEnd(11)} ${urls[host]}  (answers as ${served.network.hosts[host]})`),
-    stateDir === undefined
+    command.stateDir === undefined
       ? "  state       in memory: every block in this process's heap, all gone at exit (--state-dir DIR keeps it)"
-      : `  state       ${stateDir} (blocks/ and state.sqlite, kept across restarts)`,
+      : `  state       ${command.stateDir} (blocks/ and state.sqlite, kept across restarts; the chain is not)`,
     ...(served.garbage === undefined ? [] : [`  gc          ${garbageLine(served.garbage)}`]),
     ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
     `  clock       ${urls.api}${devClockPath}  (GET it; POST {"advanceMs": 3600000} or {"freeze": true} to move it)`,
     ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
     "Point a client at it:",
-    "  Lighthouse.layer({",
-    `    hosts: { api: "${urls.api}", node: "${urls.node}",`,
-    `      gateway: "${urls.gateway}", encryption: "${urls.encryption}" },`,
-    ...started.flatMap((service) => service.layerOptions.map((line) => `    ${line}`)),
-    "  })",
+    ...layerSnippet(urls, started).map((line) => `  ${line}`),
     `  or LIGHTHOUSE_API_URL=${urls.api} LIGHTHOUSE_NODE_URL=${urls.node}`,
     `     LIGHTHOUSE_GATEWAY_URL=${urls.gateway} LIGHTHOUSE_ENCRYPTION_URL=${urls.encryption}`,
     "Ctrl-C to stop."
-  ]
-  console.log(lines.join("\n"))
+  ].join("\n")
 }
 
-const main = async () => {
+/** Starts the chain (unless `--no-chain`) and the network; prints where they are; stops on SIGINT/SIGTERM. */
+const serve = async (command: ServeCommand) => {
   /** Services started beside the mock network, in order; stopped in reverse order. */
   const extensions: Array<ServeExtension> = []
-  if (!values["no-chain"]) extensions.push(localChain(values.bind, integer("chain-port", values["chain-port"]) ?? 8545))
+  if (command.chainPort !== undefined) extensions.push(localChain(command.bind, command.chainPort))
   const { started, options } = await startExtensions(extensions)
-  const served = await serveNetwork(options).catch(async (error: unknown) => {
+  const served = await serveNetwork(command, options).catch(async (error: unknown) => {
     await stopAll(started)
     throw error
   })
   for (const service of started) service.attach?.(served.network)
 
-  const seeded = (values.seed ?? []).map((entry) => {
-    const [address = "", apiKey] = entry.split(":")
-    return served.network.seedAccount(address, apiKey === undefined ? {} : { apiKey })
-  })
-  printReady(served, seeded, started)
+  const seeded = command.seeds.map(({ address, apiKey }) =>
+    served.network.seedAccount(address, apiKey === undefined ? {} : { apiKey })
+  )
+  console.log(command.json ? readyJson(served, seeded, started) : readyBanner(command, served, seeded, started))
 
   let stopping = false
   const stop = async () => {
@@ -311,7 +447,25 @@ const main = async () => {
   process.on("SIGTERM", stop)
 }
 
+const main = async () => {
+  const command = readCommand(process.argv.slice(2))
+  if (command === "help") {
+    console.log(usage)
+    return
+  }
+  const unavailable = await unavailablePorts(command)
+  if (unavailable.length > 0) {
+    for (const line of unavailable) console.error(line)
+    process.exit(1)
+  }
+  await serve(command)
+}
+
 main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message} (npm run serve -- --help lists the options)`)
+    process.exit(2)
+  }
   console.error(error instanceof Error ? error.message : error)
   process.exit(1)
 })

@@ -93,13 +93,21 @@ const corsHeaders = {
   "access-control-max-age": "600"
 }
 
-/** The Fetch `Request` for an incoming request, addressed to `base` (the host the handlers know). */
+/**
+ * The Fetch `Request` for an incoming request, addressed to `base` (the host the handlers know).
+ * Where the client reached this server goes in `Forwarded` (RFC 7239), replacing any the client
+ * sent: the gateway names that address in the routing records it gives about itself.
+ */
 export const toFetchRequest = (incoming: IncomingMessage, base: string, signal: AbortSignal): Request => {
   const headers = new Headers()
   for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) {
     const name = incoming.rawHeaders[i]!
-    if (!hopByHop.has(name.toLowerCase())) headers.append(name, incoming.rawHeaders[i + 1]!)
+    if (!hopByHop.has(name.toLowerCase()) && name.toLowerCase() !== "forwarded") {
+      headers.append(name, incoming.rawHeaders[i + 1]!)
+    }
   }
+  const reached = incoming.headers.host
+  if (reached !== undefined && reached !== "") headers.set("forwarded", `host="${reached}";proto=http`)
   const method = (incoming.method ?? "GET").toUpperCase()
   const hasBody = method !== "GET" && method !== "HEAD"
   return new Request(`${base}${incoming.url ?? "/"}`, {

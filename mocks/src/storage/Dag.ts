@@ -4,7 +4,7 @@
  * Everything here is a pull-based async generator: a block is read from the store only when the
  * consumer asks for the next piece, so a slow download holds one block per DAG level in memory,
  * never the file. (The UnixFS exporter reads ahead into an unbounded queue, which is why file
- * bytes are walked here; its path walker is used for resolution, HAMT shards included.)
+ * bytes are walked here; its path walker looks up one link at a time, HAMT shards included.)
  */
 import * as dagPb from "@ipld/dag-pb"
 import { UnixFS } from "ipfs-unixfs"
@@ -108,29 +108,51 @@ export interface Resolution {
   readonly crossed: ReadonlyArray<CID>
 }
 
-/** Follows `segments` through directories (HAMT shards included) from `root`. */
+// What the exporter's walker throws for a path that names nothing: no such link (or a block the
+// store lacks, which its blockstore names the same), not UnixFS, a path into a raw or identity
+// block, a codec it cannot path through.
+const pathErrors = new Set(["NotFoundError", "NotUnixFSError", "BadPathError", "NoResolverError"])
+
+/**
+ * The blocks crossed from `parent` to the node its link `name` points at (HAMT shards on the way
+ * included, that node last), or `undefined` when `parent` has no such link.
+ *
+ * The exporter's walker is asked one name at a time, and its answer is checked: under a UnixFS
+ * file (or symlink) it "resolves" the next name to the file itself, leaving the name unconsumed
+ * in `remainder`, so `{file}/x` would otherwise read as `{file}`. A name holding "/" (a decoded
+ * `%2F`) is no UnixFS entry's name, and the walker cannot be given one.
+ */
+const followLink = async (store: Blockstore, parent: CID, name: string): Promise<ReadonlyArray<CID> | undefined> => {
+  if (name.includes("/")) return undefined
+  let last: { readonly roots: ReadonlyArray<CID>; readonly remainder: ReadonlyArray<string> } | undefined
+  try {
+    for await (const entry of walkPath(`${parent}/${name}`, store, { yieldSubShards: true })) last = entry
+  } catch (error) {
+    if (error instanceof Error && pathErrors.has(error.name)) return undefined
+    throw error
+  }
+  if (last === undefined || last.remainder.length > 0) return undefined
+  return last.roots.slice(1)
+}
+
+/**
+ * Follows `segments` from `root`, one link per segment: a directory's entry (through HAMT shards),
+ * or a dag-cbor / dag-json field holding a link. A segment under a file, or naming nothing, is
+ * `ContentNotFound` for the whole path; so is a block missing on the way.
+ */
 export const resolvePath = async (
   store: Blockstore,
   root: CID,
   segments: ReadonlyArray<string>
 ): Promise<Resolution> => {
   const path = segments.filter((segment) => segment !== "")
-  if (path.length === 0) return { cid: root, crossed: [root] }
-  const display = `${root}/${path.join("/")}`
-  // The walker splits on unescaped "/", so a "/" inside a name cannot occur here; escape "\".
-  const joined = [root.toString(), ...path.map((segment) => segment.replaceAll("/", "\\/"))].join("/")
-  let last: { cid: CID; roots: ReadonlyArray<CID> } | undefined
-  try {
-    for await (const entry of walkPath(joined, store)) last = entry
-  } catch (error) {
-    if (error instanceof ContentNotFound) throw error
-    if (error instanceof Error && (error.name === "NotFoundError" || error.name === "NotUnixFSError")) {
-      throw new ContentNotFound(display, "path")
-    }
-    throw error
+  const crossed: Array<CID> = [root]
+  for (const segment of path) {
+    const next = await followLink(store, crossed.at(-1)!, segment)
+    if (next === undefined) throw new ContentNotFound(`${root}/${path.join("/")}`, "path")
+    crossed.push(...next)
   }
-  if (last === undefined) throw new ContentNotFound(display, "path")
-  return { cid: last.cid, crossed: last.roots }
+  return { cid: crossed.at(-1)!, crossed }
 }
 
 /** A block of a file, with the bytes of the file it carries inside the requested range. */

@@ -8,6 +8,9 @@
  * - `GET|HEAD /ipfs/{cid}[/path]` and `/ipns/{name}[/path]`: the path gateway and the trustless
  *   gateway (`?format=raw|car|ipns-record` or `Accept`), see `gateway/PathGateway.ts`: byte ranges,
  *   `Etag`, immutable caching, paths through folders, raw blocks, CARs, signed IPNS records.
+ * - `GET|HEAD /routing/v1/providers/{cid}`: the delegated routing API's providers, naming the
+ *   gateway itself (its HTTP multiaddr, `transport-ipfs-gateway-http`) for a block it holds and
+ *   nobody for one it does not (`gateway/Providers.ts`).
  * - `GET|HEAD /routing/v1/ipns/{name}`: the delegated routing API's IPNS record of a name the API
  *   published, signed with its key (`gateway/IpnsRecords.ts`), or of a name published from outside
  *   with `PUT /routing/v1/ipns/{name}` (`gateway/PublishedRecords.ts`).
@@ -22,6 +25,7 @@ import type { Faults } from "../faults/index.ts"
 import { currentRecord, routingRecordResponse, type SignedRecord } from "../gateway/IpnsRecords.ts"
 import { cidOf, type PublishedRecords, routingPutResponse } from "../gateway/PublishedRecords.ts"
 import { type IpnsResolution, type PathGatewayContext, pathGatewayResponse, streamOf } from "../gateway/PathGateway.ts"
+import { newPeerId, type ProvidersContext, providersResponse } from "../gateway/Providers.ts"
 import { parseCid } from "../http/Request.ts"
 import { errorResponse } from "../http/Respond.ts"
 import { ContentNotFound, type ContentStore, NotAFile, NotUnixFs } from "./ContentStore.ts"
@@ -43,16 +47,30 @@ export interface GatewayContext {
 
 const notHeld = (cid: CID) => errorResponse(404, `${cid} is not stored on Walrus`)
 
-// Splits "cid/a/b" into the CID and the path segments.
-const splitPath = (rest: string): { readonly root: string; readonly segments: ReadonlyArray<string> } => {
-  const [root = "", ...segments] = rest.split("/").map((segment) => {
-    try {
-      return decodeURIComponent(segment)
-    } catch {
-      return segment
-    }
-  })
+const decodeSegment = (segment: string) => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+// Splits "cid/a/b" into the CID and the path segments; `decode` undoes a URL path's escapes (a
+// query parameter arrives decoded already).
+const splitPath = (
+  rest: string,
+  decode: (segment: string) => string = decodeSegment
+): { readonly root: string; readonly segments: ReadonlyArray<string> } => {
+  const [root = "", ...segments] = rest.split("/").map(decode)
   return { root, segments: segments.filter((segment) => segment !== "") }
+}
+
+/** The `{cid}[/path]` a `cat` names: in the URL path, else in `?arg=`; `/ipfs/` before it is allowed. */
+const catTarget = (url: URL) => {
+  const inPath = url.pathname.slice("/api/v0/cat/".length)
+  const [rest, decode] =
+    inPath === "" ? [url.searchParams.get("arg") ?? "", (segment: string) => segment] : [inPath, decodeSegment]
+  return { rest, ...splitPath(rest.replace(/^\/?ipfs\//, ""), decode) }
 }
 
 /** The root CID of an `/ipfs/{cid}[/path]` request, when the gateway must check it is held. */
@@ -92,9 +110,7 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
   }
 
   const cat = async ({ request }: { readonly request: Request }) => {
-    const url = new URL(request.url)
-    const rest = url.pathname.slice("/api/v0/cat/".length) || (url.searchParams.get("arg") ?? "")
-    const { root, segments } = splitPath(rest.replace(/^\/?ipfs\//, ""))
+    const { rest, root, segments } = catTarget(new URL(request.url))
     const cid = parseCid(root)
     if (cid === undefined) return errorResponse(400, `invalid CID: ${root}`)
     if (context.holds?.(cid) === false) return notHeld(cid)
@@ -123,6 +139,13 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
     if (root !== undefined && context.holds?.(root) === false) return notHeld(root)
     return pathGatewayResponse(request, pathContext)
   }
+  const providersContext: ProvidersContext = {
+    peerId: newPeerId(),
+    holds: async (cid) => context.holds?.(cid) !== false && (await content.blocks.has(cid)),
+    parseCid,
+    clock: context.clock
+  }
+  const providers = ({ request }: { readonly request: Request }) => providersResponse(request, providersContext)
   const routing = ({ request }: { readonly request: Request }) =>
     routingRecordResponse(request, async (name) => (await recordOf(context, name))?.record)
   const publish = ({ request }: { readonly request: Request }) =>
@@ -135,6 +158,8 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
     http.head(`${host}/ipfs/*`, faults.wrap("gateway", browse)),
     http.get(`${host}/ipns/*`, faults.wrap("gateway", browse)),
     http.head(`${host}/ipns/*`, faults.wrap("gateway", browse)),
+    http.get(`${host}/routing/v1/providers/*`, faults.wrap("gateway", providers)),
+    http.head(`${host}/routing/v1/providers/*`, faults.wrap("gateway", providers)),
     http.get(`${host}/routing/v1/ipns/*`, faults.wrap("gateway", routing)),
     http.head(`${host}/routing/v1/ipns/*`, faults.wrap("gateway", routing)),
     http.put(`${host}/routing/v1/ipns/*`, faults.wrap("gateway", publish)),

@@ -1,10 +1,13 @@
 /**
  * Reading UnixFS back out of a blockstore: byte ranges of deep files (small chunks, 3 links per
  * node, so ranges cross many levels), the minimal block set a range needs, directory listings and
- * path resolution through plain and HAMT-sharded directories, and whole-DAG walks.
+ * path resolution through plain and HAMT-sharded directories (and never under a file, whatever its
+ * layout), and whole-DAG walks.
  */
 import * as dagPb from "@ipld/dag-pb"
 import fc from "fast-check"
+import { MemoryBlockstore } from "blockstore-core/memory"
+import { walkPath } from "ipfs-unixfs-exporter"
 import { importer } from "ipfs-unixfs-importer"
 import { fixedSize } from "ipfs-unixfs-importer/chunker"
 import { balanced } from "ipfs-unixfs-importer/layout"
@@ -12,7 +15,7 @@ import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import { beforeAll, describe, expect, it } from "vitest"
-import { type Blockstore, ContentNotFound, memoryBlockstore } from "../../src/storage/Blocks.ts"
+import { type Blockstore, ContentNotFound, memoryBlockstore, readBlock } from "../../src/storage/Blocks.ts"
 import { fileBlocks, listDirectory, NotAFile, readFile, resolvePath, statNode, walkDag } from "../../src/storage/Dag.ts"
 import { pseudoRandomBytes } from "../support/bytes.ts"
 
@@ -143,6 +146,93 @@ describe.each([
     await expect(resolvePath(store, root, ["nested", "nope.txt"])).rejects.toThrow(
       new ContentNotFound(`${root}/nested/nope.txt`, "path")
     )
+  })
+})
+
+describe("paths under a file", () => {
+  // Every way a file is laid out: one raw block, one dag-pb node, chunked under raw or dag-pb
+  // leaves; and files reached through a plain directory and a HAMT-sharded one.
+  const layouts = [
+    { name: "a raw leaf", size: 50, rawLeaves: true, prefix: [] },
+    { name: "a dag-pb node", size: 50, rawLeaves: false, prefix: [] },
+    { name: "chunked under raw leaves", size: 5_000, rawLeaves: true, prefix: [] },
+    { name: "chunked under dag-pb leaves", size: 5_000, rawLeaves: false, prefix: [] },
+    { name: "a dag-pb node in a directory", size: 50, rawLeaves: false, prefix: ["dir", "a.txt"] },
+    { name: "a raw leaf in a directory", size: 50, rawLeaves: true, prefix: ["dir", "a.txt"] },
+    { name: "a dag-pb node in a HAMT", size: 50, rawLeaves: false, prefix: ["a.txt"], sharded: true },
+    { name: "chunked in a HAMT", size: 5_000, rawLeaves: true, prefix: ["a.txt"], sharded: true }
+  ] as const
+  const built = new Map<string, { store: Blockstore; root: CID; file: CID }>()
+
+  beforeAll(async () => {
+    for (const layout of layouts) {
+      const store = memoryBlockstore()
+      const content = bytesOf(layout.size, 5)
+      if (layout.prefix.length === 0) {
+        const [file] = await deepImport(store, [{ path: "f", content }], { rawLeaves: layout.rawLeaves })
+        built.set(layout.name, { store, root: file!.cid, file: file!.cid })
+        continue
+      }
+      const neighbours = Array.from({ length: 20 }, (_, i) => ({ path: `site/n-${i}`, content: bytesOf(10, i) }))
+      const added = await deepImport(store, [...neighbours, { path: `site/${layout.prefix.join("/")}`, content }], {
+        rawLeaves: layout.rawLeaves,
+        ...("sharded" in layout ? { shardSplitThresholdBytes: 1 } : {})
+      })
+      const file = added.find((entry) => entry.path === `site/${layout.prefix.join("/")}`)!.cid
+      built.set(layout.name, { store, root: added.at(-1)!.cid, file })
+    }
+  })
+
+  it.each(layouts)("resolve to $name, and any segment past it is not found", async (layout) => {
+    const { store, root, file } = built.get(layout.name)!
+    expect((await resolvePath(store, root, layout.prefix)).cid.equals(file)).toBe(true)
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 }),
+        async (extra) => {
+          const path = [...layout.prefix, ...extra]
+          await expect(resolvePath(store, root, path)).rejects.toThrow(
+            new ContentNotFound(`${root}/${path.join("/")}`, "path")
+          )
+        }
+      ),
+      { numRuns: 40 }
+    )
+  })
+
+  it("are not found by a decoded %2F, a dot segment or a backslash either", async () => {
+    const { store, root } = built.get("a dag-pb node in a directory")!
+    for (const extra of [["../../x"], [".."], ["."], ["x\\"], ["\\", "y"]]) {
+      const path = ["dir", "a.txt", ...extra]
+      await expect(resolvePath(store, root, path)).rejects.toThrow(
+        new ContentNotFound(`${root}/${path.join("/")}`, "path")
+      )
+    }
+  })
+})
+
+describe("a HAMT of several levels", () => {
+  it("crosses every shard block between the root and the entry, and those blocks suffice to resolve it", async () => {
+    const store = memoryBlockstore()
+    // 300 names in 256 buckets: many share a bucket, which puts them in sub-shards.
+    const names = Array.from({ length: 300 }, (_, i) => `entry-${i}`)
+    const added = await deepImport(
+      store,
+      names.map((name, i) => ({ path: `site/${name}`, content: bytesOf(8, i) })),
+      { rawLeaves: true, shardSplitThresholdBytes: 1 }
+    )
+    const root = added.at(-1)!.cid
+    let deepest = 0
+    for (const name of names.filter((_, i) => i % 10 === 0)) {
+      const { cid, crossed } = await resolvePath(store, root, [name])
+      deepest = Math.max(deepest, crossed.length)
+      const received = new MemoryBlockstore()
+      for (const block of crossed.slice(0, -1)) await received.put(block, await readBlock(store, block))
+      let reached: CID | undefined
+      for await (const entry of walkPath(`${root}/${name}`, received)) reached = entry.cid
+      expect(reached?.equals(cid)).toBe(true)
+    }
+    expect(deepest).toBeGreaterThan(2)
   })
 })
 
