@@ -77,6 +77,26 @@ const blobBody = Effect.fnUntraced(function* (boundary: string, request: SendReq
   } satisfies PreparedBody
 })
 
+/** Bytes of body sent between two turns of the event loop (see {@link givingTurns}). */
+const BYTES_PER_TURN = 64 * 1024
+
+/**
+ * The body, giving the event loop a turn after every {@link BYTES_PER_TURN} bytes. Node's HTTP
+ * writer loops without yielding while writes succeed, and a socket in the same process (msw's) takes
+ * every write at once: without these turns the whole upload runs in one macrotask, and no timer (an
+ * `AbortSignal.timeout`, a deadline racing the upload) can fire before it has ended.
+ */
+const givingTurns = <E>(body: Stream.Stream<Uint8Array, E>): Stream.Stream<Uint8Array, E> =>
+  Stream.suspend(() => {
+    let sinceTurn = 0
+    return Stream.tap(body, (chunk) => {
+      sinceTurn += chunk.length
+      if (sinceTurn < BYTES_PER_TURN) return Effect.void
+      sinceTurn = 0
+      return Effect.yieldNow
+    })
+  })
+
 /** The body as a stream; a file that breaks while being read is kept in `failure`. */
 const streamBody = (
   boundary: string,
@@ -86,6 +106,7 @@ const streamBody = (
   const totalBytes = Multipart.bodyLength(boundary, request.parts)
   const body = Multipart.body(boundary, request.parts).pipe(
     Stream.tapError((e) => Ref.set(failure, Option.some(e))),
+    givingTurns,
     Progress.track(totalBytes, request.onProgress)
   )
   return {
