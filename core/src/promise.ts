@@ -7,6 +7,12 @@
  * `err._tag === "InvalidCid"` or `err instanceof Errors.InvalidCid` both work.
  * Streams (the uploads list) become async iterables.
  *
+ * Secrets come back as Effect's `Redacted` (the API key of `auth.createApiKey`, the JWTs of
+ * `auth.token`, the master key of `keyShards.fetchKey`), so they never show in logs or errors
+ * (`String(apiKey)` is `<redacted:ApiKey>`). Pass them on as they are; to read one,
+ * `Redacted.value(apiKey)` with `import { Redacted } from "effect"`. Every method takes a secret
+ * as a string or as `Redacted`.
+ *
  * Every method takes a trailing `{ signal }`, as `fetch` does: aborting the signal interrupts the
  * call, cancels its HTTP requests, and rejects the promise (or ends the iteration) with the typed
  * `Aborted` (`err._tag === "Aborted"`). An optional argument given as `undefined` is one left out.
