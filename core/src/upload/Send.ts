@@ -65,13 +65,12 @@ export const addSettings = (options: Options, wrapWithDirectory: boolean): AddSe
 
 /** The whole body as one `Blob`: progress at the start and, once answered, at the end. */
 const blobBody = Effect.fnUntraced(function* (boundary: string, request: SendRequest) {
-  const blob = yield* Multipart.blobBody(boundary, request.parts)
-  const totalBytes = blob.size
+  const { blob, contentLength: totalBytes } = yield* Multipart.blobBody(boundary, request.parts)
   const onProgress = request.onProgress
   if (onProgress !== undefined) yield* Progress.report(onProgress, { bytesSent: 0, totalBytes })
   return {
     setBody: HttpClientRequest.setBody(
-      HttpBody.raw(blob, { contentType: Multipart.contentType(boundary), contentLength: totalBytes })
+      HttpBody.raw(blob, { contentType: Multipart.contentType(boundary), contentLength: blob.size })
     ),
     done: onProgress === undefined ? Effect.void : Progress.report(onProgress, { bytesSent: totalBytes, totalBytes })
   } satisfies PreparedBody
@@ -103,16 +102,24 @@ const streamBody = (
   request: SendRequest,
   failure: Ref.Ref<Option.Option<FileStreamError>>
 ): PreparedBody => {
-  const totalBytes = Multipart.bodyLength(boundary, request.parts)
-  const body = Multipart.body(boundary, request.parts).pipe(
+  const length = Multipart.bodyLength(boundary, request.parts)
+  const onProgress = request.onProgress
+  const body = (
+    onProgress === undefined
+      ? Multipart.body(boundary, request.parts)
+      : Stream.suspend(() => {
+          const progress = Progress.tracker(Multipart.contentLength(request.parts), onProgress)
+          const counted = request.parts.map((part) => ({ ...part, content: progress.content(part.content) }))
+          return progress.body(Multipart.body(boundary, counted))
+        })
+  ).pipe(
     Stream.tapError((e) => Ref.set(failure, Option.some(e))),
-    givingTurns,
-    Progress.track(totalBytes, request.onProgress)
+    givingTurns
   )
   return {
     setBody: HttpClientRequest.bodyStream(body, {
       contentType: Multipart.contentType(boundary),
-      ...(totalBytes === undefined ? {} : { contentLength: totalBytes })
+      ...(length === undefined ? {} : { contentLength: length })
     }),
     done: Effect.void
   }
