@@ -7,8 +7,10 @@
  * `lighthouse-effect/node`, which supplies Node's file system.
  *
  * HTTP goes through `fetch`, looked up on every request rather than once, so a
- * `fetch` patched after start-up (msw in tests and Storybook) is honoured. Requests
- * carry the protocol's headers only (`tracePropagation` adds the tracing ones).
+ * `fetch` patched after start-up (msw in tests and Storybook) is honoured:
+ * `startMockNetwork` may start before or after the layer is built or used, and after its
+ * `close()` requests go to the real hosts again; `layerNode` calls `node:http`, which msw
+ * patches in place, with the same effect. Requests carry the protocol's headers only (`tracePropagation` adds the tracing ones).
  *
  * Each layer brings its own configuration, from its options; its `…Config` form
  * (`layerConfig`, `layerBrowserConfig`, `layerWithConfig`) reads `LIGHTHOUSE_*`

@@ -12,7 +12,8 @@
  *   in every environment; a folder is a path or a list of files named by their relative paths.
  * - Bodies are streamed, files opened one at a time, encrypted uploads included: memory does not
  *   grow with the size of the upload.
- * - Progress is `{ bytesSent, totalBytes }` of the request body for every upload.
+ * - Progress is `{ bytesSent, totalBytes }` in bytes of the files' content (encrypted when the
+ *   upload is; the multipart framing not counted), for every upload, in every environment.
  * - A refusal is `UploadRejected` with the node's own text (no `Error: ` prefix), else
  *   `Request failed with status code {n}`; `Network error` and `Request timed out` as the
  *   catalogue says; the time-out is the transfer time-out (7 200 000 ms).

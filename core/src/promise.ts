@@ -7,9 +7,18 @@
  * `err._tag === "InvalidCid"` or `err instanceof Errors.InvalidCid` both work.
  * Streams (the uploads list) become async iterables.
  *
+ * Secrets come back as Effect's `Redacted` (the API key of `auth.createApiKey`, the JWTs of
+ * `auth.token`, the master key of `keyShards.fetchKey`), so they never show in logs or errors
+ * (`String(apiKey)` is `<redacted:ApiKey>`). Pass them on as they are; to read one,
+ * `Redacted.value(apiKey)` with `import { Redacted } from "effect"`. Every method takes a secret
+ * as a string or as `Redacted`.
+ *
  * Every method takes a trailing `{ signal }`, as `fetch` does: aborting the signal interrupts the
  * call, cancels its HTTP requests, and rejects the promise (or ends the iteration) with the typed
- * `Aborted` (`err._tag === "Aborted"`).
+ * `Aborted` (`err._tag === "Aborted"`). An optional argument given as `undefined` is one left out.
+ * An argument of the wrong shape rejects with `InvalidArgument`, which names it; a path given as a
+ * string where an upload takes an input is told to give `Upload.Input.path(path)` (or
+ * `Upload.Input.directory(path)`), `Upload` coming from `lighthouse-effect`, as in the Effect API.
  *
  * ```ts
  * import { createLighthouse } from "lighthouse-effect/promise"
@@ -65,9 +74,18 @@ const isCallOptions = (u: unknown): u is CallOptions => {
   return signal === undefined || (typeof AbortSignal !== "undefined" && signal instanceof AbortSignal)
 }
 
-const splitCallOptions = (args: ReadonlyArray<unknown>): [ReadonlyArray<unknown>, AbortSignal | undefined] => {
+/** The arguments without trailing `undefined`s: an optional argument given as `undefined` is one left out. */
+const withoutTrailingUndefined = (args: ReadonlyArray<unknown>): ReadonlyArray<unknown> => {
+  let end = args.length
+  while (end > 0 && args[end - 1] === undefined) end--
+  return args.slice(0, end)
+}
+
+/** The method's arguments and the signal of a trailing `{ signal }`; `undefined`s at the end of either are left out. */
+const splitCallOptions = (all: ReadonlyArray<unknown>): [ReadonlyArray<unknown>, AbortSignal | undefined] => {
+  const args = withoutTrailingUndefined(all)
   const last = args.at(-1)
-  return isCallOptions(last) ? [args.slice(0, -1), last.signal] : [args, undefined]
+  return isCallOptions(last) ? [withoutTrailingUndefined(args.slice(0, -1)), last.signal] : [args, undefined]
 }
 
 /** Fails with `Aborted` once `signal` aborts (at once if it already has). */

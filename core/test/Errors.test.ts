@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { readFileSync } from "node:fs"
+import { Effect, Redacted, Schema } from "effect"
 import * as Errors from "../src/Errors.ts"
 
 const cause = new Error("boom")
@@ -83,10 +84,122 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     new Errors.ChainError({ shortMessage: "insufficient funds for gas", cause }),
     "ChainError",
     "insufficient funds for gas"
-  ]
+  ],
+  [
+    new Errors.OtherContractError({ errorName: "ERC20InsufficientBalance", args: [] }),
+    "OtherContractError",
+    "ERC20InsufficientBalance"
+  ],
+  [
+    new Errors.UnsupportedToken({ network: "polygon", token: "dai" }),
+    "UnsupportedToken",
+    "Unsupported Token: dai on polygon"
+  ],
+  [
+    new Errors.InvalidPaymentInput({ detail: "size must not be negative" }),
+    "InvalidPaymentInput",
+    "Invalid payment input: size must not be negative"
+  ],
+  [new Errors.SignerError({ operation: "signMessage", cause }), "SignerError", "Signer failed to signMessage"],
+  [
+    new Errors.KeyNodesUnavailable({
+      cid: "Qm",
+      needed: 3,
+      received: 2,
+      failures: [{ nodeId: 4, statusCode: 0, nodeMessage: "fetch Error" }]
+    }),
+    "KeyNodesUnavailable",
+    "Only 2 of 3 key shards could be retrieved (node 4: fetch Error)"
+  ],
+  [
+    new Errors.InvalidUploadInput({ reason: 'Invalid file name "..": a path segment is ".."' }),
+    "InvalidUploadInput",
+    'Invalid file name "..": a path segment is ".."'
+  ],
+  [
+    new Errors.FileStreamError({ fileName: "a.bin", detail: "EACCES: permission denied", cause }),
+    "FileStreamError",
+    "File stream error: EACCES: permission denied"
+  ],
+  [
+    new Errors.EncryptedUploadIncomplete({
+      uploaded: [{ Name: "a.txt", Hash: "Qm", Size: "10" }],
+      saved: [],
+      failed: [{ name: "a.txt", cid: "Qm", reason: "node 2 down", keyShards: Redacted.make([]) }]
+    }),
+    "EncryptedUploadIncomplete",
+    "Error encrypting file"
+  ],
+  [
+    new Errors.CidMismatch({ path: "a.txt", expected: "bafyexpected", answered: "bafyanswered" }),
+    "CidMismatch",
+    'The node answered CID bafyanswered for "a.txt", but the bytes sent have CID bafyexpected'
+  ],
+  [
+    new Errors.ContentVerificationFailed({ cid: "bafyroot", problem: "missing-block", detail: "the answer ended" }),
+    "ContentVerificationFailed",
+    "Content bafyroot failed verification (missing-block): the answer ended"
+  ],
+  [
+    new Errors.VerificationUnsupported({ url: "u", detail: "status 501" }),
+    "VerificationUnsupported",
+    "The gateway cannot serve verifiable content: status 501"
+  ],
+  [
+    new Errors.InvalidArgument({ method: "files.fileInfo", detail: "argument 1 must be a CID (string)" }),
+    "InvalidArgument",
+    "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"
+  ],
+  [new Errors.Aborted({}), "Aborted", "This operation was aborted"]
 ]
 
+/** Every error class the `Errors` module exports, by its export name. */
+const errorClasses = Object.entries(Errors).flatMap(([name, value]) =>
+  typeof value === "function" && value.prototype instanceof Error ? [name] : []
+)
+
+/** The rows of README.md's error table: the error names of the first column, the message column. */
+const readmeErrorRows = () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
+  const section = readme.slice(
+    readme.indexOf("\n## Errors\n"),
+    readme.indexOf("\n## ", readme.indexOf("\n## Errors\n") + 1)
+  )
+  return section
+    .split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .map((line) => {
+      const [names, message] = line.split("|").slice(1, 3) as [string, string]
+      return { names: [...names.matchAll(/`(\w+)`/g)].map((m) => m[1]!), message }
+    })
+}
+
+/** Whether `message` is one of the cell's backticked texts, where `{field}` and `…` stand for any text. */
+const matchesCell = (message: string, cell: string) =>
+  [...cell.matchAll(/`([^`]+)`/g)].some(([, template]) => {
+    const pattern = template!
+      .split(/\{\w+\}|…/)
+      .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")
+    return new RegExp(`^${pattern}$`).test(message)
+  })
+
 describe("Errors", () => {
+  it("the catalogue above has an instance of every error class", () => {
+    assert.deepStrictEqual([...new Set(catalogue.map(([, tag]) => tag))].sort(), [...errorClasses].sort())
+    for (const [error, tag] of catalogue) assert.strictEqual(error.constructor.name, tag)
+  })
+
+  it("README.md's error table names every error class once, with its message", () => {
+    const rows = readmeErrorRows()
+    const named = rows.flatMap((row) => row.names)
+    assert.deepStrictEqual([...named].sort(), [...errorClasses].sort())
+    for (const [error, tag] of catalogue) {
+      const row = rows.find((r) => r.names.includes(tag))!
+      assert.isTrue(matchesCell(error.message, row.message), `${tag}: "${error.message}" is not in ${row.message}`)
+    }
+  })
+
   it.effect.each(catalogue)("$1: message to the letter", ([error, tag, message]) =>
     Effect.sync(() => {
       assert.strictEqual(error._tag, tag)

@@ -286,16 +286,16 @@ describe("Upload plain", () => {
     )
   )
 
-  it.effect("progress: bytes of the body pulled by the transport, from 0 to the body's length", () =>
+  it.effect("progress: bytes of the file pulled by the transport, from 0 to the file's size (no framing)", () =>
     uploading((upload, apiKey) =>
       Effect.gen(function* () {
         const reports: Array<Upload.Progress.Progress> = []
         const content = new Uint8Array(300 * 1024).fill(7)
         yield* upload.buffer(content, { apiKey, onProgress: (p) => void reports.push(p) })
-        const body = log[0]!.body!
+        assert.isAbove(log[0]!.body!.length, content.length)
         assert.strictEqual(reports[0]!.bytesSent, 0)
-        assert.strictEqual(reports.at(-1)!.bytesSent, body.length)
-        assert.isTrue(reports.every((r) => r.totalBytes === body.length))
+        assert.strictEqual(reports.at(-1)!.bytesSent, content.length)
+        assert.isTrue(reports.every((r) => r.totalBytes === content.length))
         for (let i = 1; i < reports.length; i++) assert.isTrue(reports[i]!.bytesSent > reports[i - 1]!.bytesSent)
         assert.isTrue(reports.length >= 5)
         assert.strictEqual(Upload.Progress.fraction(reports.at(-1)!), 1)
@@ -306,7 +306,15 @@ describe("Upload plain", () => {
           apiKey,
           onProgress: (p) => Effect.sync(() => void seen.push(p))
         })
-        assert.deepStrictEqual(seen.at(-1), { bytesSent: log[1]!.body!.length, totalBytes: undefined })
+        assert.deepStrictEqual(seen.at(-1), { bytesSent: 10, totalBytes: undefined })
+
+        // The provider SDK's example: a 15-byte file is 15 bytes of progress, not its 241-byte request.
+        const fifteen: Array<Upload.Progress.Progress> = []
+        yield* upload.text("fifteen bytes!\n", { apiKey, name: "f.txt", onProgress: (p) => void fifteen.push(p) })
+        assert.deepStrictEqual(fifteen, [
+          { bytesSent: 0, totalBytes: 15 },
+          { bytesSent: 15, totalBytes: 15 }
+        ])
       })
     )
   )
@@ -376,8 +384,8 @@ describe("Upload as one Blob (browsers' fetch)", () => {
       assert.strictEqual(text(request!.body), onePart(boundary, "text", HELLO))
       assert.strictEqual(request!.headers["content-length"], String(request!.body!.length))
       assert.deepStrictEqual(reports, [
-        { bytesSent: 0, totalBytes: request!.body!.length },
-        { bytesSent: request!.body!.length, totalBytes: request!.body!.length }
+        { bytesSent: 0, totalBytes: HELLO.length },
+        { bytesSent: HELLO.length, totalBytes: HELLO.length }
       ])
 
       const dir = yield* photoFolder
@@ -433,7 +441,7 @@ describe("Upload over node:http (NodeHttpClient.layerNodeHttp)", () => {
       assert.strictEqual(request!.headers.encryption, "false")
       assert.strictEqual(request!.headers["x-deal-parameter"], "null")
       assert.strictEqual(text(request!.body), onePart(boundaryOf(request!.headers), "text", HELLO))
-      assert.strictEqual(reports.at(-1)!.bytesSent, request!.body!.length)
+      assert.deepStrictEqual(reports.at(-1), { bytesSent: HELLO.length, totalBytes: HELLO.length })
       const dir = yield* photoFolder
       assert.strictEqual((yield* upload.folder(Input.directory(dir), { apiKey })).Name, "photos")
     }).pipe(Effect.provide(overNodeHttp))
@@ -636,8 +644,11 @@ describe("Upload encrypted", () => {
       const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="secret.txt"\r\nContent-Type: application/octet-stream\r\n\r\n`
       const close = `\r\n--${boundary}--\r\n`
       assert.strictEqual(body.length, head.length + plaintext.length + FileCipher.OVERHEAD + close.length)
-      assert.strictEqual(reports.at(-1)!.bytesSent, body.length)
-      assert.strictEqual(reports.at(-1)!.totalBytes, body.length)
+      // Progress counts the encrypted file: the plain bytes and the cipher's overhead.
+      assert.deepStrictEqual(reports.at(-1), {
+        bytesSent: plaintext.length + FileCipher.OVERHEAD,
+        totalBytes: plaintext.length + FileCipher.OVERHEAD
+      })
       // Shards went to the 5 nodes under the returned CID.
       assert.deepStrictEqual(
         shardCalls.map((c) => `${c.method} ${c.url.pathname}`),

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { privateKeyToAccount } from "viem/accounts"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startMockNetwork, type RunningMockNetwork } from "../../mocks/src/node.ts"
 import * as Errors from "../src/Errors.ts"
@@ -75,5 +75,56 @@ describe("Promise facade over the composed layer", () => {
     const failure = await lighthouse.files.fileInfo("not-a-cid").catch((e: unknown) => e)
     expect(failure).toBeInstanceOf(Errors.InvalidCid)
     expect(failure).toMatchObject({ _tag: "InvalidCid", message: "Invalid CID" })
+  })
+  it("an optional argument given as undefined is one left out, before or instead of { signal }", async () => {
+    const { apiKey } = mock.network.seedAccount(privateKeyToAccount(generatePrivateKey()).address, {
+      dataLimit: 1024
+    })
+    const entry = await lighthouse.upload.text("given as undefined\n", { apiKey }, undefined)
+    expect((await lighthouse.files.usage(apiKey, undefined)).dataUsed).toBe(19)
+    const bytes = await lighthouse.download.bytes(entry.Hash, undefined, undefined)
+    expect(new TextDecoder().decode(bytes)).toBe("given as undefined\n")
+    const cids: Array<string> = []
+    for await (const file of lighthouse.files.uploads(apiKey, undefined, undefined)) cids.push(file.cid)
+    expect(cids).toEqual([entry.Hash])
+    const signal = new AbortController().signal
+    expect((await lighthouse.download.bytes(entry.Hash, undefined, { signal })).length).toBe(19)
+    // A value that is there is still one too many.
+    const usage = lighthouse.files.usage as (...args: ReadonlyArray<unknown>) => Promise<unknown>
+    const extra = await usage(apiKey, "extra").catch((e: unknown) => e)
+    expect(extra).toBeInstanceOf(Errors.InvalidArgument)
+    expect((extra as Error).message).toBe(
+      "Invalid argument to files.usage: takes at most 1 arguments and { signal }, got 2"
+    )
+  })
+
+  it("a path string where an upload input goes is told the input to give instead", async () => {
+    const loose = lighthouse.upload as unknown as Record<string, (...args: ReadonlyArray<unknown>) => Promise<unknown>>
+    const messageOf = (method: string, input: unknown) =>
+      loose[method]!(input, { apiKey: "key", address: signer.address, token: "jwt" }).then(
+        () => "resolved",
+        (e: Error) => e.message
+      )
+    const onFile = 'give Upload.Input.path(path) for a file on disk (Upload from "lighthouse-effect")'
+    expect(await messageOf("file", "./report.pdf")).toBe(
+      `Invalid argument to upload.file: argument 1 must be a file input, not a path string: ${onFile}`
+    )
+    expect(await messageOf("car", "./archive.car")).toBe(
+      `Invalid argument to upload.car: argument 1 must be a file input, not a path string: ${onFile}`
+    )
+    expect(await messageOf("encryptedFile", "./secret.pdf")).toBe(
+      `Invalid argument to upload.encryptedFile: argument 1 must be a file input, not a path string: ${onFile}`
+    )
+    expect(await messageOf("folder", "./photos")).toBe(
+      "Invalid argument to upload.folder: argument 1 must be a folder input, not a path string: " +
+        'give Upload.Input.directory(path) for a folder on disk (Upload from "lighthouse-effect")'
+    )
+    expect(await messageOf("encryptedFiles", ["./a.txt", "./b.txt"])).toBe(
+      "Invalid argument to upload.encryptedFiles: argument 1 must be a folder input or an array of file inputs, " +
+        "not a path string: give Upload.Input.path(path) for a file on disk, Upload.Input.directory(path) " +
+        'for a folder (Upload from "lighthouse-effect")'
+    )
+    // Anything else that is not an input keeps the plain message.
+    expect(await messageOf("file", 42)).toBe("Invalid argument to upload.file: argument 1 must be a file input")
   })
 })

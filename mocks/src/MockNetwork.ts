@@ -227,11 +227,12 @@ const networkHandlers = (
     ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus }),
     ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
     ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus }),
-    ...gatewayHandlers({ host: hosts.gateway, content, ipns, published, faults, clock }),
+    ...gatewayHandlers({ host: hosts.gateway, content, files, ipns, published, faults, clock }),
     // The Walrus gateway is the same gateway, answering only for what Walrus holds.
     ...gatewayHandlers({
       host: hosts.walrusGateway,
       content,
+      files,
       ipns,
       published,
       faults,

@@ -146,7 +146,7 @@ export const upload: Flow = {
           expected: carFiles["data.bin"]!
         }
       ]),
-      (names) => `$names.length/${names.length} identical: ${names.join(", ")}`
+      (names) => `all ${names.length} identical to what was sent: ${names.join(", ")}`
     )
   })
 }

@@ -115,6 +115,12 @@ describe("the simulation", () => {
     expect(report.totals.passed).toBe(report.totals.steps)
     expect(report.ms).toBeLessThan(60_000)
 
+    // Every read-back is named, and no detail prints a template's placeholder.
+    expect(stepOf(report, "download.bytes")?.detail).toBe(
+      "all 4 identical to what was sent: hello.txt, site/img/logo.bin, samples.bin, bundle.car/data.bin"
+    )
+    for (const step of report.flows.flatMap((flow) => flow.steps)) expect(step.detail).not.toMatch(/\$[A-Za-z_]/)
+
     // The stranger meets the library's typed refusal; the sequential policy pays its pauses.
     expect(stepOf(report, "keyShards.refused.stranger")?.detail).toContain("AccessDenied")
     expect(stepOf(report, "nodes.sequential")!.ms).toBeGreaterThanOrEqual(2000)

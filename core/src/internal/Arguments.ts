@@ -22,10 +22,12 @@ import * as Input from "../upload/Input.ts"
 
 type Check = (u: unknown) => boolean
 
-/** One argument: its check, and what it should be (for the error). */
+/** One argument: its check, what it should be (for the error), and what to give for a path string. */
 interface Argument {
   readonly check: Check
   readonly expected: string
+  /** Said to a caller who gave a path as a string (the provider SDK's `upload("./file")`). */
+  readonly onPath?: string | undefined
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -57,7 +59,18 @@ const struct =
 const fileInput: Check = Input.isFileInput
 const folderInput: Check = Input.isFolderInput
 
-const arg = (check: Check, expected: string): Argument => ({ check, expected })
+const arg = (check: Check, expected: string, onPath?: string): Argument => ({ check, expected, onPath })
+
+const from = '(Upload from "lighthouse-effect")'
+/** What a caller who gave a path string is told to give instead, by what the argument takes. */
+const pathAdvice = {
+  file: `give Upload.Input.path(path) for a file on disk ${from}`,
+  folder: `give Upload.Input.directory(path) for a folder on disk ${from}`,
+  either: `give Upload.Input.path(path) for a file on disk, Upload.Input.directory(path) for a folder ${from}`
+}
+
+/** A path given as a string, alone or in an array. */
+const isPathString = (u: unknown) => typeof u === "string" || (Array.isArray(u) && u.some((v) => typeof v === "string"))
 const opt = (check: Check, expected: string): Argument => ({
   check: optional(check),
   expected: `${expected} or undefined`
@@ -186,14 +199,14 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
   },
   upload: {
     file: [
-      arg(fileInput, "a file input"),
+      arg(fileInput, "a file input", pathAdvice.file),
       arg(
         struct({ ...uploadOptions, ...storage, wrapWithDirectory: optional(boolean), mimeType: optional(string) }),
         "upload options ({ apiKey, … })"
       )
     ],
     folder: [
-      arg(folderInput, "a folder input"),
+      arg(folderInput, "a folder input", pathAdvice.folder),
       arg(struct({ ...uploadOptions, ...storage }), "upload options ({ apiKey, … })")
     ],
     text: [
@@ -205,15 +218,18 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
       arg(struct({ ...uploadOptions, ...storage, ...named }), "upload options ({ apiKey, … })")
     ],
     car: [
-      arg(fileInput, "a file input"),
+      arg(fileInput, "a file input", pathAdvice.file),
       arg(
         struct({ apiKey: token, dealParameters, onProgress: optional(fn), verify: optional(boolean), ...storage }),
         "{ apiKey, … }"
       )
     ],
-    encryptedFile: [arg(fileInput, "a file input"), arg(struct(encryptionOptions), "{ apiKey, address, token, … }")],
+    encryptedFile: [
+      arg(fileInput, "a file input", pathAdvice.file),
+      arg(struct(encryptionOptions), "{ apiKey, address, token, … }")
+    ],
     encryptedFiles: [
-      arg(oneOf(folderInput, array(fileInput)), "a folder input or an array of file inputs"),
+      arg(oneOf(folderInput, array(fileInput)), "a folder input or an array of file inputs", pathAdvice.either),
       arg(struct(encryptionOptions), "{ apiKey, address, token, … }")
     ],
     encryptedText: [
@@ -244,7 +260,14 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     deleteFile: [apiKey, arg(string, "a file id (string)")],
     walrusBlobs: [cid],
     deleteFileWalrus: [apiKey, arg(string, "a file id (string)")],
-    quote: [apiKey, arg(oneOf(quoteInput, array(quoteInput)), "a size, a file or folder input, or an array of them")]
+    quote: [
+      apiKey,
+      arg(
+        oneOf(quoteInput, array(quoteInput)),
+        "a size, a file or folder input, or an array of them",
+        pathAdvice.either
+      )
+    ]
   },
   ipns: {
     generateKey: [apiKey],
@@ -293,9 +316,11 @@ export const checkArguments = (
   }
   for (const [i, argument] of expected.entries()) {
     if (!argument.check(args[i])) {
+      const advice =
+        argument.onPath !== undefined && isPathString(args[i]) ? `, not a path string: ${argument.onPath}` : ""
       return new InvalidArgument({
         method: `${service}.${method}`,
-        detail: `argument ${i + 1} must be ${argument.expected}`
+        detail: `argument ${i + 1} must be ${argument.expected}${advice}`
       })
     }
   }

@@ -52,14 +52,23 @@ export const partHead = (boundary: string, name: string): Uint8Array =>
 /** The close delimiter. */
 export const closing = (boundary: string): Uint8Array => encoder.encode(`--${boundary}--\r\n`)
 
-/** The body's length in bytes, when every part's size is known. */
-export const bodyLength = (boundary: string, parts: ReadonlyArray<Part<unknown>>): number | undefined => {
-  let total = closing(boundary).length
+/** The parts' content in bytes (the framing around it not counted), when every part's size is known. */
+export const contentLength = (parts: ReadonlyArray<Part<unknown>>): number | undefined => {
+  let total = 0
   for (const part of parts) {
     if (part.size === undefined) return undefined
-    total += partHead(boundary, part.name).length + part.size + CRLF.length
+    total += part.size
   }
   return total
+}
+
+/** The body's length in bytes, when every part's size is known. */
+export const bodyLength = (boundary: string, parts: ReadonlyArray<Part<unknown>>): number | undefined => {
+  const content = contentLength(parts)
+  if (content === undefined) return undefined
+  let framing = closing(boundary).length
+  for (const part of parts) framing += partHead(boundary, part.name).length + CRLF.length
+  return framing + content
 }
 
 /** The body: each part's head, content and CRLF in turn, then the close delimiter. */
@@ -84,17 +93,22 @@ export const chunked = (bytes: Uint8Array, chunkSize = 64 * 1024): Stream.Stream
 /**
  * The body as one `Blob`, for runtimes whose `fetch` cannot send a stream (Firefox, Safari, and
  * Chromium over HTTP/1.1): `File`s and bytes go in as they are (a browser sends a `File` from
- * disk without reading it into memory); other content is read into memory first.
+ * disk without reading it into memory); other content is read into memory first. With it, the
+ * parts' content in bytes.
  */
-export const blobBody = <E>(boundary: string, parts: ReadonlyArray<Part<E>>): Effect.Effect<Blob, E> =>
+export const blobBody = <E>(
+  boundary: string,
+  parts: ReadonlyArray<Part<E>>
+): Effect.Effect<{ readonly blob: Blob; readonly contentLength: number }, E> =>
   Effect.gen(function* () {
     const pieces: Array<BlobPart> = []
+    let contentLength = 0
     for (const part of parts) {
-      pieces.push(partHead(boundary, part.name) as Uint8Array<ArrayBuffer>)
-      pieces.push(part.blob?.() ?? ((yield* Stream.mkUint8Array(part.content)) as Uint8Array<ArrayBuffer>))
-      pieces.push(CRLF as Uint8Array<ArrayBuffer>)
+      const content = part.blob?.() ?? ((yield* Stream.mkUint8Array(part.content)) as Uint8Array<ArrayBuffer>)
+      contentLength += content instanceof Blob ? content.size : content.length
+      pieces.push(partHead(boundary, part.name) as Uint8Array<ArrayBuffer>, content, CRLF as Uint8Array<ArrayBuffer>)
     }
     pieces.push(closing(boundary) as Uint8Array<ArrayBuffer>)
     // No `type`: Blob types are lower-cased, the boundary is not; the request's Content-Type says it.
-    return new Blob(pieces)
+    return { blob: new Blob(pieces), contentLength }
   })

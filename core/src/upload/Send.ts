@@ -65,17 +65,36 @@ export const addSettings = (options: Options, wrapWithDirectory: boolean): AddSe
 
 /** The whole body as one `Blob`: progress at the start and, once answered, at the end. */
 const blobBody = Effect.fnUntraced(function* (boundary: string, request: SendRequest) {
-  const blob = yield* Multipart.blobBody(boundary, request.parts)
-  const totalBytes = blob.size
+  const { blob, contentLength: totalBytes } = yield* Multipart.blobBody(boundary, request.parts)
   const onProgress = request.onProgress
   if (onProgress !== undefined) yield* Progress.report(onProgress, { bytesSent: 0, totalBytes })
   return {
     setBody: HttpClientRequest.setBody(
-      HttpBody.raw(blob, { contentType: Multipart.contentType(boundary), contentLength: totalBytes })
+      HttpBody.raw(blob, { contentType: Multipart.contentType(boundary), contentLength: blob.size })
     ),
     done: onProgress === undefined ? Effect.void : Progress.report(onProgress, { bytesSent: totalBytes, totalBytes })
   } satisfies PreparedBody
 })
+
+/** Bytes of body sent between two turns of the event loop (see {@link givingTurns}). */
+const BYTES_PER_TURN = 64 * 1024
+
+/**
+ * The body, giving the event loop a turn after every {@link BYTES_PER_TURN} bytes. Node's HTTP
+ * writer loops without yielding while writes succeed, and a socket in the same process (msw's) takes
+ * every write at once: without these turns the whole upload runs in one macrotask, and no timer (an
+ * `AbortSignal.timeout`, a deadline racing the upload) can fire before it has ended.
+ */
+const givingTurns = <E>(body: Stream.Stream<Uint8Array, E>): Stream.Stream<Uint8Array, E> =>
+  Stream.suspend(() => {
+    let sinceTurn = 0
+    return Stream.tap(body, (chunk) => {
+      sinceTurn += chunk.length
+      if (sinceTurn < BYTES_PER_TURN) return Effect.void
+      sinceTurn = 0
+      return Effect.yieldNow
+    })
+  })
 
 /** The body as a stream; a file that breaks while being read is kept in `failure`. */
 const streamBody = (
@@ -83,15 +102,24 @@ const streamBody = (
   request: SendRequest,
   failure: Ref.Ref<Option.Option<FileStreamError>>
 ): PreparedBody => {
-  const totalBytes = Multipart.bodyLength(boundary, request.parts)
-  const body = Multipart.body(boundary, request.parts).pipe(
+  const length = Multipart.bodyLength(boundary, request.parts)
+  const onProgress = request.onProgress
+  const body = (
+    onProgress === undefined
+      ? Multipart.body(boundary, request.parts)
+      : Stream.suspend(() => {
+          const progress = Progress.tracker(Multipart.contentLength(request.parts), onProgress)
+          const counted = request.parts.map((part) => ({ ...part, content: progress.content(part.content) }))
+          return progress.body(Multipart.body(boundary, counted))
+        })
+  ).pipe(
     Stream.tapError((e) => Ref.set(failure, Option.some(e))),
-    Progress.track(totalBytes, request.onProgress)
+    givingTurns
   )
   return {
     setBody: HttpClientRequest.bodyStream(body, {
       contentType: Multipart.contentType(boundary),
-      ...(totalBytes === undefined ? {} : { contentLength: totalBytes })
+      ...(length === undefined ? {} : { contentLength: length })
     }),
     done: Effect.void
   }

@@ -90,14 +90,17 @@ describe("Multipart", () => {
     })
   )
 
-  it.effect("as one Blob: the same bytes, Blobs used as they are, streams read", () =>
+  it.effect("as one Blob: the same bytes, Blobs used as they are, streams read; the content's length", () =>
     Effect.gen(function* () {
       const file = new File(["from a file"], "f.txt")
       const parts: Array<Multipart.Part<never>> = [
         { name: "f.txt", size: file.size, content: Stream.empty, blob: () => file },
         { name: "s.txt", size: 6, content: Stream.make(encoder.encode("stream")) }
       ]
-      const blob = yield* Multipart.blobBody("B", parts)
+      const { blob, contentLength } = yield* Multipart.blobBody("B", parts)
+      assert.strictEqual(contentLength, 17)
+      assert.strictEqual(Multipart.contentLength(parts), 17)
+      assert.isUndefined(Multipart.contentLength([...parts, { name: "u", size: undefined, content: Stream.empty }]))
       assert.strictEqual(blob.type, "")
       const streamed = yield* collect(
         Multipart.body("B", [{ ...parts[0]!, content: Stream.make(encoder.encode("from a file")) }, parts[1]!])

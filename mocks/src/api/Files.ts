@@ -75,6 +75,16 @@ export class Files {
     return this.#records.findLast((record) => record.cid === cid)
   }
 
+  /**
+   * The media type a file was uploaded with (its `Mime-Type` header, else its part's type or its
+   * name's), from the newest record of the CID: what the gateway serves it as. `undefined` for a
+   * CID uploaded inside a folder only, without a type, or encrypted (its bytes are ciphertext).
+   */
+  mediaTypeOf(cid: string): string | undefined {
+    const record = this.byCid(cid)
+    return record === undefined || record.encryption ? undefined : (record.mimeType ?? undefined)
+  }
+
   /** The newest record satisfying `predicate`. */
   byCidMatching(predicate: (record: FileRecord) => boolean): FileRecord | undefined {
     return this.#records.findLast(predicate)

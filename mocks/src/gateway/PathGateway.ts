@@ -34,6 +34,8 @@ export interface PathGatewayContext {
   readonly resolveName: (name: string) => Promise<IpnsResolution | undefined>
   /** Parses a CID as the gateway accepts it (any multibase). */
   readonly parseCid: (text: string) => CID | undefined
+  /** The media type a file was uploaded with, served when the URL names it with no known extension. */
+  readonly mediaTypeOf?: ((cid: CID) => string | undefined) | undefined
 }
 
 const Immutable = "public, max-age=29030400, immutable"
@@ -162,7 +164,7 @@ const fileResponse = (context: PathGatewayContext, served: Served, size: number,
     ...commonHeaders(served),
     etag,
     "accept-ranges": "bytes",
-    "content-type": Mime.lookup(name) ?? "application/octet-stream"
+    "content-type": Mime.lookup(name) ?? context.mediaTypeOf?.(cid) ?? "application/octet-stream"
   }
   const cached = notModified(served.request, etag, headers)
   if (cached !== undefined) return cached

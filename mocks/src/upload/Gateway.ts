@@ -7,7 +7,8 @@
  *   400 for a directory or something that is not a CID.
  * - `GET|HEAD /ipfs/{cid}[/path]` and `/ipns/{name}[/path]`: the path gateway and the trustless
  *   gateway (`?format=raw|car|ipns-record` or `Accept`), see `gateway/PathGateway.ts`: byte ranges,
- *   `Etag`, immutable caching, paths through folders, raw blocks, CARs, signed IPNS records.
+ *   `Etag`, immutable caching, paths through folders, raw blocks, CARs, signed IPNS records. A file
+ *   is served as its name's type, else as the type it was uploaded with (`Files.mediaTypeOf`).
  * - `GET|HEAD /routing/v1/providers/{cid}`: the delegated routing API's providers, naming the
  *   gateway itself (its HTTP multiaddr, `transport-ipfs-gateway-http`) for a block it holds and
  *   nobody for one it does not (`gateway/Providers.ts`).
@@ -20,6 +21,7 @@
  */
 import type { CID } from "multiformats/cid"
 import { type HttpHandler, http } from "msw"
+import type { Files } from "../api/Files.ts"
 import type { IpnsKeys } from "../api/Ipns.ts"
 import type { Faults } from "../faults/index.ts"
 import { currentRecord, routingRecordResponse, type SignedRecord } from "../gateway/IpnsRecords.ts"
@@ -35,6 +37,8 @@ export { streamOf }
 export interface GatewayContext {
   readonly host: string
   readonly content: ContentStore
+  /** The uploads list: a file is served as the media type it was uploaded with. */
+  readonly files: Files
   readonly ipns: IpnsKeys
   /** Records published from outside (`PUT /routing/v1/ipns/{name}`). */
   readonly published: PublishedRecords
@@ -106,7 +110,8 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
   const pathContext: PathGatewayContext = {
     blocks: content.blocks,
     parseCid,
-    resolveName: (name) => recordOf(context, name)
+    resolveName: (name) => recordOf(context, name),
+    mediaTypeOf: (cid) => context.files.mediaTypeOf(cid.toString())
   }
 
   const cat = async ({ request }: { readonly request: Request }) => {

@@ -31,6 +31,12 @@ const decoder = new TextDecoder()
 const CRLF = encoder.encode("\r\n")
 const HEADER_END = encoder.encode("\r\n\r\n")
 const MAX_HEADER_BYTES = 16 * 1024
+/** The most bytes read between two turns of the event loop (see {@link DelimitedReader.pull}). */
+const BYTES_PER_TURN = 64 * 1024
+
+/** The event loop's next turn (a macrotask): timers and I/O callbacks run before it resolves. */
+const nextTurn = (): Promise<void> =>
+  new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)))
 
 /** The boundary of a `multipart/form-data` content type, or `undefined`. */
 export const boundaryOf = (contentType: string | null): string | undefined => {
@@ -103,27 +109,51 @@ class DelimitedReader {
   // a CRLF lets a body that starts directly with "--boundary" match too.
   private buffer: Uint8Array = CRLF.slice()
   private ended = false
+  /** What the stream gave and `pull` has not taken yet. */
+  private pending: Uint8Array = new Uint8Array()
+  private sinceTurn = 0
   readonly delimiter: Uint8Array
 
   constructor(
     private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
-    boundary: string
+    boundary: string,
+    private readonly signal: AbortSignal | undefined
   ) {
     this.delimiter = encoder.encode(`\r\n--${boundary}`)
   }
 
-  /** Appends the next chunk; false once the stream has ended. */
+  /**
+   * Appends the next piece of the body, at most {@link BYTES_PER_TURN} bytes; false once the
+   * stream has ended. Throws the signal's reason once the client has gone away.
+   *
+   * A server reads a socket in I/O callbacks, a few KiB per turn of the event loop. A body sent in
+   * the same process (msw) may be in memory whole, even as one chunk: read in one chain of
+   * promises, it would hold the loop until the upload is imported, and the client's timers
+   * (`AbortSignal.timeout`) could not fire before the answer. So the body is taken in pieces, and
+   * the loop gets a turn between them.
+   */
   async pull(): Promise<boolean> {
-    if (this.ended) return false
-    const next = await this.reader.read()
-    if (next.done) {
-      this.ended = true
-      return false
+    this.signal?.throwIfAborted()
+    if (this.sinceTurn >= BYTES_PER_TURN) {
+      this.sinceTurn = 0
+      await nextTurn()
+      this.signal?.throwIfAborted()
     }
-    if (next.value.byteLength === 0) return true
-    const joined = new Uint8Array(this.buffer.byteLength + next.value.byteLength)
+    if (this.pending.byteLength === 0) {
+      if (this.ended) return false
+      const next = await this.reader.read()
+      if (next.done) {
+        this.ended = true
+        return false
+      }
+      this.pending = next.value
+    }
+    const piece = this.pending.subarray(0, BYTES_PER_TURN)
+    this.pending = this.pending.subarray(piece.byteLength)
+    this.sinceTurn += piece.byteLength
+    const joined = new Uint8Array(this.buffer.byteLength + piece.byteLength)
     joined.set(this.buffer)
-    joined.set(next.value, this.buffer.byteLength)
+    joined.set(piece, this.buffer.byteLength)
     this.buffer = joined
     return true
   }
@@ -235,11 +265,16 @@ const partOf = (source: DelimitedReader, headerBlock: Uint8Array) => {
 
 /**
  * Reads the parts of a multipart body as they arrive. Throws `MultipartError` on a malformed body
- * (including a body that ends before its closing delimiter).
+ * (including a body that ends before its closing delimiter), and the reason of `signal` (the
+ * request's) once it aborts.
  */
-export async function* readMultipart(body: ReadableStream<Uint8Array>, boundary: string): AsyncGenerator<Part> {
+export async function* readMultipart(
+  body: ReadableStream<Uint8Array>,
+  boundary: string,
+  signal?: AbortSignal
+): AsyncGenerator<Part> {
   const reader = body.getReader()
-  const source = new DelimitedReader(reader, boundary)
+  const source = new DelimitedReader(reader, boundary, signal)
   try {
     // The preamble, up to and including the first delimiter.
     await source.skipPastDelimiter("no multipart boundary found in the body")

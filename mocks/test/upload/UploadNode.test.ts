@@ -287,6 +287,28 @@ describe("gateway", () => {
     expect(head.headers.get("content-length")).toBe("700000")
   })
 
+  it("serves a file as the type it was uploaded with: its Mime-Type, else its part's type, else its name's", async () => {
+    const served = async (path: string) => (await fetch(`${GATEWAY}/ipfs/${path}`)).headers.get("content-type")
+    const hashOf = async (response: Promise<Response>) => ((await (await response).json()) as { Hash: string }).Hash
+    // The library's `upload.text`: named "text", sent with `Mime-Type: text/plain`.
+    const text = await hashOf(add([["text", "hello world\n"]], "cid-version=1", { "Mime-Type": "text/plain" }))
+    expect(await served(text)).toBe("text/plain")
+    // The provider SDK's `upload("notes.txt")`: no header, an octet-stream part, a name with a type.
+    expect(await served(await hashOf(add([["notes.txt", "some notes\n"]])))).toBe("text/plain")
+    // A browser File with a type, under a name without one.
+    const table = new Blob(["a,b\n1,2\n"], { type: "text/csv" })
+    expect(await served(await hashOf(addFiles(apiKey, [["table", table]], { node: NODE })))).toBe("text/csv")
+    // Nothing to go by, or encrypted bytes: octet-stream.
+    expect(await served(await hashOf(add([["blob", new Uint8Array([1, 2, 3])]])))).toBe("application/octet-stream")
+    const [secret] = (await (
+      await add([["secret.txt", "ciphertext here"]], "cid-version=1", { Encryption: "true", "Mime-Type": "text/plain" })
+    ).json()) as Array<{ Hash: string }>
+    expect(await served(secret!.Hash)).toBe("application/octet-stream")
+    // A URL that names the file with a type serves that type.
+    const wrapped = await hashOf(add([["page.html", "<p>hi</p>"]], "cid-version=1&wrap-with-directory=true"))
+    expect(await served(`${wrapped}/page.html`)).toBe("text/html")
+  })
+
   it("serves a folder's index.html, 404s unknown content, 400s directories on cat and bad CIDs", async () => {
     const { Hash } = await (
       await add([

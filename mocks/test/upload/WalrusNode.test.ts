@@ -35,6 +35,7 @@ const server = setupServer(
   ...gatewayHandlers({
     host: WALRUS_GATEWAY,
     content,
+    files,
     ipns: new IpnsKeys(clock),
     published: new PublishedRecords(),
     faults,
