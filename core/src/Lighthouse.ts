@@ -14,7 +14,7 @@
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
-import type * as HttpClient from "effect/http/HttpClient"
+import * as HttpClient from "effect/http/HttpClient"
 import * as AccessControl from "./AccessControl.ts"
 import * as Auth from "./Auth.ts"
 import * as LighthouseConfig from "./LighthouseConfig.ts"
@@ -47,7 +47,13 @@ export interface Options extends LighthouseConfig.PartialOptions {
 /** `fetch` resolved at call time: msw (or any test double) may patch it after the layer is built. */
 const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init))
 
-export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
+/**
+ * No `traceparent` / `b3` headers on the requests: a browser would preflight every cross-origin
+ * call for them, and the provider's hosts (like the local network) do not allow them.
+ */
+const noTracePropagation = Layer.succeed(HttpClient.TracerPropagationEnabled, false)
+
+export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide([lateFetch, noTracePropagation]))
 
 /** All services over the caller's HTTP client and file system. */
 export const layerWith = (
