@@ -3,8 +3,9 @@
  * against the local network served on loopback (free ports, no chain): Node (this process's, the
  * pinned 24), Bun and Deno (from their npm packages) running the sources, and workerd without Node
  * compatibility running the scenario bundled as wrangler bundles a worker (esbuild, browser
- * platform, conditions workerd/worker/browser) and as Vite bundles it. The README's Cloudflare
- * Worker example is bundled and served by workerd too, and called over HTTP.
+ * platform, conditions workerd/worker/browser) and as Vite bundles it; the esbuild bundle also
+ * runs in a headless Chromium page (a cross-origin caller: every request passes CORS). The
+ * README's Cloudflare Worker example is bundled and served by workerd too, and called over HTTP.
  *
  * Quiet when it passes (one line); on a failure it prints what the failing runtime printed and
  * exits 1.
@@ -18,6 +19,7 @@ import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mock
 import { bundleWithEsbuild, bundleWithVite, readmeWorker } from "./bundle.ts"
 import { bin, root, runProcess, source } from "./processes.ts"
 import type { ScenarioInput, ScenarioReport } from "./scenario.ts"
+import { openInChromium } from "./chromium.ts"
 import { checkReadmeWorker } from "./readmeWorker.ts"
 import { startWorkerd, workerdVersion } from "./workerd.ts"
 
@@ -48,17 +50,25 @@ const processRun = (name: string, command: string, args: ReadonlyArray<string>):
   }
 })
 
-/** The scenario worker served by workerd: POST the input, get the report. */
-const workerRun = (name: string, url: string): Run => ({
+/** The scenario worker's `fetch` handler reached by `call` (workerd over HTTP, or in a Chromium page). */
+const workerRun = (
+  name: string,
+  call: (body: string) => Promise<{ readonly status: number; readonly text: string }>
+): Run => ({
   name,
   fileSystem: false,
   run: async (input) => {
-    const response = await fetch(url, { method: "POST", body: JSON.stringify(input) })
-    const text = await response.text()
-    if (!response.ok) throw new RuntimeFailed(name, `HTTP ${response.status}\n${text}`)
+    const { status, text } = await call(JSON.stringify(input))
+    if (status !== 200) throw new RuntimeFailed(name, `HTTP ${status}\n${text}`)
     return JSON.parse(text) as ScenarioReport
   }
 })
+
+/** POSTs to a worker served by workerd. */
+const post = (url: string) => async (body: string) => {
+  const response = await fetch(url, { method: "POST", body })
+  return { status: response.status, text: await response.text() }
+}
 
 const expectedSteps = [
   "sign in",
@@ -84,6 +94,8 @@ const checkReport = (run: Run, report: ScenarioReport) => {
   if (problems.length > 0) throw new RuntimeFailed(run.name, problems.join("; "))
 }
 
+const pathContent = "a file read from a path\n"
+
 const inputFor = (served: ServedMockNetwork, path: string, fileSystem: boolean): ScenarioInput => ({
   hosts: {
     api: served.urls.api,
@@ -97,8 +109,6 @@ const inputFor = (served: ServedMockNetwork, path: string, fileSystem: boolean):
   pathContent: pathContent,
   fileSystem
 })
-
-const pathContent = "a file read from a path\n"
 
 /** Runs every runtime one after the other (2 shared cores); the reports in order. */
 const runAll = async (runs: ReadonlyArray<Run>, served: ServedMockNetwork, path: string) => {
@@ -140,6 +150,10 @@ const main = async () => {
         bindings: { LIGHTHOUSE_API_KEY: account.apiKey, LIGHTHOUSE_HOSTS: JSON.stringify(served.urls) }
       }
     ])
+    const browser = await openInChromium(bundles.esbuild).catch(async (error: unknown) => {
+      await workerd.stop()
+      throw error
+    })
     try {
       const runs = [
         processRun(`Node ${process.versions.node}`, process.execPath, [`--conditions=${source}`]),
@@ -152,8 +166,9 @@ const main = async () => {
           "--allow-read",
           "--allow-env"
         ]),
-        workerRun("workerd (esbuild bundle)", workerd.urls.esbuild!),
-        workerRun("workerd (Vite bundle)", workerd.urls.vite!)
+        workerRun("workerd (esbuild bundle)", post(workerd.urls.esbuild!)),
+        workerRun("workerd (Vite bundle)", post(workerd.urls.vite!)),
+        workerRun(`Chromium ${browser.version}`, browser.call)
       ]
       const reports = await runAll(runs, served, path)
       await checkReadmeWorker(workerd.urls.example!)
@@ -161,10 +176,12 @@ const main = async () => {
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
       console.log(
         `runtimes: the scenario passed on Node ${process.versions.node}, ${agents.join(", ")} and workerd ` +
-          `${await workerdVersion()} without Node compatibility (esbuild and Vite bundles); ` +
+          `${await workerdVersion()} without Node compatibility (esbuild and Vite bundles) and Chromium ` +
+          `${browser.version}; ` +
           `the README's worker answered in workerd (${seconds} s)`
       )
     } finally {
+      await browser.close()
       await workerd.stop()
     }
   } finally {

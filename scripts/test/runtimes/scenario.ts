@@ -1,6 +1,7 @@
 /**
  * The one scenario every runtime of the matrix runs (`npm run test:runtimes`): Node, Bun and Deno
- * through `main.ts`, a Cloudflare worker in workerd through `worker.ts`, all against the local
+ * through `main.ts`, a Cloudflare worker in workerd (and the same bundle in a Chromium page)
+ * through `worker.ts`, all against the local
  * network served on loopback. It imports nothing but `effect` and the library, so that a worker
  * bundle of it holds no `node:` module.
  *
