@@ -69,13 +69,7 @@ export interface Options extends LighthouseConfig.PartialOptions {
 /** `fetch` resolved at call time: msw (or any test double) may patch it after the layer is built. */
 const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init))
 
-/**
- * No `traceparent` / `b3` headers on the requests: a browser would preflight every cross-origin
- * call for them, and the provider's hosts (like the local network) do not allow them.
- */
-const noTracePropagation = Layer.succeed(HttpClient.TracerPropagationEnabled, false)
-
-export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide([lateFetch, noTracePropagation]))
+export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
 
 /** The defect of an all-in-one layer meeting a `LighthouseConfig` from `LighthouseConfig.layer` / `layerConfig`. */
 export class ConfigConflict extends Data.TaggedError("ConfigConflict")<{ readonly message: string }> {}
