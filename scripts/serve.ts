@@ -433,8 +433,6 @@ const serve = async (command: ServeCommand) => {
   const seeded = command.seeds.map(({ address, apiKey }) =>
     served.network.seedAccount(address, apiKey === undefined ? {} : { apiKey })
   )
-  console.log(command.json ? readyJson(served, seeded, started) : readyBanner(command, served, seeded, started))
-
   let stopping = false
   const stop = async () => {
     if (stopping) return
@@ -445,6 +443,7 @@ const serve = async (command: ServeCommand) => {
   }
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
+  console.log(command.json ? readyJson(served, seeded, started) : readyBanner(command, served, seeded, started))
 }
 
 const main = async () => {

@@ -72,10 +72,10 @@ const bannerOf = (args: ReadonlyArray<string>): Promise<string> =>
       stdout += chunk.toString()
       if (stdout.includes("Ctrl-C to stop.")) child.kill("SIGTERM")
     })
-    child.once("close", (code) =>
+    child.once("close", (code, signal) =>
       stdout.includes("Ctrl-C to stop.") && code === 0
         ? resolve(stdout)
-        : reject(new Error(`serve exited with ${code} before its banner: ${stderr}`))
+        : reject(new Error(`serve exited with code ${code}, signal ${signal}, before its banner: ${stderr}`))
     )
   })
 
