@@ -18,6 +18,7 @@ import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "./
 import { openNetworkStorage } from "./storage/OnDisk.ts"
 
 export { type DiskStorage, openNetworkStorage } from "./storage/OnDisk.ts"
+export { SqliteUnavailable } from "./storage/SqliteState.ts"
 
 /** The options, with `storage` on disk under `stateDir` when one is given. */
 export const withStateDir = (options: MockNetworkOptions & { readonly stateDir?: string }): MockNetworkOptions =>
@@ -33,7 +34,8 @@ export interface StartMockNetworkOptions extends MockNetworkOptions {
   readonly onUnhandledFrame?: UnhandledFrameHandle
   /**
    * Keep blocks and state under this directory (`blocks/`, `state.sqlite`): a network started again
-   * with the same directory has every account, API key, upload and key shard it had.
+   * with the same directory has every account, API key, upload and key shard it had. It needs
+   * `node:sqlite` (Node ≥ 22.13); on an older Node, `SqliteUnavailable` says so.
    */
   readonly stateDir?: string
 }
