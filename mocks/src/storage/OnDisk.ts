@@ -15,7 +15,7 @@ export interface DiskStorage {
   readonly state: StateStore
 }
 
-/** The storage under `stateDir`; `SqliteUnavailable` (and no directory made) on a Node without `node:sqlite`. */
+/** The storage under `stateDir`; `UnsupportedNode` (and no directory made) on a Node without `node:sqlite`. */
 export const openNetworkStorage = (stateDir: string): DiskStorage => {
   const sqlite = loadSqlite()
   mkdirSync(stateDir, { recursive: true })

@@ -12,20 +12,8 @@
  */
 import type * as NodeSqlite from "node:sqlite"
 import type { DatabaseSync, StatementSync } from "node:sqlite"
+import { UnsupportedNode } from "../NodeSupport.ts"
 import { decodeValue, encodeValue, type StateStore, type StateTable, StateTables } from "./State.ts"
-
-/** The first Node that has `node:sqlite` without `--experimental-sqlite`. */
-export const SqliteNode = "22.13"
-
-export class SqliteUnavailable extends Error {
-  constructor(nodeVersion: string) {
-    super(
-      `A state directory keeps the simulated network in node:sqlite, which needs Node ≥ ${SqliteNode}` +
-        ` (this is Node ${nodeVersion}); leave out stateDir to keep it in memory`
-    )
-    this.name = "SqliteUnavailable"
-  }
-}
 
 /**
  * `node:sqlite`, loaded only when a state file is opened: a static import would stop
@@ -36,7 +24,13 @@ export class SqliteUnavailable extends Error {
  */
 export const loadSqlite = (): typeof NodeSqlite => {
   const sqlite = process.getBuiltinModule?.("node:sqlite")
-  if (sqlite === undefined) throw new SqliteUnavailable(process.versions.node)
+  if (sqlite === undefined)
+    throw new UnsupportedNode(
+      "A state directory",
+      "22.13",
+      "for node:sqlite",
+      "without stateDir the simulated network keeps its state in memory"
+    )
   return sqlite
 }
 
@@ -122,8 +116,8 @@ const prepare = (db: DatabaseSync, table: StateTable): Statements => ({
 })
 
 /**
- * Opens (creating and migrating when needed) the state database at `file`; `SqliteUnavailable` on
- * a Node without `node:sqlite`.
+ * Opens (creating and migrating when needed) the state database at `file`; `UnsupportedNode` on a
+ * Node without `node:sqlite`.
  */
 export const openSqliteState = (file: string, sqlite: typeof NodeSqlite = loadSqlite()): StateStore => {
   const db = new sqlite.DatabaseSync(file)
