@@ -94,8 +94,10 @@ const serveNetwork = () =>
         done(code)
       })
     )
+    const silent = setTimeout(() => fail(step, `printed no addresses in 120 s\n${errors}`), 120_000)
     createInterface({ input: server.stdout }).once("line", (line) => {
       listening = true
+      clearTimeout(silent)
       resolve({
         line,
         stop: () => {
