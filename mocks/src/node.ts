@@ -19,9 +19,11 @@
 import type { UnhandledFrameHandle } from "msw"
 import { type SetupServer, setupServer } from "msw/node"
 import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "./MockNetwork.ts"
+import { UnsupportedNode } from "./NodeSupport.ts"
 import { openNetworkStorage } from "./storage/OnDisk.ts"
 
 export { type DiskStorage, openNetworkStorage } from "./storage/OnDisk.ts"
+export { UnsupportedNode } from "./NodeSupport.ts"
 
 /** The options, with `storage` on disk under `stateDir` when one is given. */
 export const withStateDir = (options: MockNetworkOptions & { readonly stateDir?: string }): MockNetworkOptions =>
@@ -37,7 +39,8 @@ export interface StartMockNetworkOptions extends MockNetworkOptions {
   readonly onUnhandledFrame?: UnhandledFrameHandle
   /**
    * Keep blocks and state under this directory (`blocks/`, `state.sqlite`): a network started again
-   * with the same directory has every account, API key, upload and key shard it had.
+   * with the same directory has every account, API key, upload and key shard it had. It needs
+   * `node:sqlite` (Node ≥ 22.13); on an older Node, `UnsupportedNode` says so.
    */
   readonly stateDir?: string
 }
@@ -49,7 +52,22 @@ export interface RunningMockNetwork {
   readonly close: () => void
 }
 
+/**
+ * msw 3 intercepts `fetch` and `node:http` with Node 22's `Promise.withResolvers`: on Node 20 the
+ * server starts, then every request fails as a bare "fetch failed". Said here instead, once.
+ */
+const requireInterceptingNode = () => {
+  if (!("withResolvers" in Promise))
+    throw new UnsupportedNode(
+      "startMockNetwork",
+      "22.12",
+      "for msw 3, which intercepts requests with Promise.withResolvers"
+    )
+}
+
+/** Starts intercepting; `UnsupportedNode` on a Node msw cannot intercept on (Node 20). */
 export const startMockNetwork = (options: StartMockNetworkOptions = {}): RunningMockNetwork => {
+  requireInterceptingNode()
   const network = options.network ?? createMockNetwork(withStateDir(options))
   const server = setupServer(...network.handlers)
   server.listen({ onUnhandledFrame: options.onUnhandledFrame ?? "bypass" })

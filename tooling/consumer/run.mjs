@@ -1,15 +1,30 @@
 // The consumer test (`npm run test:consumer`, part of `npm test`): what a user of the published
-// package gets. It packs this project (`prepack` builds `dist/`), installs the tarball into a new
-// project in the temp folder (its peers at the versions this project uses, from npm's cache when
-// there), checks that every `exports` target and its types are in the package, typechecks every
-// ```ts block of README.md strictly against the installed package, and runs the blocks that are
-// whole programs against the simulated network of `lighthouse-effect/mocks/node`.
+// package gets, on the oldest Node each entry point supports (README, "Installing the package").
+// It packs this project (`prepack` builds `dist/`), and in a new project in the temp folder, as a
+// user on Node 20.19 would, runs plain `npm install` (install scripts on) of the tarball and its
+// peers at the versions this project uses (from npm's cache when there). It checks that every
+// `exports` target and its types are in the package and that no script of the installed manifest
+// names a file the package lacks, typechecks every ```ts block of README.md strictly against the
+// installed package, runs the blocks that are whole programs on Node 22.19 (the oldest that their
+// `lighthouse-effect/node` supports) against the simulated network of `lighthouse-effect/mocks/node`,
+// and runs a program through every entry point on Node 20.19 (`entryPoints.mjs`).
+// The two Nodes come from npm, pinned by `tooling/node20` and `tooling/node22` (devDependencies).
 // Quiet when it passes; on a failure it prints the failing step's whole output.
 import "../requireNode.mjs"
-import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { spawn, spawnSync } from "node:child_process"
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { delimiter, dirname, join } from "node:path"
+import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { readmeExamples } from "./readme.mjs"
 
@@ -18,10 +33,38 @@ const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 const work = mkdtempSync(join(tmpdir(), "lighthouse-effect-consumer-"))
 const keep = process.env.KEEP_CONSUMER === "1"
 
+// Run as it exits, failures included: the served network started for the entry-point program.
+const onExit = []
 const fail = (step, output) => {
   process.stderr.write(`consumer test: ${step} failed (project kept in ${work})\n${output}\n`)
+  for (const stop of onExit) stop()
   process.exit(1)
 }
+
+/** A pinned Node from npm (`tooling/node20`, `tooling/node22`), installed by `npm ci`. */
+const pinnedNode = (pin) => {
+  const binary = join(root, "tooling", pin, "node_modules", "node", "bin", "node")
+  if (!existsSync(binary)) fail(`Node of tooling/${pin}`, `${binary} is missing: run npm ci`)
+  return binary
+}
+const oldestNode = pinnedNode("node20")
+const readmeNode = pinnedNode("node22")
+
+// A user's shell: `node` is the given Node, and nothing of this repository's npm run is inherited
+// (npm's variables, node_modules/.bin on the PATH, Node 24).
+const npmCli = process.env.npm_execpath ?? fail("npm", "run it as npm run test:consumer")
+const userEnv = (nodeBinary, extra = {}) => ({
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith("npm_") && name !== "INIT_CWD")
+  ),
+  PATH: [
+    dirname(nodeBinary),
+    ...(process.env.PATH ?? "")
+      .split(delimiter)
+      .filter((dir) => !dir.endsWith(join("node_modules", ".bin")) && !dir.includes("node-gyp-bin"))
+  ].join(delimiter),
+  ...extra
+})
 
 /** Runs a command; returns its output, or stops the test with it. */
 const run = (step, command, args, options = {}) => {
@@ -31,8 +74,42 @@ const run = (step, command, args, options = {}) => {
   return output
 }
 
-const npm = (step, args, cwd) =>
-  run(step, process.execPath, [process.env.npm_execpath ?? "npm", ...args, "--loglevel=error"], { cwd })
+/**
+ * `servedNetwork.mjs` on Node 22.19 in the consumer project: resolves with the line of addresses
+ * it prints once listening, and `stop` (closing its standard input ends it).
+ */
+const serveNetwork = () =>
+  new Promise((resolve) => {
+    const step = `servedNetwork.mjs on Node ${readmeNode}`
+    const server = spawn(readmeNode, ["servedNetwork.mjs"], { cwd: consumer, env: userEnv(readmeNode) })
+    onExit.push(() => server.kill())
+    let errors = ""
+    server.stderr.on("data", (chunk) => {
+      errors += chunk
+    })
+    let listening = false
+    const exited = new Promise((done) =>
+      server.on("close", (code) => {
+        if (!listening) fail(step, `exited (${code}) before serving\n${errors}`)
+        done(code)
+      })
+    )
+    const silent = setTimeout(() => fail(step, `printed no addresses in 120 s\n${errors}`), 120_000)
+    createInterface({ input: server.stdout }).once("line", (line) => {
+      listening = true
+      clearTimeout(silent)
+      resolve({
+        line,
+        stop: () => {
+          server.stdin.end()
+          const stuck = setTimeout(() => server.kill(), 10_000)
+          return exited.then(() => clearTimeout(stuck))
+        }
+      })
+    })
+  })
+
+const npm = (step, args, cwd) => run(step, process.execPath, [npmCli, ...args, "--loglevel=error"], { cwd })
 
 const installedVersion = (name) =>
   JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version
@@ -60,7 +137,13 @@ writeFileSync(
     }
   })
 )
-npm("npm install", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], consumer)
+// The README's command, install scripts on, by npm on the oldest Node.
+run(
+  `npm install on Node ${oldestNode}`,
+  oldestNode,
+  [npmCli, "install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+  { cwd: consumer, env: userEnv(oldestNode) }
+)
 
 // 3. Every `exports` target and its declarations are in the installed package.
 const installed = join(consumer, "node_modules", "lighthouse-effect")
@@ -71,6 +154,21 @@ const missing = Object.entries(JSON.parse(readFileSync(join(installed, "package.
       .map((file) => `${entry}: ${file}`)
 )
 if (missing.length > 0) fail("package contents", `missing from the tarball:\n${missing.join("\n")}`)
+
+// 3b. No script of the installed manifest names a file the package lacks: npm runs a package's
+// install scripts in its users' projects (a packed `postinstall` of a repository file made every
+// `npm install lighthouse-effect` fail). A file is an argument with a `/` or a script's extension.
+const scripts = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")).scripts ?? {}
+const absent = Object.entries(scripts).flatMap(([name, command]) =>
+  command
+    .split(/[\s;&|()"']+/)
+    .filter((word) => word !== "" && !word.startsWith("-") && !word.includes("://"))
+    .filter((word) => word.includes("/") || /\.[cm]?[jt]sx?$|\.json$/.test(word))
+    .filter((file) => !existsSync(join(installed, file)))
+    .map((file) => `scripts.${name} (${command}) names ${file}`)
+)
+if (absent.length > 0)
+  fail("package scripts", `the installed package.json names files the package lacks:\n${absent.join("\n")}`)
 
 // 4. The README's examples, typechecked strictly as a consumer's code.
 const examples = readmeExamples(join(root, "README.md"))
@@ -101,8 +199,8 @@ run("typecheck of the README's examples", process.execPath, [
   consumer
 ])
 
-// 5. The whole programs, run against the simulated network (in process, on the production host
-// names). A program that starts the network itself runs without the preload.
+// 5. The whole programs, run on Node 22.19 against the simulated network (in process, on the
+// production host names). A program that starts the network itself runs without the preload.
 writeFileSync(
   join(consumer, "simulated-network.mjs"),
   'import { startMockNetwork } from "lighthouse-effect/mocks/node"\nstartMockNetwork({ onUnhandledFrame: "error" })\n'
@@ -114,9 +212,9 @@ let promises = 0
 for (const { name, source, promised, line } of examples.filter((example) => example.program)) {
   const preload = source.includes("lighthouse-effect/mocks/node") ? [] : ["--import", "./simulated-network.mjs"]
   const step = `README program ${name}`
-  const output = run(step, process.execPath, ["--disable-warning=ExperimentalWarning", ...preload, name], {
+  const output = run(step, readmeNode, ["--disable-warning=ExperimentalWarning", ...preload, name], {
     cwd: consumer,
-    env: { ...process.env, PRIVATE_KEY: privateKey },
+    env: userEnv(readmeNode, { PRIVATE_KEY: privateKey }),
     timeout: 120_000
   })
   // Each `console.log(…) // "text"` of the program must print that line.
@@ -127,8 +225,21 @@ for (const { name, source, promised, line } of examples.filter((example) => exam
   promises += promised.length
 }
 
+// 6. Every entry point on Node 20.19 (`entryPoints.mjs`), against a network served from Node 22.19
+// (`servedNetwork.mjs`: `/mocks/server` needs Node ≥ 22.12).
+for (const program of ["entryPoints.mjs", "servedNetwork.mjs"])
+  copyFileSync(fileURLToPath(new URL(program, import.meta.url)), join(consumer, program))
+const served = await serveNetwork()
+run(`entryPoints.mjs on Node ${oldestNode}`, oldestNode, ["entryPoints.mjs"], {
+  cwd: consumer,
+  env: userEnv(oldestNode, { PRIVATE_KEY: privateKey, SERVED_NETWORK: served.line }),
+  timeout: 120_000
+})
+await served.stop()
+
 if (!keep) rmSync(work, { recursive: true, force: true })
 console.log(
-  `consumer test: ${tarball} installed; ${examples.length} README examples typechecked, ` +
-    `${examples.filter((e) => e.program).length} run, the ${promises} lines they promise printed`
+  `consumer test: ${tarball} installed by npm on Node 20.19; ${examples.length} README examples typechecked, ` +
+    `${examples.filter((e) => e.program).length} run on Node 22.19, the ${promises} lines they promise printed; ` +
+    "every entry point loaded and used on Node 20.19"
 )

@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import type { BlockStorage } from "./Blocks.ts"
 import { diskBlocks } from "./DiskBlocks.ts"
-import { openSqliteState } from "./SqliteState.ts"
+import { loadSqlite, openSqliteState } from "./SqliteState.ts"
 import type { StateStore } from "./State.ts"
 
 export interface DiskStorage {
@@ -15,7 +15,12 @@ export interface DiskStorage {
   readonly state: StateStore
 }
 
+/** The storage under `stateDir`; `UnsupportedNode` (and no directory made) on a Node without `node:sqlite`. */
 export const openNetworkStorage = (stateDir: string): DiskStorage => {
+  const sqlite = loadSqlite()
   mkdirSync(stateDir, { recursive: true })
-  return { blocks: diskBlocks(join(stateDir, "blocks")), state: openSqliteState(join(stateDir, "state.sqlite")) }
+  return {
+    blocks: diskBlocks(join(stateDir, "blocks")),
+    state: openSqliteState(join(stateDir, "state.sqlite"), sqlite)
+  }
 }

@@ -1,5 +1,6 @@
 /**
- * The state in an SQLite database file (`node:sqlite`, built into Node ≥ 22.5: no native build).
+ * The state in an SQLite database file (`node:sqlite`, built into Node ≥ 22.13 without a flag: no
+ * native build).
  *
  * One table per kind of record (`StateTables`), each `key TEXT PRIMARY KEY, value TEXT` (JSON);
  * SQLite's `rowid` keeps the order rows were first written, which the uploads list relies on.
@@ -9,8 +10,29 @@
  * The journal is a write-ahead log with `synchronous = FULL`: a committed transaction survives the
  * process being killed (and the machine losing power); an uncommitted one leaves no trace.
  */
-import { DatabaseSync, type StatementSync } from "node:sqlite"
+import type * as NodeSqlite from "node:sqlite"
+import type { DatabaseSync, StatementSync } from "node:sqlite"
+import { UnsupportedNode } from "../NodeSupport.ts"
 import { decodeValue, encodeValue, type StateStore, type StateTable, StateTables } from "./State.ts"
+
+/**
+ * `node:sqlite`, loaded only when a state file is opened: a static import would stop
+ * `lighthouse-effect/mocks/node` and `/mocks/server` from loading at all on a Node without it (Node
+ * 20, and 22 before 22.13), though only a state directory uses it. `process.getBuiltinModule`
+ * (Node ≥ 20.16 and 22.3) keeps opening synchronous; it answers `undefined` for a module this Node
+ * does not have, and is itself missing on older ones.
+ */
+export const loadSqlite = (): typeof NodeSqlite => {
+  const sqlite = process.getBuiltinModule?.("node:sqlite")
+  if (sqlite === undefined)
+    throw new UnsupportedNode(
+      "A state directory",
+      "22.13",
+      "for node:sqlite",
+      "without stateDir the simulated network keeps its state in memory"
+    )
+  return sqlite
+}
 
 const createTable = (db: DatabaseSync, table: StateTable) =>
   db.exec(`CREATE TABLE ${table} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`)
@@ -93,9 +115,12 @@ const prepare = (db: DatabaseSync, table: StateTable): Statements => ({
   clear: db.prepare(`DELETE FROM ${table}`)
 })
 
-/** Opens (creating and migrating when needed) the state database at `file`. */
-export const openSqliteState = (file: string): StateStore => {
-  const db = new DatabaseSync(file)
+/**
+ * Opens (creating and migrating when needed) the state database at `file`; `UnsupportedNode` on a
+ * Node without `node:sqlite`.
+ */
+export const openSqliteState = (file: string, sqlite: typeof NodeSqlite = loadSqlite()): StateStore => {
+  const db = new sqlite.DatabaseSync(file)
   try {
     db.exec("PRAGMA journal_mode = WAL")
     db.exec("PRAGMA synchronous = FULL")
