@@ -6,8 +6,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import * as fc from "fast-check"
-import { ContentStore } from "../../../mocks/src/upload/ContentStore.ts"
-import { addAll } from "../../../mocks/src/upload/Unixfs.ts"
+import { ContentStore } from "../../../mocks/src/storage/ContentStore.ts"
+import { addAll } from "../../../mocks/src/storage/Unixfs.ts"
 import { lcgMegabyte } from "../../../mocks/test/support/upload.ts"
 import { type AddSettings, calculator, cidsOf } from "../../src/verify/UnixfsCids.ts"
 

@@ -12,7 +12,7 @@ import { fixedSize } from "ipfs-unixfs-importer/chunker"
 import { balanced } from "ipfs-unixfs-importer/layout"
 import { base58btc } from "multiformats/bases/base58"
 import type { CID } from "multiformats/cid"
-import { concat } from "../../../mocks/src/upload/ContentStore.ts"
+import { concatBytes } from "../../../mocks/src/storage/Blocks.ts"
 import {
   type Block,
   carHeader,
@@ -83,4 +83,4 @@ export const trustlessBlocks = (
 
 /** A CARv1 rooted at `roots` holding `blocks` in order (anything, valid or not). */
 export const encodeCar = async (roots: ReadonlyArray<CID>, blocks: ReadonlyArray<Block>): Promise<Uint8Array> =>
-  concat([await carHeader(roots), ...blocks.map(carSection)])
+  concatBytes([await carHeader(roots), ...blocks.map(carSection)])
