@@ -20,7 +20,7 @@ import { type IpnsResolution, pathGatewayResponse } from "../../src/gateway/Path
 import { memoryBlockstore } from "../../src/storage/Blocks.ts"
 import { walkDag } from "../../src/storage/Dag.ts"
 import { parseCid } from "../../src/http/Request.ts"
-import { pseudoRandomBytes } from "../support/bytes.ts"
+import { pseudoRandomBytes } from "../../src/testing/Bytes.ts"
 
 const bytesOf = pseudoRandomBytes
 
