@@ -4,7 +4,7 @@
  * and the scripts use them with plain viem and never need Hardhat at run time.
  *
  * Run after `hardhat build` (the `compile` npm script does both). The generated files are
- * committed; `contracts/test/abi.test.ts` fails when they no longer match the build.
+ * committed; `contracts/test/abi.test.ts` fails when they no longer match the build (it finds them by their first line).
  */
 import "../tooling/requireNode.mjs"
 import { execFileSync } from "node:child_process"

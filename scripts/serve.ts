@@ -22,7 +22,13 @@ import { createServer } from "node:net"
 import { resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { deployLocal, localTokens } from "lighthouse-effect/contracts"
-import { HostNames, type HostName, type MockNetwork, type MockNetworkOptions } from "lighthouse-effect/mocks"
+import {
+  HostNames,
+  type HostName,
+  logRouteErrorsToConsole,
+  type MockNetwork,
+  type MockNetworkOptions
+} from "lighthouse-effect/mocks"
 import { DefaultPorts, devClockPath, PortInUse, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { startLocalChain } from "lighthouse-effect/mocks/chain"
 import { chainOptions } from "lighthouse-effect/mocks"
@@ -339,9 +345,10 @@ const startExtensions = async (
   return { started, options }
 }
 
-/** The mock network over HTTP with the command line's ports and limits. */
+/** The mock network over HTTP with the command line's ports and limits; a route that throws is logged. */
 const serveNetwork = (command: ServeCommand, options: MockNetworkOptions) =>
   serveMockNetwork({
+    logRouteErrors: logRouteErrorsToConsole,
     ...options,
     bind: command.bind,
     ports: command.ports,

@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import { createMockNetwork } from "../../mocks/src/index.ts"
+import { createMockNetwork } from "lighthouse-effect/mocks"
 import * as AccessControl from "../src/AccessControl.ts"
 import * as Auth from "../src/Auth.ts"
 import type { NodeError, NodesDisagree } from "../src/Errors.ts"

@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { createMockNetwork } from "../../mocks/src/index.ts"
+import { createMockNetwork } from "lighthouse-effect/mocks"
 import * as Auth from "../src/Auth.ts"
 import { type InvalidSignature, type NodeError, SignerError } from "../src/Errors.ts"
 import * as Signer from "../src/Signer.ts"

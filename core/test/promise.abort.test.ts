@@ -4,7 +4,7 @@
  */
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { type ServedMockNetwork, serveMockNetwork } from "../../mocks/src/server/serve.ts"
+import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import * as Errors from "../src/Errors.ts"
 import { createLighthouseNode } from "../src/node.ts"
 import type { LighthouseClient } from "../src/promise.ts"

@@ -26,18 +26,19 @@ import { IpnsKeys } from "./api/Ipns.ts"
 import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.ts"
 import { DefaultPrices, Tickers } from "./api/Tickers.ts"
 import { WalrusBlobs } from "./api/WalrusBlobs.ts"
-import { cidOf, PublishedRecords } from "./gateway/PublishedRecords.ts"
+import { cidOf, PublishedRecords } from "./ipns/PublishedRecords.ts"
 import { type SweepResult, sweepUnreferenced } from "./storage/Sweep.ts"
 import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
 import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
+import type { RouteErrorLog } from "./http/Guard.ts"
 import { parseCid } from "./http/Request.ts"
 import type { CID } from "multiformats/cid"
 import { restoreState, stateMirror } from "./Persistence.ts"
 import type { BlockStorage } from "./storage/Blocks.ts"
 import type { Mirror } from "./storage/Mirror.ts"
 import type { StateStore } from "./storage/State.ts"
-import { ContentStore } from "./upload/ContentStore.ts"
-import { gatewayHandlers } from "./upload/Gateway.ts"
+import { ContentStore } from "./storage/ContentStore.ts"
+import { gatewayHandlers } from "./gateway/GatewayHost.ts"
 import { uploadNodeHandlers } from "./upload/UploadNode.ts"
 
 /** Base URLs of the hosts, without trailing slashes. */
@@ -73,6 +74,11 @@ export interface MockNetworkOptions {
    * through (see `Persistence.ts`); `openNetworkStorage` (Node) gives both on disk.
    */
   readonly storage?: NetworkStorage
+  /**
+   * Who hears of a route that threw (a bug in the mock; the host answers a JSON 500 either way).
+   * Default: nobody, so a passing test prints nothing; `logRouteErrorsToConsole` writes each one.
+   */
+  readonly logRouteErrors?: RouteErrorLog
 }
 
 /** Blocks and state of a network (`memoryBlocks()` and no state store by default). */
@@ -209,6 +215,7 @@ const keyNodesOf = (options: MockNetworkOptions, host: string, clock: () => numb
     host,
     now: clock,
     faults,
+    ...(options.logRouteErrors === undefined ? {} : { logRouteErrors: options.logRouteErrors }),
     ...(options.chain === undefined ? {} : { chain: options.chain }),
     ...(options.keyNodes?.jwtTtlSeconds === undefined ? {} : { jwtTtlSeconds: options.keyNodes.jwtTtlSeconds }),
     ...(options.keyNodes?.refreshTtlSeconds === undefined
@@ -220,14 +227,20 @@ const keyNodesOf = (options: MockNetworkOptions, host: string, clock: () => numb
 const networkHandlers = (
   hosts: MockHosts,
   r: Omit<MockNetworkState, "payments">,
-  { faults, pageSize, clock }: { readonly faults: Faults; readonly pageSize: number; readonly clock: () => number }
+  how: {
+    readonly faults: Faults
+    readonly pageSize: number
+    readonly clock: () => number
+    readonly log: RouteErrorLog | undefined
+  }
 ): ReadonlyArray<HttpHandler> => {
   const { accounts, files, content, deals, ipns, tickers, walrus, published } = r
+  const { faults, pageSize, clock, log } = how
   return [
-    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus }),
-    ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
-    ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus }),
-    ...gatewayHandlers({ host: hosts.gateway, content, files, ipns, published, faults, clock }),
+    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus, log }),
+    ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults, log }),
+    ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus, log }),
+    ...gatewayHandlers({ host: hosts.gateway, content, files, ipns, published, faults, clock, log }),
     // The Walrus gateway is the same gateway, answering only for what Walrus holds.
     ...gatewayHandlers({
       host: hosts.walrusGateway,
@@ -237,6 +250,7 @@ const networkHandlers = (
       published,
       faults,
       clock,
+      log,
       holds: (cid) => walrus.holds(`${cid}`)
     }),
     ...r.keyNodes.handlers
@@ -302,7 +316,12 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   }
 
   const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus, published }
-  const handlers = networkHandlers(hosts, registries, { faults: hostFaults, pageSize, clock })
+  const handlers = networkHandlers(hosts, registries, {
+    faults: hostFaults,
+    pageSize,
+    clock,
+    log: options.logRouteErrors
+  })
 
   const state = { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published }
   return {

@@ -13,8 +13,8 @@ import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { describe, expect, it } from "vitest"
-import { ContentStore } from "../src/upload/ContentStore.ts"
-import { addAll } from "../src/upload/Unixfs.ts"
+import { ContentStore } from "../src/storage/ContentStore.ts"
+import { addAll } from "../src/storage/Unixfs.ts"
 import { sdkHarness } from "./support/sdk.ts"
 
 const account = privateKeyToAccount(generatePrivateKey())

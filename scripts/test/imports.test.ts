@@ -1,14 +1,15 @@
 /**
- * Imports run one way: core ← mocks ← (scripts, storybook), with contracts' ABI modules usable by
- * all. Another area is reached only through the package's entry points (`lighthouse-effect/...`),
- * never by a relative path, and mocks' folders do not import each other in a circle.
+ * Imports run one way: core ← mocks ← (scripts, storybook, cli), with contracts' ABI modules usable
+ * by all. Another area is reached only through the package's entry points (`lighthouse-effect/...`),
+ * never by a relative path, by sources and tests alike; the folders of core and of mocks do not
+ * import each other in a circle.
  */
 import { readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
 
 const root = path.resolve(import.meta.dirname, "..", "..")
-const areas = ["core", "mocks", "scripts", "storybook", "contracts"] as const
+const areas = ["core", "mocks", "scripts", "storybook", "contracts", "cli"] as const
 type Area = (typeof areas)[number]
 
 /** The areas each area may import (besides itself). */
@@ -17,11 +18,21 @@ const allowed: Record<Area, ReadonlyArray<Area>> = {
   core: ["contracts"],
   mocks: ["core", "contracts"],
   scripts: ["mocks", "core", "contracts"],
-  storybook: ["mocks", "core", "contracts"]
+  storybook: ["mocks", "core", "contracts"],
+  cli: ["mocks", "core", "contracts"]
 }
 
+/** What an area's tests may import besides: the local network (and chain) they run against. */
+const testsMayAlso: Partial<Record<Area, ReadonlyArray<Area>>> = {
+  core: ["mocks"],
+  contracts: ["mocks"]
+}
+
+/** Test code: anything under an area's `test/` folder. */
+const isTest = (file: string): boolean => /^[^/]+\/test\//.test(file)
+
 const requireNode = "tooling/requireNode.mjs"
-const entryPointAreas: ReadonlyArray<Area> = ["scripts", "storybook"]
+const entryPointAreas: ReadonlyArray<Area> = ["scripts", "storybook", "cli"]
 
 /** The area behind each package entry point. */
 const entryArea = (specifier: string): Area | undefined => {
@@ -40,16 +51,25 @@ const importPattern =
 const specifiersOf = (source: string): Array<string> =>
   [...source.matchAll(importPattern)].map((match) => match[1] ?? match[2] ?? match[3]!)
 
-/** The folder directly under `mocks/src` a file is in, or undefined for the entry files at its top. */
-const mocksFolderOf = (file: string): string | undefined => {
+/**
+ * The room of `file` in the floor plan of core/src or mocks/src: the folder directly under it, or,
+ * for core, a file at its top (a service is a room of its own); undefined for mocks' entry files.
+ */
+const roomOf = (file: string): { readonly house: string; readonly room: string } | undefined => {
   const parts = file.split("/")
-  return file.startsWith("mocks/src/") && parts.length > 3 ? parts[2] : undefined
+  if (parts[1] !== "src" || (parts[0] !== "core" && parts[0] !== "mocks")) return undefined
+  if (parts.length > 3) return { house: `${parts[0]}/src`, room: parts[2]! }
+  return parts[0] === "core" ? { house: "core/src", room: parts[2]! } : undefined
 }
+
+/** Whether `file` may import `to` (another area, by package name). */
+const mayImport = (file: string, from: Area, to: Area): boolean =>
+  allowed[from].includes(to) || (isTest(file) && (testsMayAlso[from] ?? []).includes(to))
 
 /** Every import that runs the wrong way in `files` (project-relative path → source). */
 const violations = (files: ReadonlyMap<string, string>): Array<string> => {
   const found: Array<string> = []
-  const folderEdges = new Map<string, Set<string>>()
+  const roomEdges = new Map<string, Map<string, Set<string>>>()
   for (const [file, source] of files) {
     const from = areaOf(file)
     if (from === undefined) continue
@@ -66,30 +86,72 @@ const violations = (files: ReadonlyMap<string, string>): Array<string> => {
       } else {
         to = entryArea(specifier)
       }
-      if (to !== undefined && to !== from && !allowed[from].includes(to)) {
+      if (to !== undefined && to !== from && !mayImport(file, from, to)) {
         found.push(`${file}: ${from} must not import ${to} ("${specifier}")`)
       }
-      const fromFolder = mocksFolderOf(file)
-      const toFolder = target === undefined ? undefined : mocksFolderOf(target)
-      if (fromFolder !== undefined && toFolder !== undefined && fromFolder !== toFolder) {
-        folderEdges.set(fromFolder, (folderEdges.get(fromFolder) ?? new Set()).add(toFolder))
+      const fromRoom = roomOf(file)
+      const toRoom = target === undefined ? undefined : roomOf(target)
+      if (fromRoom !== undefined && toRoom?.house === fromRoom.house && fromRoom.room !== toRoom.room) {
+        const edges = roomEdges.get(fromRoom.house) ?? new Map<string, Set<string>>()
+        edges.set(fromRoom.room, (edges.get(fromRoom.room) ?? new Set()).add(toRoom.room))
+        roomEdges.set(fromRoom.house, edges)
       }
     }
   }
-  return [...found, ...folderCycles(folderEdges)]
+  const cycles = [...roomEdges].flatMap(([house, edges]) =>
+    roomCycles(edges).map((cycle) => `${house} folders import each other: ${cycle.join(" → ")}`)
+  )
+  return [...found, ...cycles]
 }
 
-/** Each circle of folders in the graph, reported once from its smallest folder name. */
-const folderCycles = (edges: ReadonlyMap<string, ReadonlySet<string>>): Array<string> => {
-  const cycles: Array<string> = []
-  const visit = (start: string, at: string, trail: ReadonlyArray<string>) => {
-    for (const next of edges.get(at) ?? []) {
-      if (next === start) cycles.push(`mocks/src folders import each other: ${[...trail, start].join(" → ")}`)
-      else if (!trail.includes(next) && next > start) visit(start, next, [...trail, next])
+/**
+ * One circle per knot of the graph (a strongly connected component of more than one room): the
+ * shortest way from the knot's smallest room back to itself, so a knot of 24 rooms is one line.
+ */
+const roomCycles = (edges: ReadonlyMap<string, ReadonlySet<string>>): Array<ReadonlyArray<string>> => {
+  const rooms = [...new Set([...edges.keys(), ...[...edges.values()].flatMap((to) => [...to])])].sort()
+  const reaches = (from: string): Set<string> => {
+    const seen = new Set<string>()
+    const queue = [from]
+    for (let at = queue.shift(); at !== undefined; at = queue.shift()) {
+      for (const next of edges.get(at) ?? []) if (!seen.has(next)) seen.add(next) && queue.push(next)
+    }
+    return seen
+  }
+  const reach = new Map(rooms.map((room) => [room, reaches(room)]))
+  const placed = new Set<string>()
+  const cycles: Array<ReadonlyArray<string>> = []
+  for (const start of rooms) {
+    if (placed.has(start) || !reach.get(start)!.has(start)) continue
+    const knot = new Set(rooms.filter((room) => reach.get(start)!.has(room) && reach.get(room)!.has(start)))
+    for (const room of knot) placed.add(room)
+    cycles.push(shortestCircle(edges, start, knot))
+  }
+  return cycles
+}
+
+/** The shortest path from `start` back to itself through rooms of `knot`, breadth first. */
+const shortestCircle = (
+  edges: ReadonlyMap<string, ReadonlySet<string>>,
+  start: string,
+  knot: ReadonlySet<string>
+): ReadonlyArray<string> => {
+  const cameFrom = new Map<string, string>()
+  const queue = [start]
+  for (let at = queue.shift(); at !== undefined; at = queue.shift()) {
+    for (const next of [...(edges.get(at) ?? [])].sort()) {
+      if (next === start) {
+        const trail = [at]
+        while (trail[0] !== start) trail.unshift(cameFrom.get(trail[0]!)!)
+        return [...trail, start]
+      }
+      if (knot.has(next) && !cameFrom.has(next)) {
+        cameFrom.set(next, at)
+        queue.push(next)
+      }
     }
   }
-  for (const start of [...edges.keys()].sort()) visit(start, start, [start])
-  return cycles
+  return [start, start]
 }
 
 const sourceFiles = (dir: string): Array<string> =>
@@ -101,8 +163,13 @@ const sourceFiles = (dir: string): Array<string> =>
 
 const checked = [
   "core/src",
+  "core/test",
   "mocks/src",
   "mocks/test",
+  "contracts/abi",
+  "contracts/test",
+  "cli/src",
+  "cli/test",
   "scripts",
   "storybook/src",
   "storybook/chain",
@@ -110,11 +177,14 @@ const checked = [
 ]
 
 describe("imports", () => {
-  it("run one way between areas, through entry points, without folder cycles in mocks", () => {
+  it("run one way between areas, through entry points, in sources and tests, without folder cycles", () => {
     const files = new Map(
       checked.flatMap(sourceFiles).map((file) => [file, readFileSync(path.join(root, file), "utf8")])
     )
-    expect(files.size).toBeGreaterThan(150)
+    expect(files.size).toBeGreaterThan(350)
+    for (const area of ["core/test/", "mocks/test/", "contracts/test/", "cli/test/", "scripts/test/"]) {
+      expect([...files.keys()].some((file) => file.startsWith(area))).toBe(true)
+    }
     expect(violations(files)).toEqual([])
   })
 
@@ -137,8 +207,8 @@ describe("imports", () => {
       ["mocks/src/api/Files.ts", 'import { run } from "../../../scripts/simulate/Run.ts"'],
       ["scripts/serve.ts", 'import { demo } from "../storybook/src/demo/arrange.ts"'],
       ["storybook/src/demo/chain.ts", 'import { Cid } from "../../../core/src/schema/Cid.ts"'],
-      ["mocks/src/upload/Gateway.ts", 'import { errorResponse } from "../api/Respond.ts"'],
-      ["mocks/src/api/Deals.ts", 'import type { ContentStore } from "../upload/ContentStore.ts"'],
+      ["mocks/src/gateway/GatewayHost.ts", 'import type { IpnsKeys } from "../api/Ipns.ts"'],
+      ["mocks/src/api/Ipns.ts", 'import { MediaTypes } from "../gateway/Negotiate.ts"'],
       ["mocks/src/node.ts", 'import "../../tooling/requireNode.mjs"'],
       ["scripts/simulate.ts", 'import "../tooling/requireNode.mjs"']
     ])
@@ -152,7 +222,52 @@ describe("imports", () => {
       'scripts/serve.ts: scripts must not import storybook ("../storybook/src/demo/arrange.ts")',
       'storybook/src/demo/chain.ts: relative import "../../../core/src/schema/Cid.ts" leaves storybook/',
       'mocks/src/node.ts: relative import "../../tooling/requireNode.mjs" leaves mocks/',
-      "mocks/src folders import each other: api → upload → api"
+      "mocks/src folders import each other: api → gateway → api"
     ])
+  })
+
+  it("holds tests to the same rules, the local network apart", () => {
+    const planted = new Map([
+      ["core/test/verify/fixtures.ts", 'import { concat } from "../../../mocks/src/storage/Blocks.ts"'],
+      ["core/test/verify/Cids.test.ts", 'import { lcgMegabyte } from "../../../mocks/test/support/upload.ts"'],
+      ["contracts/test/abi.test.ts", 'import { readArtifact } from "../../scripts/export-abi.ts"'],
+      ["cli/test/support.ts", 'import { Cid } from "../../core/src/schema/Cid.ts"'],
+      ["mocks/test/api/Files.test.ts", 'import { cli } from "../../../cli/src/Main.ts"'],
+      ["core/test/Upload.test.ts", 'import { createMockNetwork } from "lighthouse-effect/mocks"'],
+      ["core/test/verify/Bytes.test.ts", 'import { lcgMegabyte } from "lighthouse-effect/mocks/testing"'],
+      ["contracts/test/localChain.test.ts", 'import { startLocalChain } from "lighthouse-effect/mocks/chain"'],
+      ["mocks/test/api/Users.test.ts", 'import { addFile } from "../support/upload.ts"'],
+      ["scripts/test/serve.test.ts", 'import { x } from "../serve.ts"']
+    ])
+    expect(violations(planted)).toEqual([
+      'core/test/verify/fixtures.ts: relative import "../../../mocks/src/storage/Blocks.ts" leaves core/',
+      'core/test/verify/Cids.test.ts: relative import "../../../mocks/test/support/upload.ts" leaves core/',
+      'contracts/test/abi.test.ts: relative import "../../scripts/export-abi.ts" leaves contracts/',
+      'contracts/test/abi.test.ts: contracts must not import scripts ("../../scripts/export-abi.ts")',
+      'cli/test/support.ts: relative import "../../core/src/schema/Cid.ts" leaves cli/',
+      'mocks/test/api/Files.test.ts: relative import "../../../cli/src/Main.ts" leaves mocks/',
+      'mocks/test/api/Files.test.ts: mocks must not import cli ("../../../cli/src/Main.ts")'
+    ])
+  })
+
+  it("fails on a knot of core's folders and top-level files, one line per knot", () => {
+    const planted = new Map([
+      ["core/src/internal/Arguments.ts", 'import type { Upload } from "../Upload.ts"'],
+      ["core/src/Upload.ts", 'import { encryptedFile } from "./upload/Encrypted.ts"'],
+      [
+        "core/src/upload/Encrypted.ts",
+        'import { KeyShards } from "../KeyShards.ts"\nimport { execute } from "../internal/http.ts"'
+      ],
+      ["core/src/KeyShards.ts", 'import { save } from "./keyShards/Save.ts"'],
+      ["core/src/keyShards/Save.ts", 'import { execute } from "../internal/http.ts"'],
+      ["core/src/promise.ts", 'import { facadeArguments } from "./promise/Arguments.ts"'],
+      ["core/src/promise/Arguments.ts", 'import type { Upload } from "../Upload.ts"'],
+      ["core/src/index.ts", 'export * as Upload from "./Upload.ts"']
+    ])
+    expect(violations(planted)).toEqual([
+      "core/src folders import each other: KeyShards.ts → keyShards → internal → Upload.ts → upload → KeyShards.ts"
+    ])
+    planted.delete("core/src/internal/Arguments.ts")
+    expect(violations(planted)).toEqual([])
   })
 })

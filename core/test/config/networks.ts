@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { setupServer } from "msw/node"
 import { afterAll, beforeAll, beforeEach } from "vitest"
-import { createMockNetwork, type MockHosts, type MockNetwork } from "../../../mocks/src/MockNetwork.ts"
+import { createMockNetwork, type MockHosts, type MockNetwork } from "lighthouse-effect/mocks"
 import * as Auth from "../../src/Auth.ts"
 import * as Download from "../../src/Download.ts"
 import * as Files from "../../src/Files.ts"

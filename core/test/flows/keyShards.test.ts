@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { createMockNetwork } from "../../../mocks/src/index.ts"
+import { createMockNetwork } from "lighthouse-effect/mocks"
 import * as KeyShards from "../../src/KeyShards.ts"
 import * as Signer from "../../src/Signer.ts"
 import { cid, keys } from "../support/accounts.ts"

@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Abi } from "viem"
-import { lighthousePaymentAbi, mockStablecoinAbi } from "../../../contracts/abi/index.ts"
+import { lighthousePaymentAbi, mockStablecoinAbi } from "lighthouse-effect/contracts"
 import { paymentAbi, tokenAbi } from "../../src/payment/Abi.ts"
 
 type Parameter = {

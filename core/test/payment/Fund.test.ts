@@ -19,7 +19,7 @@ import {
   zeroAddress
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { type LocalDeployment, lighthousePaymentAbi, mockStablecoinAbi } from "../../../contracts/abi/index.ts"
+import { type LocalDeployment, lighthousePaymentAbi, mockStablecoinAbi } from "lighthouse-effect/contracts"
 import type { LocalChain } from "lighthouse-effect/mocks/chain"
 import * as Config from "../../src/LighthouseConfig.ts"
 import type { ChainError, ContractReverted, OtherContractError } from "../../src/Errors.ts"

@@ -5,7 +5,7 @@
 import { Effect, Layer } from "effect"
 import { type Address, custom } from "viem"
 import { afterAll, beforeAll } from "vitest"
-import { deployLocal, type LocalDeployment, mockStablecoinAbi } from "../../../contracts/abi/index.ts"
+import { deployLocal, type LocalDeployment, mockStablecoinAbi } from "lighthouse-effect/contracts"
 import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { withLocalDeployment } from "../../src/Networks.ts"
 import { ChainTransport } from "../../src/payment/Chain.ts"

@@ -6,9 +6,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import * as fc from "fast-check"
-import { ContentStore } from "../../../mocks/src/upload/ContentStore.ts"
-import { addAll } from "../../../mocks/src/upload/Unixfs.ts"
-import { lcgMegabyte } from "../../../mocks/test/support/upload.ts"
+import { addAll, ContentStore } from "lighthouse-effect/mocks"
+import { lcgMegabyte } from "lighthouse-effect/mocks/testing"
 import { type AddSettings, calculator, cidsOf } from "../../src/verify/UnixfsCids.ts"
 
 const hello = new TextEncoder().encode("hello world\n")

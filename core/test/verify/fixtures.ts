@@ -12,13 +12,7 @@ import { fixedSize } from "ipfs-unixfs-importer/chunker"
 import { balanced } from "ipfs-unixfs-importer/layout"
 import { base58btc } from "multiformats/bases/base58"
 import type { CID } from "multiformats/cid"
-import { concat } from "../../../mocks/src/upload/ContentStore.ts"
-import {
-  type Block,
-  carHeader,
-  carSection,
-  trustlessBlocks as gatewayBlocks
-} from "../../../mocks/test/support/trustless.ts"
+import { type Block, carHeader, carSection, trustlessBlocks as gatewayBlocks } from "lighthouse-effect/mocks/testing"
 
 export type { Block }
 
@@ -83,4 +77,4 @@ export const trustlessBlocks = (
 
 /** A CARv1 rooted at `roots` holding `blocks` in order (anything, valid or not). */
 export const encodeCar = async (roots: ReadonlyArray<CID>, blocks: ReadonlyArray<Block>): Promise<Uint8Array> =>
-  concat([await carHeader(roots), ...blocks.map(carSection)])
+  Uint8Array.from([await carHeader(roots), ...blocks.map(carSection)].flatMap((part) => [...part]))

@@ -1,11 +1,13 @@
 /**
- * What every API-host route shares: the state it reads and changes, and the two wrappers every
- * route goes through — fault injection first (a `down` or `status` fault answers before any state
- * is read), then, for the routes that need one, the caller's API key.
+ * What every API-host route shares: the state it reads and changes, and the wrappers every route
+ * goes through — fault injection first (a `down` or `status` fault answers before any state is
+ * read), then the host's guard (a route that throws answers 500), then, for the routes that need
+ * one, the caller's API key.
  *
  * @since 0.1.0
  */
 import type { Faults } from "../faults/index.ts"
+import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import { bearerToken } from "../http/Request.ts"
 import { authenticationFailed } from "../http/Respond.ts"
 import type { Account, Accounts } from "./Accounts.ts"
@@ -27,12 +29,15 @@ export interface ApiHostContext {
   readonly pageSize: number
   /** The blobs behind every CID stored on Walrus. */
   readonly walrus: WalrusBlobs
+  /** Who hears of a route that threw; nobody when absent. */
+  readonly log?: RouteErrorLog | undefined
 }
 
 export type Resolver = (info: { readonly request: Request }) => Response | Promise<Response>
 
-/** A route under the API host's faults. */
-export const route = (context: ApiHostContext, resolver: Resolver): Resolver => context.faults.wrap("api", resolver)
+/** A route under the API host's faults and its guard. */
+export const route = (context: ApiHostContext, resolver: Resolver): Resolver =>
+  context.faults.wrap("api", guard({ name: "api", log: context.log }, resolver))
 
 /** A route for a caller with a valid API key (`Authorization: Bearer`); 401 without one. */
 export const authed = (

@@ -10,7 +10,7 @@ import { ed25519 } from "@noble/curves/ed25519.js"
 import { base36 } from "multiformats/bases/base36"
 import { CID } from "multiformats/cid"
 import { identity } from "multiformats/hashes/identity"
-import { Libp2pKeyCodec, type SignedRecord } from "../gateway/IpnsRecords.ts"
+import { Libp2pKeyCodec, type SignedRecord } from "../ipns/IpnsRecords.ts"
 
 export { Libp2pKeyCodec }
 

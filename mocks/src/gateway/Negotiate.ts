@@ -3,12 +3,7 @@
  * first, then `Accept`), the CAR parameters, a `Range` header and the `entity-bytes` parameter.
  * Pure parsing; each answer is a value or a refusal with the message the gateway sends.
  */
-
-export const MediaTypes = {
-  raw: "application/vnd.ipld.raw",
-  car: "application/vnd.ipld.car",
-  ipnsRecord: "application/vnd.ipfs.ipns-record"
-} as const
+import { MediaTypes } from "../http/MediaTypes.ts"
 
 export type DagScope = "all" | "entity" | "block"
 

@@ -19,8 +19,9 @@ import type { CID } from "multiformats/cid"
 import { type Blockstore, ContentNotFound, readBlock } from "../storage/Blocks.ts"
 import { listDirectory, NotAFile, readFile, type Resolution, resolvePath, statNode } from "../storage/Dag.ts"
 import { carBlocks, carContentType, carLength, carStream, carVariant } from "./Car.ts"
-import { normalizeIpnsName, recordResponse, type SignedRecord } from "./IpnsRecords.ts"
-import { type CarOptions, MediaTypes, negotiateFormat, parseRange } from "./Negotiate.ts"
+import { MediaTypes } from "../http/MediaTypes.ts"
+import { normalizeIpnsName, recordResponse, type SignedRecord } from "../ipns/IpnsRecords.ts"
+import { type CarOptions, negotiateFormat, parseRange } from "./Negotiate.ts"
 
 /** What an IPNS name points at now, with the record that says so. */
 export interface IpnsResolution {

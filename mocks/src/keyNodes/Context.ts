@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import type { Faults } from "../faults/index.ts"
+import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import type { Auth } from "./Auth.ts"
 import { normalizeAddress } from "./Auth.ts"
 import type { ConditionEnvironment } from "./Conditions.ts"
@@ -21,6 +22,8 @@ export interface KeyNodeContext {
   readonly now: () => number
   readonly conditions: ConditionEnvironment
   readonly faults: Faults | undefined
+  /** Who hears of a route that threw; nobody when absent. */
+  readonly log: RouteErrorLog | undefined
 }
 
 /** A per-node call that passed the common checks. */
@@ -32,22 +35,18 @@ export interface NodeCall {
   readonly request: Request
 }
 
-/** Runs `answer` under the fault registry (when there is one) for this node or host-level route. */
+/**
+ * Runs `answer` under the fault registry (when there is one) for this node or host-level route,
+ * guarded: a route that throws answers the key nodes' JSON 500.
+ */
 export const withFaults = (
   context: KeyNodeContext,
   node: NodeId | undefined,
   request: Request,
   answer: () => Response | Promise<Response>
 ): Promise<Response> => {
-  // A bug in a route must still answer like a server (JSON 500), not as an msw exception page.
-  const guarded = async () => {
-    try {
-      return await answer()
-    } catch (error) {
-      console.error(`key node ${node ?? "host"}: ${request.method} ${request.url} failed`, error)
-      return internalError()
-    }
-  }
+  const guarded = () =>
+    guard({ name: `key node ${node ?? "host"}`, failed: internalError, log: context.log }, answer)({ request })
   return context.faults === undefined
     ? guarded()
     : context.faults.handle({ host: "encryption", node, request }, guarded)

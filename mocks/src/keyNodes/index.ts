@@ -18,6 +18,7 @@
  */
 import { type HttpHandler, http } from "msw"
 import type { Faults } from "../faults/index.ts"
+import type { RouteErrorLog } from "../http/Guard.ts"
 import { type AuthState, makeAuth } from "./Auth.ts"
 import { authRoutes } from "./AuthRoutes.ts"
 import { conditionRoutes } from "./ConditionRoutes.ts"
@@ -53,6 +54,8 @@ export interface KeyNodesOptions {
   readonly refreshTtlSeconds?: number
   /** The mock network's fault registry; faults scoped to host `encryption` (and a node) apply. */
   readonly faults?: Faults
+  /** Who hears of a route that threw (it answers a JSON 500 either way); nobody by default. */
+  readonly logRouteErrors?: RouteErrorLog
 }
 
 export interface KeyNodes {
@@ -92,7 +95,8 @@ export const makeKeyNodes = (options: KeyNodesOptions = {}): KeyNodes => {
     auth,
     now,
     conditions: { evm: () => chain, solana, coreum, radix },
-    faults: options.faults
+    faults: options.faults,
+    log: options.logRouteErrors
   }
 
   return {

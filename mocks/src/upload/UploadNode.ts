@@ -40,12 +40,14 @@ import { type HttpHandler, http, RequestHandler } from "msw"
 import type { Faults } from "../faults/index.ts"
 import type { Account, Accounts } from "../api/Accounts.ts"
 import type { Files } from "../api/Files.ts"
+import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import { bearerToken, queryOf } from "../http/Request.ts"
 import { authenticationFailed, errorResponse, json } from "../http/Respond.ts"
-import { type ContentStore, type StagingStore, verifyBlock } from "./ContentStore.ts"
+import type { StagedWrites } from "../storage/Blocks.ts"
+import { type ContentStore, verifyBlock } from "../storage/ContentStore.ts"
 import { mimeTypeOf } from "./mime.ts"
 import { boundaryOf, MultipartError, type Part, readMultipart } from "./Multipart.ts"
-import { type AddedEntry, addAll, type AddSettings } from "./Unixfs.ts"
+import { type AddedEntry, addAll, type AddSettings } from "../storage/Unixfs.ts"
 import type { WalrusBlobs } from "../api/WalrusBlobs.ts"
 
 export interface UploadNodeContext {
@@ -56,6 +58,8 @@ export interface UploadNodeContext {
   readonly faults: Faults
   /** Set on the Walrus upload node: where blob ids are recorded. Absent: the IPFS node. */
   readonly walrus?: WalrusBlobs
+  /** Who hears of a route that threw; nobody when absent. */
+  readonly log?: RouteErrorLog | undefined
 }
 
 /** Why an upload was refused; mapped to a status by the route. */
@@ -231,7 +235,7 @@ const addPlain = async (
   context: UploadNodeContext,
   request: Request,
   meta: UploadMeta,
-  staging: StagingStore
+  staging: StagedWrites
 ): Promise<Response> => {
   const settings = addSettings(request)
   const meter = quotaMeter(meta.quota)
@@ -306,7 +310,7 @@ const addEncrypted = async (
   context: UploadNodeContext,
   request: Request,
   meta: UploadMeta,
-  staging: StagingStore
+  staging: StagedWrites
 ): Promise<Response> => {
   const settings = { ...addSettings(request), wrapWithDirectory: false }
   const meter = quotaMeter(meta.quota)
@@ -340,7 +344,7 @@ const dagImport = async (
   context: UploadNodeContext,
   request: Request,
   meta: UploadMeta,
-  staging: StagingStore
+  staging: StagedWrites
 ): Promise<Response> => {
   const meter = quotaMeter(meta.quota)
   const answers: Array<{ entry: Record<string, unknown> & AddEntry; bytes: number }> = []
@@ -417,10 +421,15 @@ const clientClosed = (request: Request, error: unknown): boolean =>
   (error instanceof Error &&
     (error.name === "AbortError" || (error as { code?: unknown }).code === "ERR_STREAM_PREMATURE_CLOSE"))
 
-const guarded =
+/**
+ * An upload route: the caller's key, then `run` over a staging of the content store. A refusal
+ * answers its status and a client gone away 499, each leaving nothing stored; anything else is a
+ * bug, left to the host's guard.
+ */
+const staged =
   (
     context: UploadNodeContext,
-    run: (context: UploadNodeContext, request: Request, meta: UploadMeta, staging: StagingStore) => Promise<Response>
+    run: (context: UploadNodeContext, request: Request, meta: UploadMeta, staging: StagedWrites) => Promise<Response>
   ) =>
   async ({ request }: { readonly request: Request }): Promise<Response> => {
     releaseLoggingClone(request)
@@ -443,18 +452,17 @@ const guarded =
 
 export const uploadNodeHandlers = (context: UploadNodeContext): Array<HttpHandler> => {
   const host = context.host
+  const route = (answer: (info: { readonly request: Request }) => Response | Promise<Response>) =>
+    context.faults.wrap("node", guard({ name: "node", log: context.log }, answer))
   return [
     http.post(
       `${host}/api/v0/add`,
-      context.faults.wrap(
-        "node",
-        guarded(context, (c, r, m, s) => (m.encryption ? addEncrypted(c, r, m, s) : addPlain(c, r, m, s)))
-      )
+      route(staged(context, (c, r, m, s) => (m.encryption ? addEncrypted(c, r, m, s) : addPlain(c, r, m, s))))
     ),
-    http.post(`${host}/api/v0/dag/import`, context.faults.wrap("node", guarded(context, dagImport))),
+    http.post(`${host}/api/v0/dag/import`, route(staged(context, dagImport))),
     http.all(
       `${host}/*`,
-      context.faults.wrap("node", () => errorResponse(404, "Not Found"))
+      route(() => errorResponse(404, "Not Found"))
     )
   ]
 }

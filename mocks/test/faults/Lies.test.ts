@@ -8,11 +8,11 @@ import { CID } from "multiformats/cid"
 import { type Errors, Verify } from "lighthouse-effect"
 import { describe, expect, it } from "vitest"
 import { GatewayLies, type GatewayLie, OTHER_FILE, tellLie } from "../../src/faults/Lies.ts"
-import { ContentStore } from "../../src/upload/ContentStore.ts"
+import { ContentStore } from "../../src/storage/ContentStore.ts"
 import { pathGatewayResponse } from "../../src/gateway/PathGateway.ts"
 import { parseCid } from "../../src/http/Request.ts"
 import { type BlockStorage, memoryBlocks } from "../../src/storage/Blocks.ts"
-import { addAll } from "../../src/upload/Unixfs.ts"
+import { addAll } from "../../src/storage/Unixfs.ts"
 
 const bytes = new Uint8Array(700 * 1024).map((_, i) => (i * 7 + (i >> 10)) & 0xff)
 

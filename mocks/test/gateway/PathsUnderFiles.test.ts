@@ -16,7 +16,7 @@ import { createMockNetwork } from "../../src/MockNetwork.ts"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
 import { memoryBlockstore, readBlock } from "../../src/storage/Blocks.ts"
 import { walkDag } from "../../src/storage/Dag.ts"
-import { pseudoRandomBytes } from "../support/bytes.ts"
+import { pseudoRandomBytes } from "../../src/testing/Bytes.ts"
 import { addFiles } from "../support/upload.ts"
 
 const owner = "0x00000000000000000000000000000000000000c4"

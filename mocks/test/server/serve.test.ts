@@ -11,8 +11,8 @@ import { lighthouseConfig } from "@lighthouse-web3/sdk/dist/lighthouse.config.js
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
-import { ContentStore } from "../../src/upload/ContentStore.ts"
-import { addAll } from "../../src/upload/Unixfs.ts"
+import { ContentStore } from "../../src/storage/ContentStore.ts"
+import { addAll } from "../../src/storage/Unixfs.ts"
 import { addFile } from "../support/upload.ts"
 
 let served: ServedMockNetwork

@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pointProviderSdkAt } from "../../src/server/providerSdk.ts"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
 import { addFile, addFiles } from "../support/upload.ts"
-import { pseudoRandomBytes } from "../support/bytes.ts"
+import { pseudoRandomBytes } from "../../src/testing/Bytes.ts"
 
 const MiB = 1024 * 1024
 // Hardhat's account #3: a throw-away key for the local network only.

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises"
 import { createVerifiedFetch, type VerifiedFetch } from "@helia/verified-fetch"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
-import { pseudoRandomBytes } from "../support/bytes.ts"
+import { pseudoRandomBytes } from "../../src/testing/Bytes.ts"
 import { addFile, addFiles } from "../support/upload.ts"
 
 const big = pseudoRandomBytes(600 * 1024, 11)

@@ -17,7 +17,7 @@ import { sha256 } from "multiformats/hashes/sha2"
 import { beforeAll, describe, expect, it } from "vitest"
 import { type Blockstore, ContentNotFound, memoryBlockstore, readBlock } from "../../src/storage/Blocks.ts"
 import { fileBlocks, listDirectory, NotAFile, readFile, resolvePath, statNode, walkDag } from "../../src/storage/Dag.ts"
-import { pseudoRandomBytes } from "../support/bytes.ts"
+import { pseudoRandomBytes } from "../../src/testing/Bytes.ts"
 
 const bytesOf = pseudoRandomBytes
 

@@ -12,7 +12,7 @@ import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import { describe, expect, it } from "vitest"
 import { ipnsIdOf } from "../../src/api/Ipns.ts"
-import { signRecord } from "../../src/gateway/IpnsRecords.ts"
+import { signRecord } from "../../src/ipns/IpnsRecords.ts"
 import { createMockNetwork, type MockNetwork } from "../../src/MockNetwork.ts"
 
 const owner = "0x00000000000000000000000000000000000000f6"

@@ -34,18 +34,3 @@ export const addFiles = (
 /** POSTs one file to `/api/v0/add` with `apiKey`. */
 export const addFile = (apiKey: string, name: string, content: Blob, options: AddOptions = {}): Promise<Response> =>
   addFiles(apiKey, [[name, content]], options)
-
-/**
- * 1 000 000 bytes from a 64-bit LCG (multiplier 6364136223846793005, increment 1442695040888963407),
- * the top byte of each state: a pseudo-random file whose kubo CID v1 is published.
- */
-export const lcgMegabyte = (): Uint8Array => {
-  const bytes = new Uint8Array(1_000_000)
-  let state = 1n
-  const mask = (1n << 64n) - 1n
-  for (let i = 0; i < bytes.length; i++) {
-    state = (state * 6364136223846793005n + 1442695040888963407n) & mask
-    bytes[i] = Number(state >> 56n)
-  }
-  return bytes
-}

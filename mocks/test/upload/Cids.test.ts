@@ -8,9 +8,10 @@
 import { CID } from "multiformats/cid"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 import { startMockNetwork } from "../../src/node.ts"
-import { ContentStore } from "../../src/upload/ContentStore.ts"
-import { type AddSettings, addAll } from "../../src/upload/Unixfs.ts"
-import { addFile, lcgMegabyte } from "../support/upload.ts"
+import { ContentStore } from "../../src/storage/ContentStore.ts"
+import { type AddSettings, addAll } from "../../src/storage/Unixfs.ts"
+import { lcgMegabyte } from "../../src/testing/Bytes.ts"
+import { addFile } from "../support/upload.ts"
 
 const running = startMockNetwork({ onUnhandledFrame: "error" })
 afterAll(() => running.close())

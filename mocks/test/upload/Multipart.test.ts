@@ -4,7 +4,7 @@
  */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { concat } from "../../src/upload/ContentStore.ts"
+import { concatBytes } from "../../src/storage/Blocks.ts"
 import { boundaryOf, indexOf, MultipartError, readMultipart } from "../../src/upload/Multipart.ts"
 
 const encoder = new TextEncoder()
@@ -35,7 +35,7 @@ interface Spec {
 }
 
 const body = (boundary: string, parts: ReadonlyArray<Spec>, preamble = "", epilogue = "") =>
-  concat([
+  concatBytes([
     encoder.encode(preamble),
     ...parts.flatMap((part) => [
       encoder.encode(
@@ -58,7 +58,7 @@ const collect = async (stream: ReadableStream<Uint8Array>, boundary: string) => 
       ...(part.name === undefined ? {} : { name: part.name }),
       ...(part.filename === undefined ? {} : { filename: part.filename }),
       ...(part.contentType === undefined ? {} : { type: part.contentType }),
-      data: concat(chunks)
+      data: concatBytes(chunks)
     })
   }
   return parts
@@ -77,7 +77,7 @@ describe("readMultipart", () => {
     )
     const data = fc
       .array(fc.oneof(fc.uint8Array({ maxLength: 300 }), tricky), { maxLength: 6 })
-      .map((pieces) => concat(pieces))
+      .map((pieces) => concatBytes(pieces))
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.record({ filename: fc.stringMatching(/^[a-z0-9_./-]{1,20}$/), data }), {
@@ -163,7 +163,7 @@ describe("readMultipart", () => {
       } else {
         const chunks: Array<Uint8Array> = []
         for await (const chunk of part.body) chunks.push(chunk)
-        expect(decoder.decode(concat(chunks))).toBe("second")
+        expect(decoder.decode(concatBytes(chunks))).toBe("second")
       }
     }
     expect(seen).toEqual(["one", "two"])

@@ -15,7 +15,7 @@ import { base36 } from "multiformats/bases/base36"
 import { base58btc } from "multiformats/bases/base58"
 import { CID } from "multiformats/cid"
 import * as Digest from "multiformats/hashes/digest"
-import { MediaTypes } from "./Negotiate.ts"
+import { MediaTypes } from "../http/MediaTypes.ts"
 
 /** The multicodec of a libp2p public key CID (IPNS names). */
 export const Libp2pKeyCodec = 0x72

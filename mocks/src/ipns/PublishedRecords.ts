@@ -20,7 +20,7 @@ import { CID } from "multiformats/cid"
 import type { MultihashDigest } from "multiformats/hashes/interface"
 import { concatBytes } from "../storage/Blocks.ts"
 import { normalizeIpnsName, routingName, type SignedRecord } from "./IpnsRecords.ts"
-import { MediaTypes } from "./Negotiate.ts"
+import { MediaTypes } from "../http/MediaTypes.ts"
 
 /** The best record offered for each name. */
 export class PublishedRecords {

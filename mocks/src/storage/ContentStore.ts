@@ -18,15 +18,13 @@ import { sha256 } from "multiformats/hashes/sha2"
 import {
   type Blockstore,
   type BlockStorage,
-  ContentNotFound,
-  concatBytes,
   countBlocks,
   makeStager,
   memoryBlocks,
   readBlock,
   type StagedWrites,
   type Stager
-} from "../storage/Blocks.ts"
+} from "./Blocks.ts"
 import {
   type Block,
   type DirectoryEntry,
@@ -38,19 +36,12 @@ import {
   resolvePath,
   statNode,
   walkDag
-} from "../storage/Dag.ts"
-
-export { ContentNotFound, NotAFile, NotUnixFs }
-export type { DirectoryEntry, NodeStat }
+} from "./Dag.ts"
 
 /** Something the importer (and the CAR reader) can write blocks into. */
 export interface BlockSink {
   put(cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): CID | Promise<CID>
 }
-
-export type StagingStore = StagedWrites
-
-export const concat = concatBytes
 
 /** Checks that `bytes` hash to `cid` (sha2-256 and identity; other hashes are taken on trust). */
 export const verifyBlock = async (cid: CID, bytes: Uint8Array): Promise<boolean> => {
@@ -105,7 +96,7 @@ export class ContentStore {
   }
 
   /** Writes of one upload, taken back by `discard` unless `commit`ted. */
-  staging(): StagingStore {
+  staging(): StagedWrites {
     return this.#stager.stage()
   }
 

@@ -18,7 +18,7 @@ import {
   rfc3339Nano,
   routingRecordResponse,
   signRecord
-} from "../../src/gateway/IpnsRecords.ts"
+} from "../../src/ipns/IpnsRecords.ts"
 
 const secret = Uint8Array.from({ length: 32 }, (_, i) => i + 1)
 const name = ipnsIdOf(ed25519.getPublicKey(secret))

@@ -13,8 +13,8 @@
  *   gateway itself (its HTTP multiaddr, `transport-ipfs-gateway-http`) for a block it holds and
  *   nobody for one it does not (`gateway/Providers.ts`).
  * - `GET|HEAD /routing/v1/ipns/{name}`: the delegated routing API's IPNS record of a name the API
- *   published, signed with its key (`gateway/IpnsRecords.ts`), or of a name published from outside
- *   with `PUT /routing/v1/ipns/{name}` (`gateway/PublishedRecords.ts`).
+ *   published, signed with its key (`ipns/IpnsRecords.ts`), or of a name published from outside
+ *   with `PUT /routing/v1/ipns/{name}` (`ipns/PublishedRecords.ts`).
  *
  * The Walrus gateway (`https://gateway-walrus.lighthouse.storage`) is the same gateway limited by
  * `holds` to content stored on Walrus: anything else is a 404 `{"error":"… is not stored on Walrus"}`.
@@ -24,15 +24,16 @@ import { type HttpHandler, http } from "msw"
 import type { Files } from "../api/Files.ts"
 import type { IpnsKeys } from "../api/Ipns.ts"
 import type { Faults } from "../faults/index.ts"
-import { currentRecord, routingRecordResponse, type SignedRecord } from "../gateway/IpnsRecords.ts"
-import { cidOf, type PublishedRecords, routingPutResponse } from "../gateway/PublishedRecords.ts"
-import { type IpnsResolution, type PathGatewayContext, pathGatewayResponse, streamOf } from "../gateway/PathGateway.ts"
-import { newPeerId, type ProvidersContext, providersResponse } from "../gateway/Providers.ts"
+import { currentRecord, routingRecordResponse, type SignedRecord } from "../ipns/IpnsRecords.ts"
+import { cidOf, type PublishedRecords, routingPutResponse } from "../ipns/PublishedRecords.ts"
+import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import { parseCid } from "../http/Request.ts"
 import { errorResponse } from "../http/Respond.ts"
-import { ContentNotFound, type ContentStore, NotAFile, NotUnixFs } from "./ContentStore.ts"
-
-export { streamOf }
+import { ContentNotFound } from "../storage/Blocks.ts"
+import type { ContentStore } from "../storage/ContentStore.ts"
+import { NotAFile, NotUnixFs } from "../storage/Dag.ts"
+import { type IpnsResolution, type PathGatewayContext, pathGatewayResponse, streamOf } from "./PathGateway.ts"
+import { newPeerId, type ProvidersContext, providersResponse } from "./Providers.ts"
 
 export interface GatewayContext {
   readonly host: string
@@ -47,6 +48,8 @@ export interface GatewayContext {
   readonly clock: () => number
   /** Set on the Walrus gateway: whether a requested root CID is stored on Walrus. */
   readonly holds?: (cid: CID) => boolean
+  /** Who hears of a route that threw; nobody when absent. */
+  readonly log?: RouteErrorLog | undefined
 }
 
 const notHeld = (cid: CID) => errorResponse(404, `${cid} is not stored on Walrus`)
@@ -155,22 +158,24 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
     routingRecordResponse(request, async (name) => (await recordOf(context, name))?.record)
   const publish = ({ request }: { readonly request: Request }) =>
     routingPutResponse(request, context.published, context.clock)
+  const route = (answer: (info: { readonly request: Request }) => Response | Promise<Response>) =>
+    faults.wrap("gateway", guard({ name: "gateway", log: context.log }, answer))
 
   return [
-    http.post(`${host}/api/v0/cat/*`, faults.wrap("gateway", cat)),
-    http.post(`${host}/api/v0/cat`, faults.wrap("gateway", cat)),
-    http.get(`${host}/ipfs/*`, faults.wrap("gateway", browse)),
-    http.head(`${host}/ipfs/*`, faults.wrap("gateway", browse)),
-    http.get(`${host}/ipns/*`, faults.wrap("gateway", browse)),
-    http.head(`${host}/ipns/*`, faults.wrap("gateway", browse)),
-    http.get(`${host}/routing/v1/providers/*`, faults.wrap("gateway", providers)),
-    http.head(`${host}/routing/v1/providers/*`, faults.wrap("gateway", providers)),
-    http.get(`${host}/routing/v1/ipns/*`, faults.wrap("gateway", routing)),
-    http.head(`${host}/routing/v1/ipns/*`, faults.wrap("gateway", routing)),
-    http.put(`${host}/routing/v1/ipns/*`, faults.wrap("gateway", publish)),
+    http.post(`${host}/api/v0/cat/*`, route(cat)),
+    http.post(`${host}/api/v0/cat`, route(cat)),
+    http.get(`${host}/ipfs/*`, route(browse)),
+    http.head(`${host}/ipfs/*`, route(browse)),
+    http.get(`${host}/ipns/*`, route(browse)),
+    http.head(`${host}/ipns/*`, route(browse)),
+    http.get(`${host}/routing/v1/providers/*`, route(providers)),
+    http.head(`${host}/routing/v1/providers/*`, route(providers)),
+    http.get(`${host}/routing/v1/ipns/*`, route(routing)),
+    http.head(`${host}/routing/v1/ipns/*`, route(routing)),
+    http.put(`${host}/routing/v1/ipns/*`, route(publish)),
     http.all(
       `${host}/*`,
-      faults.wrap("gateway", () => errorResponse(404, "Not Found"))
+      route(() => errorResponse(404, "Not Found"))
     )
   ]
 }
