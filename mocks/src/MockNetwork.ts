@@ -224,7 +224,7 @@ const networkHandlers = (
 ): ReadonlyArray<HttpHandler> => {
   const { accounts, files, content, deals, ipns, tickers, walrus, published } = r
   return [
-    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus }),
+    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus, content }),
     ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
     ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus }),
     ...gatewayHandlers({ host: hosts.gateway, content, ipns, published, faults, clock }),

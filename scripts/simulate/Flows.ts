@@ -11,6 +11,7 @@ import type { Flow } from "./Flow.ts"
 import { ipns } from "./IpnsFlow.ts"
 import { listing } from "./ListingFlow.ts"
 import { payment } from "./PaymentFlow.ts"
+import { pin } from "./PinFlow.ts"
 import { policy } from "./PolicyFlow.ts"
 import { radix } from "./RadixFlow.ts"
 import { upload } from "./UploadFlow.ts"
@@ -25,6 +26,7 @@ export const flows: ReadonlyArray<Flow> = [
   radix,
   walrus,
   files,
+  pin,
   ipns,
   listing,
   policy

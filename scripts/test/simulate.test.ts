@@ -73,6 +73,9 @@ const expected = [
   "mock.simulateDeal",
   "files.dealStatus",
   "files.proof",
+  "files.pin",
+  "files.pin.listed",
+  "files.pin.unreachable",
   "ipns.generateKey",
   "ipns.publishRecord",
   "ipns.records",
@@ -105,6 +108,7 @@ describe("the simulation", () => {
         "radix",
         "walrus",
         "files",
+        "pin",
         "ipns",
         "listing",
         "policy"

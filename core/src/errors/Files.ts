@@ -23,3 +23,12 @@ export class UploadRejected extends Schema.TaggedError<UploadRejected>()("Upload
     return this.reason
   }
 }
+
+/** The API host could not reach the content of a CID it was asked to pin. */
+export class ContentUnreachable extends Schema.TaggedError<ContentUnreachable>()("ContentUnreachable", {
+  cid: Schema.String
+}) {
+  override get message() {
+    return `Content not reachable: ${this.cid}`
+  }
+}

@@ -244,6 +244,7 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     deleteFile: [apiKey, arg(string, "a file id (string)")],
     walrusBlobs: [cid],
     deleteFileWalrus: [apiKey, arg(string, "a file id (string)")],
+    pin: [apiKey, arg(struct({ cid: string, fileName: optional(string) }), "{ cid, fileName? }")],
     quote: [apiKey, arg(oneOf(quoteInput, array(quoteInput)), "a size, a file or folder input, or an array of them")]
   },
   ipns: {

@@ -13,6 +13,7 @@ import type { Deals } from "./Deals.ts"
 import type { Files } from "./Files.ts"
 import type { IpnsKeys } from "./Ipns.ts"
 import type { Tickers } from "./Tickers.ts"
+import type { ContentStore } from "../upload/ContentStore.ts"
 import type { WalrusBlobs } from "./WalrusBlobs.ts"
 
 export interface ApiHostContext {
@@ -27,6 +28,8 @@ export interface ApiHostContext {
   readonly pageSize: number
   /** The blobs behind every CID stored on Walrus. */
   readonly walrus: WalrusBlobs
+  /** Every block the network holds: what a pin can reach. */
+  readonly content: ContentStore
 }
 
 export type Resolver = (info: { readonly request: Request }) => Response | Promise<Response>
