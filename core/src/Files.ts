@@ -10,7 +10,7 @@
  * The uploads list is an Effect `Stream` that follows the `lastKey` cursor page by page, so a
  * caller never handles the cursor (nor the provider's literal `lastKey=null`).
  *
- * The work lives in `files/`: `Records.ts` (the API calls), `Pin.ts` (pinning a CID), `Quote.ts`
+ * The work lives in `files/`: `Records.ts` (the API calls), `Pin.ts` (pinning a CID), `Pdp.ts` (PDP deals), `Quote.ts`
  * (quotes), `Models.ts`.
  *
  * @since 0.1.0
@@ -28,6 +28,8 @@ import type {
   InvalidArgument,
   InvalidCid,
   InvalidUploadInput,
+  PdpDealTimedOut,
+  PdpSizeLimitExceeded,
   ProofNotFound,
   RequestFailed
 } from "./Errors.ts"
@@ -44,6 +46,7 @@ import type {
   UploadsPage,
   Usage
 } from "./files/Models.ts"
+import * as Pdp from "./files/Pdp.ts"
 import * as Pin from "./files/Pin.ts"
 import * as FileQuote from "./files/Quote.ts"
 import * as Records from "./files/Records.ts"
@@ -53,6 +56,13 @@ import { LighthouseConfig } from "./LighthouseConfig.ts"
 import type { WalrusBlobId } from "./schema/Walrus.ts"
 
 export * from "./files/Models.ts"
+export {
+  type AwaitPdpDealOptions,
+  type CompletedPdpDeal,
+  PdpDeal,
+  PdpSizeLimit,
+  PdpTransaction
+} from "./files/Pdp.ts"
 export { PinInput } from "./files/Pin.ts"
 
 // =============================================================================
@@ -88,6 +98,20 @@ export interface Service {
     apiKey: Token,
     input: Pin.PinInput
   ) => Effect.Effect<UploadedFile, InvalidArgument | InvalidCid | ContentUnreachable | RequestFailed | Transport>
+  /** Asks for a PDP deal of a stored file; over 100 MB it is `PdpSizeLimitExceeded`, before the request. */
+  readonly requestPdpDeal: (
+    apiKey: Token,
+    cid: string
+  ) => Effect.Effect<void, InvalidCid | PdpSizeLimitExceeded | HttpStatusError | RequestFailed | Transport>
+  /** The PDP deals of a CID; empty until one is made. */
+  readonly pdpDealStatus: (
+    cid: string
+  ) => Effect.Effect<ReadonlyArray<Pdp.PdpDeal>, InvalidCid | RequestFailed | Transport>
+  /** Polls the PDP deal status on a schedule until a completed deal is listed. */
+  readonly awaitPdpDeal: (
+    cid: string,
+    options?: Pdp.AwaitPdpDealOptions
+  ) => Effect.Effect<Pdp.CompletedPdpDeal, InvalidCid | PdpDealTimedOut | RequestFailed | Transport>
   /** Sizes and types of files about to be uploaded, with the account's usage. */
   readonly quote: (
     apiKey: Token,
@@ -121,6 +145,9 @@ export const make = Effect.gen(function* () {
     walrusBlobs: (cid) => Walrus.walrusBlobs(api, cid),
     deleteFileWalrus: (apiKey, id) => Walrus.deleteFileWalrus(api, apiKey, id),
     pin: (apiKey, input) => Pin.pin(api, apiKey, input),
+    requestPdpDeal: (apiKey, cid) => Pdp.requestPdpDeal(api, apiKey, cid),
+    pdpDealStatus: (cid) => Pdp.pdpDealStatus(api, cid),
+    awaitPdpDeal: (cid, options) => Pdp.awaitPdpDeal(api, cid, options),
     quote: (apiKey, input) => FileQuote.quote({ ...api, fs }, apiKey, input)
   })
 })

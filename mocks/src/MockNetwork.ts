@@ -23,6 +23,7 @@ import { apiHandlers } from "./api/ApiHost.ts"
 import { type Deal, type DealOptions, Deals } from "./api/Deals.ts"
 import { Files } from "./api/Files.ts"
 import { IpnsKeys } from "./api/Ipns.ts"
+import { PdpDeals } from "./api/PdpDeals.ts"
 import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.ts"
 import { DefaultPrices, Tickers } from "./api/Tickers.ts"
 import { WalrusBlobs } from "./api/WalrusBlobs.ts"
@@ -97,6 +98,8 @@ export interface MockNetworkState {
   readonly walrus: WalrusBlobs
   /** IPNS records published from outside (`PUT /routing/v1/ipns/{name}`). */
   readonly published: PublishedRecords
+  /** PDP deals requested (in memory only). */
+  readonly pdp: PdpDeals
 }
 
 export interface SeedAccountOptions {
@@ -153,6 +156,7 @@ const resetRegistries = (state: MockNetworkState, initialPrices: Readonly<Record
   state.keyNodes.reset()
   state.walrus.reset()
   state.published.reset()
+  state.pdp.clear()
 }
 
 /** What keeps blocks alive: every uploaded file, every name's current value. */
@@ -222,9 +226,9 @@ const networkHandlers = (
   r: Omit<MockNetworkState, "payments">,
   { faults, pageSize, clock }: { readonly faults: Faults; readonly pageSize: number; readonly clock: () => number }
 ): ReadonlyArray<HttpHandler> => {
-  const { accounts, files, content, deals, ipns, tickers, walrus, published } = r
+  const { accounts, files, content, deals, ipns, tickers, walrus, published, pdp } = r
   return [
-    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus, content }),
+    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus, content, pdp }),
     ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults }),
     ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus }),
     ...gatewayHandlers({ host: hosts.gateway, content, ipns, published, faults, clock }),
@@ -293,6 +297,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   const keyNodes = keyNodesOf(options, hosts.encryption, clock, hostFaults)
   const walrus = new WalrusBlobs()
   const published = new PublishedRecords()
+  const pdp = new PdpDeals(clock, hosts.gateway)
 
   if (store !== undefined) {
     const persisted = { accounts, files, ipns, deals, keyNodes, walrus, published }
@@ -300,10 +305,10 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
     mirror = stateMirror(store, persisted)
   }
 
-  const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus, published }
+  const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus, published, pdp }
   const handlers = networkHandlers(hosts, registries, { faults: hostFaults, pageSize, clock })
 
-  const state = { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published }
+  const state = { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published, pdp }
   return {
     hosts,
     handlers,

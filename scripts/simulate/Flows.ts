@@ -11,6 +11,7 @@ import type { Flow } from "./Flow.ts"
 import { ipns } from "./IpnsFlow.ts"
 import { listing } from "./ListingFlow.ts"
 import { payment } from "./PaymentFlow.ts"
+import { pdp } from "./PdpFlow.ts"
 import { pin } from "./PinFlow.ts"
 import { policy } from "./PolicyFlow.ts"
 import { radix } from "./RadixFlow.ts"
@@ -29,5 +30,6 @@ export const flows: ReadonlyArray<Flow> = [
   pin,
   ipns,
   listing,
-  policy
+  policy,
+  pdp
 ]

@@ -76,6 +76,8 @@ const expected = [
   "files.pin",
   "files.pin.listed",
   "files.pin.unreachable",
+  "files.requestPdpDeal",
+  "files.awaitPdpDeal",
   "ipns.generateKey",
   "ipns.publishRecord",
   "ipns.records",
@@ -111,7 +113,8 @@ describe("the simulation", () => {
         "pin",
         "ipns",
         "listing",
-        "policy"
+        "policy",
+        "pdp"
       ].map((name) => [name, "passed"])
     )
     expect(capabilities(report)).toEqual(expect.arrayContaining(expected))

@@ -245,6 +245,15 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     walrusBlobs: [cid],
     deleteFileWalrus: [apiKey, arg(string, "a file id (string)")],
     pin: [apiKey, arg(struct({ cid: string, fileName: optional(string) }), "{ cid, fileName? }")],
+    requestPdpDeal: [apiKey, cid],
+    pdpDealStatus: [cid],
+    awaitPdpDeal: [
+      cid,
+      opt(
+        struct({ interval: optional(oneOf(string, number)), timeout: optional(oneOf(string, number)) }),
+        "{ interval?, timeout? }"
+      )
+    ],
     quote: [apiKey, arg(oneOf(quoteInput, array(quoteInput)), "a size, a file or folder input, or an array of them")]
   },
   ipns: {

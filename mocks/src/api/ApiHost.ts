@@ -16,6 +16,8 @@
  * | `GET /api/lighthouse/deal_status?cid=` | `[]` until a deal is simulated, then the deals; 400 without a CID |
  * | `GET /api/lighthouse/get_proof?cid=` | 400 until a deal exists, then the PoDSI of every deal |
  * | `POST /api/lighthouse/pin` `{cid, fileName?}` (Bearer) | `{data: record}`; 404 content not reachable, 402 past the quota |
+ * | `GET /api/lighthouse/pdp_deal_request?cid=` (Bearer) | `Success`; 404 not the caller's file, 400 over 100 MB |
+ * | `GET /api/lighthouse/pdp_deal_status?cid=` | `[]` until 20 minutes after the request, then the completed deals |
  * | `GET /api/lighthouse/get_ticker?symbol=` | USD price as a JSON number; 404 unknown symbol |
  * | `GET /api/ipns/generate_key` (Bearer) | `{ipnsName, ipnsId}` |
  * | `GET /api/ipns/publish_record?cid=&keyName=` (Bearer) | `{Name: ipnsId, Value: "/ipfs/<cid>"}`; 500 unknown key |
@@ -30,6 +32,7 @@ import { authRoutes } from "./AuthRoutes.ts"
 import { type ApiHostContext, route } from "./Context.ts"
 import { fileRoutes } from "./FileRoutes.ts"
 import { ipnsRoutes } from "./IpnsRoutes.ts"
+import { pdpRoutes } from "./PdpRoutes.ts"
 import { pinRoutes } from "./PinRoutes.ts"
 import { tickerRoutes } from "./TickerRoutes.ts"
 import { userRoutes } from "./UserRoutes.ts"
@@ -45,6 +48,7 @@ export const apiHandlers = (context: ApiHostContext): Array<HttpHandler> => [
   ...tickerRoutes(context),
   ...ipnsRoutes(context),
   ...pinRoutes(context),
+  ...pdpRoutes(context),
   http.all(
     `${context.host}/*`,
     route(context, () => errorResponse(404, "Not Found"))

@@ -12,6 +12,7 @@ import type { Account, Accounts } from "./Accounts.ts"
 import type { Deals } from "./Deals.ts"
 import type { Files } from "./Files.ts"
 import type { IpnsKeys } from "./Ipns.ts"
+import type { PdpDeals } from "./PdpDeals.ts"
 import type { Tickers } from "./Tickers.ts"
 import type { ContentStore } from "../upload/ContentStore.ts"
 import type { WalrusBlobs } from "./WalrusBlobs.ts"
@@ -30,6 +31,8 @@ export interface ApiHostContext {
   readonly walrus: WalrusBlobs
   /** Every block the network holds: what a pin can reach. */
   readonly content: ContentStore
+  /** PDP deals requested, shown once the clock has moved on. */
+  readonly pdp: PdpDeals
 }
 
 export type Resolver = (info: { readonly request: Request }) => Response | Promise<Response>
