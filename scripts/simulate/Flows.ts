@@ -5,6 +5,7 @@
  */
 import { access } from "./AccessFlow.ts"
 import { account } from "./AccountFlow.ts"
+import { delegation } from "./DelegationFlow.ts"
 import { encryption } from "./EncryptionFlow.ts"
 import { files } from "./FilesFlow.ts"
 import type { Flow } from "./Flow.ts"
@@ -24,6 +25,7 @@ export const flows: ReadonlyArray<Flow> = [
   upload,
   encryption,
   access,
+  delegation,
   radix,
   walrus,
   files,

@@ -182,7 +182,11 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
         struct({ ...owned, newOwner: string, resetSharedTo: optional(boolean) }),
         "{ address, cid, token, newOwner, resetSharedTo? }"
       )
-    ]
+    ],
+    delegateAllFiles: [
+      arg(struct({ address: string, token, delegates: array(string) }), "{ address, token, delegates }")
+    ],
+    revokeDelegates: [arg(struct({ address: string, token }), "{ address, token }")]
   },
   upload: {
     file: [
