@@ -14,7 +14,8 @@ import type { Files } from "./Files.ts"
 import type { IpnsKeys } from "./Ipns.ts"
 import type { PdpDeals } from "./PdpDeals.ts"
 import type { Tickers } from "./Tickers.ts"
-import type { ContentStore } from "../upload/ContentStore.ts"
+import type { CID } from "multiformats/cid"
+import type { NodeStat } from "../storage/Dag.ts"
 import type { WalrusBlobs } from "./WalrusBlobs.ts"
 
 export interface ApiHostContext {
@@ -30,9 +31,16 @@ export interface ApiHostContext {
   /** The blobs behind every CID stored on Walrus. */
   readonly walrus: WalrusBlobs
   /** Every block the network holds: what a pin can reach. */
-  readonly content: ContentStore
+  readonly content: ReachableContent
   /** PDP deals requested, shown once the clock has moved on. */
   readonly pdp: PdpDeals
+}
+
+/** What a pin reads of the network's blocks (its content store). */
+export interface ReachableContent {
+  /** Every block of the DAG under `root`; fails with `ContentNotFound` at a missing block. */
+  readonly walk: (root: CID) => AsyncIterable<{ readonly bytes: Uint8Array }>
+  readonly stat: (cid: CID) => Promise<NodeStat>
 }
 
 export type Resolver = (info: { readonly request: Request }) => Response | Promise<Response>

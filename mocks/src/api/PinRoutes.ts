@@ -16,9 +16,9 @@ import { type HttpHandler, http } from "msw"
 import type { CID } from "multiformats/cid"
 import { parseCid } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
-import { ContentNotFound, type ContentStore } from "../upload/ContentStore.ts"
+import { ContentNotFound } from "../storage/Blocks.ts"
 import type { Account } from "./Accounts.ts"
-import { type ApiHostContext, authed } from "./Context.ts"
+import { type ApiHostContext, authed, type ReachableContent } from "./Context.ts"
 import { listedFile } from "./UserRoutes.ts"
 
 interface PinRequest {
@@ -44,7 +44,7 @@ const readPinRequest = async (request: Request): Promise<PinRequest | Response> 
 }
 
 /** The bytes a pin counts against the quota, or `undefined` when a block of the DAG is missing. */
-export const reachableSize = async (content: ContentStore, cid: CID): Promise<number | undefined> => {
+export const reachableSize = async (content: ReachableContent, cid: CID): Promise<number | undefined> => {
   try {
     let blockBytes = 0
     for await (const block of content.walk(cid)) blockBytes += block.bytes.byteLength
