@@ -8,8 +8,11 @@
  * - `get` reads a file's conditions, owner and sharing list.
  * - `share`, `revoke` and `transferOwnership` change who holds the right, stopping at the first
  *   node that fails (the error names the nodes already changed).
+ * - `delegateAllFiles` / `revokeDelegates` set which addresses may recover the key of every file
+ *   of the owner (account delegation), in the same way.
  *
- * The work lives in `accessControl/`: `Conditions.ts`, `Sharing.ts`, `Refusal.ts`, `Models.ts`.
+ * The work lives in `accessControl/`: `Conditions.ts`, `Sharing.ts`, `Delegation.ts`, `Refusal.ts`,
+ * `Models.ts`.
  *
  * @since 0.1.0
  */
@@ -17,6 +20,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Conditions from "./accessControl/Conditions.ts"
+import * as Delegation from "./accessControl/Delegation.ts"
 import type {
   AccessConditions,
   ApplyFailure,
@@ -33,6 +37,7 @@ import { type FanOutResult, KeyNodes } from "./KeyNodes.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 
 export type * from "./accessControl/Models.ts"
+export type { DelegateInput, DelegationFailure, RevokeDelegatesInput } from "./accessControl/Delegation.ts"
 
 // =============================================================================
 // Service
@@ -51,6 +56,14 @@ export interface Service {
   readonly revoke: (input: RevokeInput) => Effect.Effect<FanOutResult, ChangeFailure>
   /** Makes `newOwner` the file's owner (`POST /api/transferOwnership/{n}`). */
   readonly transferOwnership: (input: TransferInput) => Effect.Effect<FanOutResult, ChangeFailure>
+  /** Lets `delegates` recover the key of every file the owner has (`POST /api/setAllFilesAccess/{n}`); replaces the list. */
+  readonly delegateAllFiles: (
+    input: Delegation.DelegateInput
+  ) => Effect.Effect<FanOutResult, Delegation.DelegationFailure>
+  /** Revokes every delegate of the owner. */
+  readonly revokeDelegates: (
+    input: Delegation.RevokeDelegatesInput
+  ) => Effect.Effect<FanOutResult, Delegation.DelegationFailure>
 }
 
 /**
@@ -77,7 +90,9 @@ export const make: Effect.Effect<Service, never, LighthouseConfig | KeyNodes> = 
     get: (cid) => Conditions.get(deps, cid),
     share: (input) => Sharing.share(deps.nodes, input),
     revoke: (input) => Sharing.revoke(deps.nodes, input),
-    transferOwnership: (input) => Sharing.transferOwnership(deps.nodes, input)
+    transferOwnership: (input) => Sharing.transferOwnership(deps.nodes, input),
+    delegateAllFiles: (input) => Delegation.delegateAllFiles(deps.nodes, input),
+    revokeDelegates: (input) => Delegation.revokeDelegates(deps.nodes, input)
   })
 })
 

@@ -10,7 +10,8 @@
  * The uploads list is an Effect `Stream` that follows the `lastKey` cursor page by page, so a
  * caller never handles the cursor (nor the provider's literal `lastKey=null`).
  *
- * The work lives in `files/`: `Records.ts` (the API calls), `Quote.ts` (quotes), `Models.ts`.
+ * The work lives in `files/`: `Records.ts` (the API calls), `Pin.ts` (pinning a CID), `Pdp.ts` (PDP deals), `Quote.ts`
+ * (quotes), `Models.ts`.
  *
  * @since 0.1.0
  */
@@ -21,7 +22,17 @@ import * as Layer from "effect/Layer"
 import type { PlatformError } from "effect/PlatformError"
 import type * as Stream from "effect/Stream"
 import * as HttpClient from "effect/http/HttpClient"
-import type { HttpStatusError, InvalidCid, InvalidUploadInput, ProofNotFound, RequestFailed } from "./Errors.ts"
+import type {
+  ContentUnreachable,
+  HttpStatusError,
+  InvalidArgument,
+  InvalidCid,
+  InvalidUploadInput,
+  PdpDealTimedOut,
+  PdpSizeLimitExceeded,
+  ProofNotFound,
+  RequestFailed
+} from "./Errors.ts"
 import type {
   Deal,
   Deleted,
@@ -35,6 +46,8 @@ import type {
   UploadsPage,
   Usage
 } from "./files/Models.ts"
+import * as Pdp from "./files/Pdp.ts"
+import * as Pin from "./files/Pin.ts"
 import * as FileQuote from "./files/Quote.ts"
 import * as Records from "./files/Records.ts"
 import * as Walrus from "./files/Walrus.ts"
@@ -43,6 +56,14 @@ import { LighthouseConfig } from "./LighthouseConfig.ts"
 import type { WalrusBlobId } from "./schema/Walrus.ts"
 
 export * from "./files/Models.ts"
+export {
+  type AwaitPdpDealOptions,
+  type CompletedPdpDeal,
+  PdpDeal,
+  PdpSizeLimit,
+  PdpTransaction
+} from "./files/Pdp.ts"
+export { PinInput } from "./files/Pin.ts"
 
 // =============================================================================
 // Service
@@ -72,6 +93,25 @@ export interface Service {
   ) => Effect.Effect<ReadonlyArray<WalrusBlobId>, InvalidCid | RequestFailed | Transport>
   /** Deletes a file stored on Walrus by its record id; its bytes leave the Walrus quota. */
   readonly deleteFileWalrus: (apiKey: Token, id: string) => Effect.Effect<Deleted, RequestFailed | Transport>
+  /** Pins content already on IPFS to the account: its record joins the uploads list and counts against the quota. */
+  readonly pin: (
+    apiKey: Token,
+    input: Pin.PinInput
+  ) => Effect.Effect<UploadedFile, InvalidArgument | InvalidCid | ContentUnreachable | RequestFailed | Transport>
+  /** Asks for a PDP deal of a stored file; over 100 MB it is `PdpSizeLimitExceeded`, before the request. */
+  readonly requestPdpDeal: (
+    apiKey: Token,
+    cid: string
+  ) => Effect.Effect<void, InvalidCid | PdpSizeLimitExceeded | HttpStatusError | RequestFailed | Transport>
+  /** The PDP deals of a CID; empty until one is made. */
+  readonly pdpDealStatus: (
+    cid: string
+  ) => Effect.Effect<ReadonlyArray<Pdp.PdpDeal>, InvalidCid | RequestFailed | Transport>
+  /** Polls the PDP deal status on a schedule until a completed deal is listed. */
+  readonly awaitPdpDeal: (
+    cid: string,
+    options?: Pdp.AwaitPdpDealOptions
+  ) => Effect.Effect<Pdp.CompletedPdpDeal, InvalidCid | PdpDealTimedOut | RequestFailed | Transport>
   /** Sizes and types of files about to be uploaded, with the account's usage. */
   readonly quote: (
     apiKey: Token,
@@ -104,6 +144,10 @@ export const make = Effect.gen(function* () {
     deleteFile: (apiKey, id) => Records.deleteFile(api, apiKey, id),
     walrusBlobs: (cid) => Walrus.walrusBlobs(api, cid),
     deleteFileWalrus: (apiKey, id) => Walrus.deleteFileWalrus(api, apiKey, id),
+    pin: (apiKey, input) => Pin.pin(api, apiKey, input),
+    requestPdpDeal: (apiKey, cid) => Pdp.requestPdpDeal(api, apiKey, cid),
+    pdpDealStatus: (cid) => Pdp.pdpDealStatus(api, cid),
+    awaitPdpDeal: (cid, options) => Pdp.awaitPdpDeal(api, cid, options),
     quote: (apiKey, input) => FileQuote.quote({ ...api, fs }, apiKey, input)
   })
 })

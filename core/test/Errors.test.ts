@@ -27,6 +27,13 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
   [new Errors.InvalidPublicKey({ publicKey: "nope" }), "InvalidPublicKey", "Invalid public Key"],
   [new Errors.InvalidPrivateKey({}), "InvalidPrivateKey", "Private key must be 64 hex characters"],
   [new Errors.ProofNotFound({ cid: "Qm" }), "ProofNotFound", "Proof Doesn't exist yet"],
+  [new Errors.ContentUnreachable({ cid: "Qm" }), "ContentUnreachable", "Content not reachable: Qm"],
+  [
+    new Errors.PdpSizeLimitExceeded({ cid: "Qm", size: 2, limit: 1 }),
+    "PdpSizeLimitExceeded",
+    "File too large for a PDP deal: 2 bytes, the limit is 1"
+  ],
+  [new Errors.PdpDealTimedOut({ cid: "Qm", waitedMillis: 5 }), "PdpDealTimedOut", "No PDP deal for Qm after 5 ms"],
   [new Errors.RequestFailed({ status: 401, url: "u" }), "RequestFailed", "Request failed with status code 401"],
   [new Errors.HttpStatusError({ status: 500, url: "u" }), "HttpStatusError", "HTTP error! status 500"],
   [

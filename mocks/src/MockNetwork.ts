@@ -23,6 +23,7 @@ import { apiHandlers } from "./api/ApiHost.ts"
 import { type Deal, type DealOptions, Deals } from "./api/Deals.ts"
 import { Files } from "./api/Files.ts"
 import { IpnsKeys } from "./api/Ipns.ts"
+import { PdpDeals } from "./api/PdpDeals.ts"
 import { Payments, type PaymentsOptions, type SyncResult } from "./api/Payments.ts"
 import { DefaultPrices, Tickers } from "./api/Tickers.ts"
 import { WalrusBlobs } from "./api/WalrusBlobs.ts"
@@ -103,6 +104,8 @@ export interface MockNetworkState {
   readonly walrus: WalrusBlobs
   /** IPNS records published from outside (`PUT /routing/v1/ipns/{name}`). */
   readonly published: PublishedRecords
+  /** PDP deals requested (in memory only). */
+  readonly pdp: PdpDeals
 }
 
 export interface SeedAccountOptions {
@@ -159,6 +162,7 @@ const resetRegistries = (state: MockNetworkState, initialPrices: Readonly<Record
   state.keyNodes.reset()
   state.walrus.reset()
   state.published.reset()
+  state.pdp.clear()
 }
 
 /** What keeps blocks alive: every uploaded file, every name's current value. */
@@ -234,10 +238,23 @@ const networkHandlers = (
     readonly log: RouteErrorLog | undefined
   }
 ): ReadonlyArray<HttpHandler> => {
-  const { accounts, files, content, deals, ipns, tickers, walrus, published } = r
+  const { accounts, files, content, deals, ipns, tickers, walrus, published, pdp } = r
   const { faults, pageSize, clock, log } = how
   return [
-    ...apiHandlers({ host: hosts.api, accounts, files, deals, ipns, tickers, faults, pageSize, walrus, log }),
+    ...apiHandlers({
+      host: hosts.api,
+      accounts,
+      files,
+      deals,
+      ipns,
+      tickers,
+      faults,
+      pageSize,
+      walrus,
+      content,
+      pdp,
+      log
+    }),
     ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults, log }),
     ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus, log }),
     ...gatewayHandlers({ host: hosts.gateway, content, files, ipns, published, faults, clock, log }),
@@ -308,6 +325,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   const keyNodes = keyNodesOf(options, hosts.encryption, clock, hostFaults)
   const walrus = new WalrusBlobs()
   const published = new PublishedRecords()
+  const pdp = new PdpDeals(clock, hosts.gateway)
 
   if (store !== undefined) {
     const persisted = { accounts, files, ipns, deals, keyNodes, walrus, published }
@@ -315,7 +333,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
     mirror = stateMirror(store, persisted)
   }
 
-  const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus, published }
+  const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus, published, pdp }
   const handlers = networkHandlers(hosts, registries, {
     faults: hostFaults,
     pageSize,
@@ -323,7 +341,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
     log: options.logRouteErrors
   })
 
-  const state = { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published }
+  const state = { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published, pdp }
   return {
     hosts,
     handlers,

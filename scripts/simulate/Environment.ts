@@ -58,6 +58,8 @@ export interface Environment {
    * Never printed: a test checks that none of them shows in the output.
    */
   readonly secrets: Set<string>
+  /** Moves the mock network's clock forward (it runs with the wall clock, `ms` ahead). */
+  readonly advanceClock: (ms: number) => void
 }
 
 /** The environment, for the flows. */
@@ -132,6 +134,8 @@ export const setup: Effect.Effect<Environment, StepFailed, Scope.Scope | Recorde
     (d) => `LighthousePayment ${d.payment}, USDC ${d.usdc} (6 dec), DAI ${d.dai} (18 dec)`
   )
 
+  // The network's clock: the wall clock, moved ahead when a flow needs time to pass (a PDP deal).
+  let clockOffsetMs = 0
   const network = yield* step(
     "setup.network",
     "start the mock network",
@@ -139,6 +143,7 @@ export const setup: Effect.Effect<Environment, StepFailed, Scope.Scope | Recorde
       Effect.sync(() =>
         startMockNetwork({
           pageSize,
+          clock: () => Date.now() + clockOffsetMs,
           // The API credits `ReceivedPayment` events of this contract; key nodes read balances here.
           ...chainOptions(chain.publicClient, deployment),
           // Chain traffic stays in process: any HTTP request the mock does not answer is a bug.
@@ -175,7 +180,20 @@ export const setup: Effect.Effect<Environment, StepFailed, Scope.Scope | Recorde
   const secrets = new Set<string>(chain.privateKeys)
   yield* Effect.sync(() => watchSecrets(network.server, secrets))
 
-  return { chain, chainId, deployment, network: network.network, server: network.server, wallets, dir, secrets }
+  const advanceClock = (ms: number) => {
+    clockOffsetMs += ms
+  }
+  return {
+    chain,
+    chainId,
+    deployment,
+    network: network.network,
+    server: network.server,
+    wallets,
+    dir,
+    secrets,
+    advanceClock
+  }
 })
 
 // =============================================================================

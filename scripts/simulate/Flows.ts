@@ -5,12 +5,15 @@
  */
 import { access } from "./AccessFlow.ts"
 import { account } from "./AccountFlow.ts"
+import { delegation } from "./DelegationFlow.ts"
 import { encryption } from "./EncryptionFlow.ts"
 import { files } from "./FilesFlow.ts"
 import type { Flow } from "./Flow.ts"
 import { ipns } from "./IpnsFlow.ts"
 import { listing } from "./ListingFlow.ts"
 import { payment } from "./PaymentFlow.ts"
+import { pdp } from "./PdpFlow.ts"
+import { pin } from "./PinFlow.ts"
 import { policy } from "./PolicyFlow.ts"
 import { radix } from "./RadixFlow.ts"
 import { upload } from "./UploadFlow.ts"
@@ -22,10 +25,13 @@ export const flows: ReadonlyArray<Flow> = [
   upload,
   encryption,
   access,
+  delegation,
   radix,
   walrus,
   files,
+  pin,
   ipns,
   listing,
-  policy
+  policy,
+  pdp
 ]

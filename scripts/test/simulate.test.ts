@@ -58,6 +58,11 @@ const expected = [
   "keyShards.refused.stranger",
   "keyShards.refused.revoked",
   "download.decrypt.condition",
+  "access.delegateAllFiles",
+  "keyShards.fetchKey.delegate",
+  "download.decrypt.delegate",
+  "access.revokeDelegates",
+  "keyShards.refused.revokedDelegate",
   "upload.encryptedText.radix",
   "access.update.radix",
   "keyShards.refused.radix",
@@ -73,6 +78,11 @@ const expected = [
   "mock.simulateDeal",
   "files.dealStatus",
   "files.proof",
+  "files.pin",
+  "files.pin.listed",
+  "files.pin.unreachable",
+  "files.requestPdpDeal",
+  "files.awaitPdpDeal",
   "ipns.generateKey",
   "ipns.publishRecord",
   "ipns.records",
@@ -102,12 +112,15 @@ describe("the simulation", () => {
         "upload",
         "encryption",
         "access",
+        "delegation",
         "radix",
         "walrus",
         "files",
+        "pin",
         "ipns",
         "listing",
-        "policy"
+        "policy",
+        "pdp"
       ].map((name) => [name, "passed"])
     )
     expect(capabilities(report)).toEqual(expect.arrayContaining(expected))

@@ -23,3 +23,33 @@ export class UploadRejected extends Schema.TaggedError<UploadRejected>()("Upload
     return this.reason
   }
 }
+
+/** The API host could not reach the content of a CID it was asked to pin. */
+export class ContentUnreachable extends Schema.TaggedError<ContentUnreachable>()("ContentUnreachable", {
+  cid: Schema.String
+}) {
+  override get message() {
+    return `Content not reachable: ${this.cid}`
+  }
+}
+
+/** The file is bigger than a PDP deal may be (the provider's limit is 100 MB); no request was made. */
+export class PdpSizeLimitExceeded extends Schema.TaggedError<PdpSizeLimitExceeded>()("PdpSizeLimitExceeded", {
+  cid: Schema.String,
+  size: Schema.Number,
+  limit: Schema.Number
+}) {
+  override get message() {
+    return `File too large for a PDP deal: ${this.size} bytes, the limit is ${this.limit}`
+  }
+}
+
+/** No completed PDP deal for the CID appeared within the wait. */
+export class PdpDealTimedOut extends Schema.TaggedError<PdpDealTimedOut>()("PdpDealTimedOut", {
+  cid: Schema.String,
+  waitedMillis: Schema.Number
+}) {
+  override get message() {
+    return `No PDP deal for ${this.cid} after ${this.waitedMillis} ms`
+  }
+}

@@ -195,7 +195,11 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
         struct({ ...owned, newOwner: string, resetSharedTo: optional(boolean) }),
         "{ address, cid, token, newOwner, resetSharedTo? }"
       )
-    ]
+    ],
+    delegateAllFiles: [
+      arg(struct({ address: string, token, delegates: array(string) }), "{ address, token, delegates }")
+    ],
+    revokeDelegates: [arg(struct({ address: string, token }), "{ address, token }")]
   },
   upload: {
     file: [
@@ -260,6 +264,16 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     deleteFile: [apiKey, arg(string, "a file id (string)")],
     walrusBlobs: [cid],
     deleteFileWalrus: [apiKey, arg(string, "a file id (string)")],
+    pin: [apiKey, arg(struct({ cid: string, fileName: optional(string) }), "{ cid, fileName? }")],
+    requestPdpDeal: [apiKey, cid],
+    pdpDealStatus: [cid],
+    awaitPdpDeal: [
+      cid,
+      opt(
+        struct({ interval: optional(oneOf(string, number)), timeout: optional(oneOf(string, number)) }),
+        "{ interval?, timeout? }"
+      )
+    ],
     quote: [
       apiKey,
       arg(

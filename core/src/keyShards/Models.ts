@@ -41,6 +41,8 @@ export interface RecoverInput {
   readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
   /** How many distinct nodes to read from (1–5). @default 3 */
   readonly count?: number | undefined
+  /** The file's owner, when asking as one of its delegates (account delegation). */
+  readonly ownerAddress?: string | undefined
 }
 
 /** `fetchKey`: as `recover`, always reading the threshold of 3 shards. */
@@ -49,6 +51,8 @@ export interface FetchKeyInput {
   readonly address: string
   readonly token: Token
   readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
+  /** The file's owner, when asking as one of its delegates (account delegation). */
+  readonly ownerAddress?: string | undefined
 }
 
 /** The shards `recover` got, and from which nodes (ascending). */

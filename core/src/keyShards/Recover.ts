@@ -42,6 +42,8 @@ interface ShardRequest {
   readonly address: string
   readonly token: Token
   readonly dynamicData: Readonly<Record<string, unknown>>
+  /** Sent only when asking as a delegate of the owner. */
+  readonly ownerAddress: string | undefined
 }
 
 /** What a node hands out: `{ message: "success", payload: { key, index } }`. */
@@ -63,12 +65,12 @@ const askNode = Effect.fnUntraced(function* (
   request: ShardRequest,
   nodeId: number
 ): Effect.fn.Return<NodeOutcome, AccessDenied | CidNotFound | NodeError> {
-  const { address, cid, dynamicData } = request
+  const { address, cid, dynamicData, ownerAddress } = request
   const answer = yield* nodes
     .call(nodeId, {
       method: "POST",
       path: `/api/retrieveSharedKey/${nodeId}`,
-      body: { address, cid, dynamicData },
+      body: ownerAddress === undefined ? { address, cid, dynamicData } : { address, cid, dynamicData, ownerAddress },
       token: request.token
     })
     .pipe(Effect.result)
@@ -133,6 +135,7 @@ const collectShards = Effect.fnUntraced(function* (
 export const recover = Effect.fn("KeyShards.recover")(function* (deps: RecoverDeps, input: RecoverInput) {
   const cid = yield* parseCid(input.cid)
   const address = yield* parsePublicKey(input.address)
+  const ownerAddress = input.ownerAddress === undefined ? undefined : yield* parsePublicKey(input.ownerAddress)
   const count = input.count ?? threshold
   if (!Number.isInteger(count) || count < 1 || count > allNodes.length)
     return yield* new InvalidKeySplit({
@@ -142,7 +145,7 @@ export const recover = Effect.fn("KeyShards.recover")(function* (deps: RecoverDe
     })
   const order = yield* Random.shuffle(allNodes)
   yield* Effect.annotateCurrentSpan({ cid, address, count })
-  const request = { cid, address, token: input.token, dynamicData: input.dynamicData ?? {} }
+  const request = { cid, address, token: input.token, dynamicData: input.dynamicData ?? {}, ownerAddress }
   const { shards, failures } = yield* collectShards(deps, request, order, count)
   if (shards.length < count)
     return yield* new KeyNodesUnavailable({

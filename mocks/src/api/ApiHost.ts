@@ -15,6 +15,9 @@
  * | `GET /api/lighthouse/file_info?cid=` | `{fileSizeInBytes, cid, encryption, fileName, mimeType, txHash}`; 404 unknown |
  * | `GET /api/lighthouse/deal_status?cid=` | `[]` until a deal is simulated, then the deals; 400 without a CID |
  * | `GET /api/lighthouse/get_proof?cid=` | 400 until a deal exists, then the PoDSI of every deal |
+ * | `POST /api/lighthouse/pin` `{cid, fileName?}` (Bearer) | `{data: record}`; 404 content not reachable, 402 past the quota |
+ * | `GET /api/lighthouse/pdp_deal_request?cid=` (Bearer) | `Success`; 404 not the caller's file, 400 over 100 MB |
+ * | `GET /api/lighthouse/pdp_deal_status?cid=` | `[]` until 20 minutes after the request, then the completed deals |
  * | `GET /api/lighthouse/get_ticker?symbol=` | USD price as a JSON number; 404 unknown symbol |
  * | `GET /api/ipns/generate_key` (Bearer) | `{ipnsName, ipnsId}` |
  * | `GET /api/ipns/publish_record?cid=&keyName=` (Bearer) | `{Name: ipnsId, Value: "/ipfs/<cid>"}`; 500 unknown key |
@@ -29,6 +32,8 @@ import { authRoutes } from "./AuthRoutes.ts"
 import { type ApiHostContext, route } from "./Context.ts"
 import { fileRoutes } from "./FileRoutes.ts"
 import { ipnsRoutes } from "./IpnsRoutes.ts"
+import { pdpRoutes } from "./PdpRoutes.ts"
+import { pinRoutes } from "./PinRoutes.ts"
 import { tickerRoutes } from "./TickerRoutes.ts"
 import { userRoutes } from "./UserRoutes.ts"
 import { walrusRoutes } from "./WalrusRoutes.ts"
@@ -42,6 +47,8 @@ export const apiHandlers = (context: ApiHostContext): Array<HttpHandler> => [
   ...fileRoutes(context),
   ...tickerRoutes(context),
   ...ipnsRoutes(context),
+  ...pinRoutes(context),
+  ...pdpRoutes(context),
   http.all(
     `${context.host}/*`,
     route(context, () => errorResponse(404, "Not Found"))

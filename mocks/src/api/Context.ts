@@ -14,7 +14,10 @@ import type { Account, Accounts } from "./Accounts.ts"
 import type { Deals } from "./Deals.ts"
 import type { Files } from "./Files.ts"
 import type { IpnsKeys } from "./Ipns.ts"
+import type { PdpDeals } from "./PdpDeals.ts"
 import type { Tickers } from "./Tickers.ts"
+import type { CID } from "multiformats/cid"
+import type { NodeStat } from "../storage/Dag.ts"
 import type { WalrusBlobs } from "./WalrusBlobs.ts"
 
 export interface ApiHostContext {
@@ -31,6 +34,17 @@ export interface ApiHostContext {
   readonly walrus: WalrusBlobs
   /** Who hears of a route that threw; nobody when absent. */
   readonly log?: RouteErrorLog | undefined
+  /** Every block the network holds: what a pin can reach. */
+  readonly content: ReachableContent
+  /** PDP deals requested, shown once the clock has moved on. */
+  readonly pdp: PdpDeals
+}
+
+/** What a pin reads of the network's blocks (its content store). */
+export interface ReachableContent {
+  /** Every block of the DAG under `root`; fails with `ContentNotFound` at a missing block. */
+  readonly walk: (root: CID) => AsyncIterable<{ readonly bytes: Uint8Array }>
+  readonly stat: (cid: CID) => Promise<NodeStat>
 }
 
 export type Resolver = (info: { readonly request: Request }) => Response | Promise<Response>

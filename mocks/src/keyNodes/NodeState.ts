@@ -48,7 +48,7 @@ export interface FileRecord {
 export interface Release {
   readonly cid: string
   readonly to: string
-  readonly right: "owner" | "shared" | "conditions"
+  readonly right: "owner" | "shared" | "delegated" | "conditions"
   /** Milliseconds on the network's clock. */
   readonly at: number
 }
@@ -60,17 +60,21 @@ export interface NodeState {
   readonly spentNonces: Set<string>
   /** Every shard this node released, in order: the audit trail the security tests read. */
   readonly released: Array<Release>
+  /** Per owner, the addresses that may recover the key of any of the owner's files (in memory only). */
+  readonly delegates: Map<string, ReadonlyArray<string>>
 }
 
 export const makeNodeState = (id: NodeId): NodeState => ({
   id,
   files: new Map(),
   spentNonces: new Set(),
-  released: []
+  released: [],
+  delegates: new Map()
 })
 
 export const clearNodeState = (node: NodeState): void => {
   node.files.clear()
   node.spentNonces.clear()
   node.released.length = 0
+  node.delegates.clear()
 }

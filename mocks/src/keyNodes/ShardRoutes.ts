@@ -9,9 +9,9 @@
  * - `DELETE /api/setSharedKey/{n}` `{ address, cid, revokeTo }` removes them (owner only); revoking
  *   an address that was never shared succeeds.
  * - `POST /api/transferOwnership/{n}` `{ address, cid, newOwner, resetSharedTo = true }`.
- * - `POST /api/retrieveSharedKey/{n}` `{ address, cid, dynamicData }` → `{ message: "success",
- *   payload: {key, index} }` to the owner, an address in `sharedTo`, or a caller whose conditions
- *   hold; `Access Denied` otherwise; `cid not found` when this node has no record.
+ * - `POST /api/retrieveSharedKey/{n}` `{ address, cid, dynamicData, ownerAddress? }` → `{ message:
+ *   "success", payload: {key, index} }` to the owner, an address in `sharedTo`, a delegate of the
+ *   owner named in `ownerAddress` (`DelegationRoutes.ts`), or a caller whose conditions hold; `Access Denied` otherwise; `cid not found` when this node has no record.
  *
  * Successful writes answer `{ message: "success", data }` with `data` the same on every healthy
  * node, so both kavach's comparison (which blanks `data`) and a strict one (transferOwnership)
@@ -23,6 +23,7 @@ import { type HttpHandler, http } from "msw"
 import { Cid } from "lighthouse-effect"
 import { normalizeAddress } from "./Auth.ts"
 import { conditionsGrant } from "./Conditions.ts"
+import { isDelegate } from "./DelegationRoutes.ts"
 import { type KeyNodeContext, type NodeCall, nodeRoute, parseAddressList, type Step } from "./Context.ts"
 import type { FileRecord, KeyShard, Release } from "./NodeState.ts"
 import { accessDenied, badRequest, cidNotFound, invalidAddress, invalidCid, reply, success } from "./Replies.ts"
@@ -119,9 +120,11 @@ const retrieve =
         ? "owner"
         : record.sharedTo.includes(call.address)
           ? "shared"
-          : (await conditionsGrant(record, { caller: call.address, dynamicData }, context.conditions))
-            ? "conditions"
-            : undefined
+          : isDelegate(call, record)
+            ? "delegated"
+            : (await conditionsGrant(record, { caller: call.address, dynamicData }, context.conditions))
+              ? "conditions"
+              : undefined
     if (right === undefined) return accessDenied()
     call.node.released.push({ cid: record.cid, to: call.address, right, at: context.now() })
     return reply({ message: "success", payload: { ...record.shard } })

@@ -11,8 +11,8 @@
  * keyNodes.nodes[2].files.get(cid)?.shard   // node 3's shard
  * ```
  *
- * Wire details, per route, are in `AuthRoutes.ts`, `ShardRoutes.ts`, `ConditionRoutes.ts` and
- * `Replies.ts`; authentication rules in `Auth.ts`.
+ * Wire details, per route, are in `AuthRoutes.ts`, `ShardRoutes.ts`, `ConditionRoutes.ts`,
+ * `DelegationRoutes.ts` and `Replies.ts`; authentication rules in `Auth.ts`.
  *
  * @since 0.1.0
  */
@@ -22,6 +22,7 @@ import type { RouteErrorLog } from "../http/Guard.ts"
 import { type AuthState, makeAuth } from "./Auth.ts"
 import { authRoutes } from "./AuthRoutes.ts"
 import { conditionRoutes } from "./ConditionRoutes.ts"
+import { delegationRoutes } from "./DelegationRoutes.ts"
 import type { KeyNodeContext } from "./Context.ts"
 import type { EvmChainSource } from "./EvmConditions.ts"
 import { type CoreumLedger, makeCoreumLedger, makeSolanaLedger, type SolanaLedger } from "./Ledger.ts"
@@ -105,6 +106,7 @@ export const makeKeyNodes = (options: KeyNodesOptions = {}): KeyNodes => {
       ...authRoutes(context),
       ...conditionRoutes(context),
       ...shardRoutes(context),
+      ...delegationRoutes(context),
       // Anything else on this host: unknown path, or a node id route with a wrong method.
       http.all(`${host}/*`, () => notFound())
     ],

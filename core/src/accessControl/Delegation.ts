@@ -1,0 +1,63 @@
+/**
+ * Account delegation: an owner lets other addresses recover the key of every file it owns, on the
+ * 5 key nodes (`POST /api/setAllFilesAccess/{1..5}` with `{ address, allFilesAccess }` and the
+ * owner's token). Each call replaces the owner's list of delegates; an empty list revokes them
+ * all. A delegate then recovers a file's key with its own token, naming the owner
+ * (`KeyShards.fetchKey({ …, ownerAddress })`).
+ *
+ * Like share and revoke, the call stops at the first node that fails (the error names the nodes
+ * already changed), and the 5 answers must be identical and `success`.
+ *
+ * The provider's SDKs have no call for this route; see docs/PROTOCOL.md#account-delegation.
+ *
+ * @since 0.3.0
+ */
+import * as Effect from "effect/Effect"
+import type { InvalidPublicKey, NodeError, NodesDisagree } from "../Errors.ts"
+import type { Token } from "../internal/http.ts"
+import type { KeyNodes } from "../KeyNodes.ts"
+import { parsePublicKey } from "../schema/Address.ts"
+
+/** `delegateAllFiles`: the owner, its token, and the addresses that may recover any of its keys. */
+export interface DelegateInput {
+  readonly address: string
+  /** The owner's JWT (`jwt:…`) or a raw signature of the node message. */
+  readonly token: Token
+  /** Replaces the owner's delegates; `[]` revokes every one. */
+  readonly delegates: ReadonlyArray<string>
+}
+
+/** `revokeDelegates`: the owner and its token. */
+export interface RevokeDelegatesInput {
+  readonly address: string
+  readonly token: Token
+}
+
+/** Failures of a delegation change: a bad address, a node's refusal, nodes that disagree. */
+export type DelegationFailure = InvalidPublicKey | NodeError | NodesDisagree
+
+/** Sets the owner's delegates on the 5 nodes (the delegates' addresses checked first). */
+export const delegateAllFiles = Effect.fn("AccessControl.delegateAllFiles")(function* (
+  nodes: KeyNodes["Service"],
+  input: DelegateInput
+) {
+  const owner = yield* parsePublicKey(input.address)
+  const delegates = yield* Effect.forEach(input.delegates, parsePublicKey)
+  yield* Effect.annotateCurrentSpan({ owner, count: delegates.length })
+  return yield* nodes.fanOut({
+    operation: "setAllFilesAccess",
+    request: (nodeId) => ({
+      method: "POST",
+      path: `/api/setAllFilesAccess/${nodeId}`,
+      body: { address: owner, allFilesAccess: delegates },
+      token: input.token
+    }),
+    onError: "stop",
+    agreement: "identical",
+    requireSuccess: true
+  })
+})
+
+/** Revokes every delegate of the owner (an empty list on the 5 nodes). */
+export const revokeDelegates = (nodes: KeyNodes["Service"], input: RevokeDelegatesInput) =>
+  delegateAllFiles(nodes, { ...input, delegates: [] })

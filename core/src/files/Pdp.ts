@@ -1,0 +1,123 @@
+/**
+ * PDP (Proof of Data Possession) deals: a storage provider keeps a hot, provable copy of a file.
+ *
+ * - `GET /api/lighthouse/pdp_deal_request?cid=` with the API key asks for one. The provider limits
+ *   it to files of 100 MB, so the file's size is read first (`file_info`) and a bigger file is the
+ *   typed `PdpSizeLimitExceeded` before any deal request.
+ * - `GET /api/lighthouse/pdp_deal_status?cid=` (no key) lists the deals with their root CID,
+ *   download URL and transaction hash once made.
+ * - The provider says a deal shows up about 20 minutes after the request: `awaitPdpDeal` polls the
+ *   status on a `Schedule` until a completed deal is listed, or fails with `PdpDealTimedOut`.
+ *
+ * The provider's own SDK has none of these; see docs/PROTOCOL.md#pdp-deals.
+ *
+ * @since 0.3.0
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import { PdpDealTimedOut, PdpSizeLimitExceeded } from "../Errors.ts"
+import { execute, executeJson, type Token, url, withBearer } from "../internal/http.ts"
+import { parseCid } from "../schema/Cid.ts"
+import { type ApiDeps, fileInfo } from "./Records.ts"
+
+/** The largest file a PDP deal takes, in bytes (the provider's "100 MB", read as 100 MiB). */
+export const PdpSizeLimit = 100 * 1024 * 1024
+
+/** Where a completed PDP deal put the file. */
+export const PdpTransaction = Schema.Struct({
+  RootCID: Schema.String,
+  /** The piece, as the storage provider serves it. */
+  DownloadURL: Schema.String,
+  /** The transaction that added the root to the proof set. */
+  TXHash: Schema.String
+}).annotate({ identifier: "PdpTransaction" })
+export type PdpTransaction = typeof PdpTransaction.Type
+
+/** One PDP deal of a CID (`GET /api/lighthouse/pdp_deal_status`). */
+export const PdpDeal = Schema.Struct({
+  id: Schema.String,
+  cid: Schema.String,
+  /** The requester's address, lower-cased. */
+  publicKey: Schema.String,
+  /** `completed` once the transaction is known. */
+  dealStatus: Schema.String,
+  /** ISO 8601 times. */
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  transactionDetails: Schema.optionalKey(PdpTransaction)
+}).annotate({ identifier: "PdpDeal" })
+export type PdpDeal = typeof PdpDeal.Type
+
+/** A completed deal: its transaction details are there. */
+export type CompletedPdpDeal = PdpDeal & { readonly transactionDetails: PdpTransaction }
+
+export const isCompleted = (deal: PdpDeal): deal is CompletedPdpDeal =>
+  deal.dealStatus === "completed" && deal.transactionDetails !== undefined
+
+/** How `awaitPdpDeal` polls. */
+export interface AwaitPdpDealOptions {
+  /** Between two status reads. @default "1 minute" */
+  readonly interval?: Duration.Input | undefined
+  /** The whole wait; the provider announces about 20 minutes. @default "40 minutes" */
+  readonly timeout?: Duration.Input | undefined
+}
+
+/** What the PDP calls need of the API host (the size check reads `file_info` with the same). */
+export type PdpDeps = ApiDeps
+
+const api = (config: PdpDeps["config"], path: string, cid: string) => url(config.hosts.api, path, { cid })
+
+/** Asks for a PDP deal of a stored file; refuses, before asking, a file over {@link PdpSizeLimit}. */
+export const requestPdpDeal = Effect.fn("Files.requestPdpDeal")(function* (deps: PdpDeps, apiKey: Token, cid: string) {
+  const valid = yield* parseCid(cid)
+  const info = yield* fileInfo(deps, valid)
+  const size = Number(info.fileSizeInBytes)
+  if (size > PdpSizeLimit) return yield* new PdpSizeLimitExceeded({ cid: valid, size, limit: PdpSizeLimit })
+  const response = yield* execute(
+    deps.client,
+    HttpClientRequest.get(api(deps.config, "/api/lighthouse/pdp_deal_request", valid)).pipe(
+      withBearer(apiKey),
+      HttpClientRequest.acceptJson
+    ),
+    { style: "request-failed", timeout: deps.config.requestTimeout }
+  )
+  // The provider answers a bare `Success`; what it says is of no further use.
+  yield* Effect.ignore(response.text)
+})
+
+/** The PDP deals of a CID; empty until one is made. */
+export const pdpDealStatus = Effect.fn("Files.pdpDealStatus")(function* (deps: PdpDeps, cid: string) {
+  const valid = yield* parseCid(cid)
+  return yield* executeJson(
+    deps.client,
+    HttpClientRequest.get(api(deps.config, "/api/lighthouse/pdp_deal_status", valid)).pipe(
+      HttpClientRequest.acceptJson
+    ),
+    Schema.Array(PdpDeal),
+    { style: "request-failed", timeout: deps.config.requestTimeout }
+  )
+})
+
+/** Reads the status every `interval` until a completed deal is listed; that deal. */
+export const awaitPdpDeal = Effect.fn("Files.awaitPdpDeal")(function* (
+  deps: PdpDeps,
+  cid: string,
+  options?: AwaitPdpDealOptions
+) {
+  const valid = yield* parseCid(cid)
+  const timeout = Duration.fromInputUnsafe(options?.timeout ?? "40 minutes")
+  const deals = yield* pdpDealStatus(deps, valid).pipe(
+    Effect.repeat({
+      schedule: Schedule.spaced(options?.interval ?? "1 minute"),
+      until: (listed) => listed.some(isCompleted)
+    }),
+    Effect.timeoutOrElse({
+      duration: timeout,
+      orElse: () => Effect.fail(new PdpDealTimedOut({ cid: valid, waitedMillis: Duration.toMillis(timeout) }))
+    })
+  )
+  return deals.find(isCompleted)!
+})

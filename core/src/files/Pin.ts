@@ -1,0 +1,60 @@
+/**
+ * Pinning content that is already on IPFS (`POST /api/lighthouse/pin` with `{ cid, fileName? }`,
+ * the API key as bearer): the API host fetches the DAG under the CID, keeps it, and adds it to the
+ * account's uploads list, where it counts against the data quota like an upload.
+ *
+ * The provider's own SDK has no call for this route; see docs/PROTOCOL.md#pinning-a-cid.
+ *
+ * @since 0.3.0
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import { ContentUnreachable, InvalidArgument } from "../Errors.ts"
+import { executeJson, type Token, url, withBearer } from "../internal/http.ts"
+import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import { parseCid } from "../schema/Cid.ts"
+import { UploadedFile } from "./Models.ts"
+
+/** What a pin takes: the CID, and the name its record gets (the CID itself without one). */
+export const PinInput = Schema.Struct({
+  cid: Schema.String,
+  fileName: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1)))
+}).annotate({ identifier: "PinInput" })
+export type PinInput = typeof PinInput.Type
+
+/** The answer of a pin: the record it added to the uploads list. */
+export const Pinned = Schema.Struct({ data: UploadedFile }).annotate({ identifier: "Pinned" })
+
+/** What a pin needs of the API host. */
+export interface PinDeps {
+  readonly client: HttpClient.HttpClient
+  readonly config: Pick<LighthouseConfig.Options, "hosts" | "requestTimeout">
+}
+
+const decodeInput = (input: unknown) =>
+  Schema.decodeUnknownEffect(PinInput)(input).pipe(
+    Effect.mapError((error) => new InvalidArgument({ method: "Files.pin", detail: error.message }))
+  )
+
+/** Pins the content of `input.cid` to the account of `apiKey`; its record joins the uploads list. */
+export const pin = Effect.fn("Files.pin")(function* ({ client, config }: PinDeps, apiKey: Token, input: PinInput) {
+  const { cid, fileName } = yield* decodeInput(input)
+  const valid = yield* parseCid(cid)
+  const answer = yield* executeJson(
+    client,
+    HttpClientRequest.post(url(config.hosts.api, "/api/lighthouse/pin")).pipe(
+      withBearer(apiKey),
+      HttpClientRequest.bodyJsonUnsafe(fileName === undefined ? { cid: valid } : { cid: valid, fileName })
+    ),
+    Pinned,
+    {
+      style: "request-failed",
+      timeout: config.requestTimeout,
+      // 404: the host found no provider of the content within its search.
+      onStatus: (status) => (status === 404 ? new ContentUnreachable({ cid: valid }) : undefined)
+    }
+  )
+  return answer.data
+})
