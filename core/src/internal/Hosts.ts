@@ -195,12 +195,6 @@ export const make = (config: LighthouseConfig.Options, client: HttpClient.HttpCl
 export const uploadNodeOf = (hosts: Hosts, storageType: StorageType | undefined): Client<RequestFailed> =>
   storageType === "walrus" ? hosts.walrusNode : hosts.node
 
-/** The gateway a download reads from: the caller's, else Walrus' for Walrus content, else the IPFS gateway. */
-export const gatewayBaseOf = (
-  config: LighthouseConfig.Options,
-  options: { readonly gateway?: string | undefined; readonly storageType?: StorageType | undefined } | undefined
-): string => options?.gateway ?? (options?.storageType === "walrus" ? config.hosts.walrusGateway : config.hosts.gateway)
-
 /** Sends `request` through a host's client and decodes its JSON body against `schema`. */
 export const json = <A, I, E>(
   client: HttpClient.HttpClient.With<E>,
