@@ -21,6 +21,7 @@ import * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import type { HttpMethod } from "effect/http/HttpMethod"
 import * as Url from "effect/http/Url"
 import {
   type HttpStatusError,
@@ -83,8 +84,18 @@ const hostClient = <E>(
     readonly onStatus: (response: HttpClientResponse.HttpClientResponse, url: string) => Effect.Effect<never, E>
   }
 ): HttpClient.HttpClient.With<E> => {
-  // Joined as text so a host configured with a path prefix keeps it.
-  const prefixed = HttpClient.mapRequest(client, HttpClientRequest.prependUrl(base.replace(/\/+$/, "")))
+  // Joined as text so a host configured with a path prefix keeps it; the query is then written into
+  // the URL, so the request's `url` is the whole address, as a client sees it on the wire.
+  const prefixed = HttpClient.mapRequest(client, (request) => {
+    const full = HttpClientRequest.prependUrl(request, base.replace(/\/+$/, ""))
+    return full.urlParams.params.length === 0
+      ? full
+      : HttpClientRequest.make(full.method as HttpMethod)(urlOf(full)).pipe(
+          // The body before the headers: setting a body rewrites Content-Type, the caller's wins.
+          HttpClientRequest.setBody(full.body),
+          HttpClientRequest.setHeaders(full.headers)
+        )
+  })
   const preprocess: HttpClient.HttpClient.Preprocess<E, never> = (request) =>
     Effect.catchTag(prefixed.preprocess(request), "HttpClientError", (e) =>
       Effect.fail(handlers.onFailure(e, urlOf(request)))
