@@ -23,6 +23,7 @@ import type * as Redacted from "effect/Redacted"
 import * as Semaphore from "effect/Semaphore"
 import * as HttpClient from "effect/http/HttpClient"
 import * as ApiKey from "./auth/ApiKey.ts"
+import * as Hosts from "./internal/Hosts.ts"
 import type { ApiFailure, ApiKeyInput, JwtInput, JwtPair, Options, RefreshInput, SignInFailure } from "./auth/Models.ts"
 import * as NodeSignIn from "./auth/NodeSignIn.ts"
 import * as TokenCache from "./auth/TokenCache.ts"
@@ -90,7 +91,7 @@ export const make = Effect.fnUntraced(function* (
   options: Options = {}
 ): Effect.fn.Return<Service, never, LighthouseConfig | HttpClient.HttpClient | KeyNodes> {
   const config = yield* LighthouseConfig
-  const api: ApiKey.ApiDeps = { config, client: yield* HttpClient.HttpClient }
+  const hosts = Hosts.make(config, yield* HttpClient.HttpClient)
   const node: NodeSignIn.NodeDeps = { config, nodes: yield* KeyNodes }
   const tokens: TokenCache.TokenCache = {
     ...node,
@@ -106,11 +107,11 @@ export const make = Effect.fnUntraced(function* (
     signIn: (signer, signInOptions) => NodeSignIn.signIn(node, signer, signInOptions),
     token: (signer) => TokenCache.token(tokens, signer),
     forget: (address) => TokenCache.forget(tokens.cache, address),
-    apiAuthMessage: (publicKey) => ApiKey.apiAuthMessage(api, publicKey),
-    apiMessage: (publicKey) => ApiKey.apiMessage(api, publicKey),
-    apiKey: (input) => ApiKey.apiKey(api, input),
-    createApiKey: (signer) => ApiKey.createApiKey(api, signer),
-    oneTimeToken: (signer) => ApiKey.oneTimeToken(api, signer)
+    apiAuthMessage: (publicKey) => ApiKey.apiAuthMessage(hosts, publicKey),
+    apiMessage: (publicKey) => ApiKey.apiMessage(hosts, publicKey),
+    apiKey: (input) => ApiKey.apiKey(hosts, input),
+    createApiKey: (signer) => ApiKey.createApiKey(hosts, signer),
+    oneTimeToken: (signer) => ApiKey.oneTimeToken(hosts, signer)
   })
 })
 

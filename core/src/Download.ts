@@ -41,6 +41,7 @@ import type {
   VerificationReport
 } from "./download/Models.ts"
 import * as Verified from "./download/Verified.ts"
+import * as Hosts from "./internal/Hosts.ts"
 import { KeyShards } from "./KeyShards.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 
@@ -83,8 +84,7 @@ export class Download extends Context.Service<Download, Service>()("lighthouse-e
 /** Builds the service from the HTTP client, the configuration, a file system and the key services. */
 export const make = Effect.gen(function* () {
   const deps: Content.DownloadDeps = {
-    client: yield* HttpClient.HttpClient,
-    config: yield* LighthouseConfig,
+    hosts: Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient),
     fs: yield* FileSystem.FileSystem,
     auth: yield* Auth,
     keyShards: yield* KeyShards

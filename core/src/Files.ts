@@ -50,6 +50,7 @@ import * as Pdp from "./files/Pdp.ts"
 import * as Pin from "./files/Pin.ts"
 import * as FileQuote from "./files/Quote.ts"
 import * as Records from "./files/Records.ts"
+import * as Hosts from "./internal/Hosts.ts"
 import * as Walrus from "./files/Walrus.ts"
 import type { Token } from "./internal/http.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
@@ -132,23 +133,23 @@ export class Files extends Context.Service<Files, Service>()("lighthouse-effect/
 
 /** Builds the service from the HTTP client, the configuration and a file system (for quotes of paths). */
 export const make = Effect.gen(function* () {
-  const api: Records.ApiDeps = { client: yield* HttpClient.HttpClient, config: yield* LighthouseConfig }
+  const hosts = Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient)
   const fs = yield* FileSystem.FileSystem
   return Files.of({
-    usage: (apiKey) => Records.usage(api, apiKey),
-    uploads: (apiKey, options) => Records.uploads(api, apiKey, options),
-    uploadsPage: (apiKey, options) => Records.uploadsPage(api, apiKey, options),
-    fileInfo: (cid) => Records.fileInfo(api, cid),
-    dealStatus: (cid) => Records.dealStatus(api, cid),
-    proof: (cid) => Records.proof(api, cid),
-    deleteFile: (apiKey, id) => Records.deleteFile(api, apiKey, id),
-    walrusBlobs: (cid) => Walrus.walrusBlobs(api, cid),
-    deleteFileWalrus: (apiKey, id) => Walrus.deleteFileWalrus(api, apiKey, id),
-    pin: (apiKey, input) => Pin.pin(api, apiKey, input),
-    requestPdpDeal: (apiKey, cid) => Pdp.requestPdpDeal(api, apiKey, cid),
-    pdpDealStatus: (cid) => Pdp.pdpDealStatus(api, cid),
-    awaitPdpDeal: (cid, options) => Pdp.awaitPdpDeal(api, cid, options),
-    quote: (apiKey, input) => FileQuote.quote({ ...api, fs }, apiKey, input)
+    usage: (apiKey) => Records.usage(hosts, apiKey),
+    uploads: (apiKey, options) => Records.uploads(hosts, apiKey, options),
+    uploadsPage: (apiKey, options) => Records.uploadsPage(hosts, apiKey, options),
+    fileInfo: (cid) => Records.fileInfo(hosts, cid),
+    dealStatus: (cid) => Records.dealStatus(hosts, cid),
+    proof: (cid) => Records.proof(hosts, cid),
+    deleteFile: (apiKey, id) => Records.deleteFile(hosts, apiKey, id),
+    walrusBlobs: (cid) => Walrus.walrusBlobs(hosts, cid),
+    deleteFileWalrus: (apiKey, id) => Walrus.deleteFileWalrus(hosts, apiKey, id),
+    pin: (apiKey, input) => Pin.pin(hosts, apiKey, input),
+    requestPdpDeal: (apiKey, cid) => Pdp.requestPdpDeal(hosts, apiKey, cid),
+    pdpDealStatus: (cid) => Pdp.pdpDealStatus(hosts, cid),
+    awaitPdpDeal: (cid, options) => Pdp.awaitPdpDeal(hosts, cid, options),
+    quote: (apiKey, input) => FileQuote.quote(hosts, fs, apiKey, input)
   })
 })
 

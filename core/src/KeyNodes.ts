@@ -24,6 +24,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as HttpClient from "effect/http/HttpClient"
 import type { NodeError, NodesDisagree } from "./Errors.ts"
+import * as Hosts from "./internal/Hosts.ts"
 import * as Call from "./keyNodes/Call.ts"
 import * as FanOutOps from "./keyNodes/FanOut.ts"
 import type { FanOut, FanOutResult, NodeRequest } from "./keyNodes/Models.ts"
@@ -31,23 +32,44 @@ import { LighthouseConfig } from "./LighthouseConfig.ts"
 
 export * from "./keyNodes/Models.ts"
 
-export class KeyNodes extends Context.Service<
-  KeyNodes,
-  {
-    /** One node, with the retry policy. */
-    readonly call: (nodeId: number, request: NodeRequest) => Effect.Effect<unknown, NodeError>
-    /** The same call on several nodes, with the pause, stop and agreement rules. */
-    readonly fanOut: (spec: FanOut) => Effect.Effect<FanOutResult, NodeError | NodesDisagree>
-  }
->()("lighthouse-effect/KeyNodes") {}
+// =============================================================================
+// Service
+// =============================================================================
 
+export interface Service {
+  /** One node, with the retry policy. */
+  readonly call: (nodeId: number, request: NodeRequest) => Effect.Effect<unknown, NodeError>
+  /** The same call on several nodes, with the pause, stop and agreement rules. */
+  readonly fanOut: (spec: FanOut) => Effect.Effect<FanOutResult, NodeError | NodesDisagree>
+}
+
+/**
+ * The 5 key nodes of the encryption host.
+ *
+ * @category services
+ */
+export class KeyNodes extends Context.Service<KeyNodes, Service>()("lighthouse-effect/KeyNodes") {}
+
+// =============================================================================
+// Constructor
+// =============================================================================
+
+/**
+ * Builds the service from the HTTP client and the configuration.
+ *
+ * @category constructors
+ */
 export const make = Effect.gen(function* () {
-  const deps: Call.NodeDeps = { config: yield* LighthouseConfig, client: yield* HttpClient.HttpClient }
+  const hosts = Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient)
   return KeyNodes.of({
-    call: (nodeId, request) => Call.call(deps, nodeId, request),
-    fanOut: (spec) => FanOutOps.fanOut(deps, spec)
+    call: (nodeId, request) => Call.call(hosts, nodeId, request),
+    fanOut: (spec) => FanOutOps.fanOut(hosts, spec)
   })
 })
+
+// =============================================================================
+// Layers
+// =============================================================================
 
 /** The key nodes over the configured encryption host; needs an `HttpClient` and the config. */
 export const layer: Layer.Layer<KeyNodes, never, LighthouseConfig | HttpClient.HttpClient> = Layer.effect(

@@ -36,6 +36,7 @@ import * as Layer from "effect/Layer"
 import type * as Path from "effect/Path"
 import type * as PlatformError from "effect/PlatformError"
 import * as HttpClient from "effect/http/HttpClient"
+import * as Hosts from "./internal/Hosts.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 import * as Chain from "./payment/Chain.ts"
 import * as Fund from "./payment/Fund.ts"
@@ -103,12 +104,12 @@ export class Payment extends Context.Service<Payment, Service>()("lighthouse-eff
  */
 export const make = Effect.gen(function* () {
   const config = yield* LighthouseConfig
-  const pricing: PriceOps.PriceDeps = { config, http: yield* HttpClient.HttpClient }
+  const hosts = Hosts.make(config, yield* HttpClient.HttpClient)
   const chain: Reads.ChainDeps = { config, transportOf: yield* Chain.ChainTransport }
   return Payment.of({
-    price: (input) => PriceOps.price(pricing, input),
-    quote: (input) => PriceOps.quote(pricing, input),
-    quotePaths: (input) => PriceOps.quotePaths(pricing, input),
+    price: (input) => PriceOps.price(hosts, input),
+    quote: (input) => PriceOps.quote(hosts, input),
+    quotePaths: (input) => PriceOps.quotePaths(hosts, input),
     fund: (input) => Fund.fund(chain, input),
     tokenStatus: (input) => Reads.tokenStatus(chain, input),
     contractBalance: (input) => Reads.contractBalance(chain, input),

@@ -43,6 +43,7 @@ import * as Layer from "effect/Layer"
 import * as HttpClient from "effect/http/HttpClient"
 import { KeyShards } from "./KeyShards.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
+import * as Hosts from "./internal/Hosts.ts"
 import * as Encrypted from "./upload/Encrypted.ts"
 import * as Input from "./upload/Input.ts"
 import type {
@@ -120,8 +121,7 @@ export class Upload extends Context.Service<Upload, Service>()("lighthouse-effec
 /** Builds the service from the HTTP client, the configuration, a file system and the key nodes. */
 export const make = Effect.gen(function* () {
   const plain: Plain.PlainDeps = {
-    client: yield* HttpClient.HttpClient,
-    config: yield* LighthouseConfig,
+    hosts: Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient),
     fs: yield* FileSystem.FileSystem
   }
   const encrypted: Encrypted.EncryptedDeps = { ...plain, keyShards: yield* KeyShards }

@@ -9,11 +9,15 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Redacted, Stream } from "effect"
+import { Effect, Fiber, FileSystem, Layer, Redacted, Stream } from "effect"
+import { HttpClient, HttpClientResponse } from "effect/http"
+import { TestClock } from "effect/testing"
 import * as Auth from "../src/Auth.ts"
 import * as Download from "../src/Download.ts"
 import type { DecryptionFailed, HttpStatusError, InvalidCid } from "../src/Errors.ts"
+import * as KeyNodes from "../src/KeyNodes.ts"
 import * as KeyShards from "../src/KeyShards.ts"
+import * as LighthouseConfig from "../src/LighthouseConfig.ts"
 import * as Upload from "../src/Upload.ts"
 import { alice, aliceSigner, bobSigner, makeHarness } from "./upload/harness.ts"
 
@@ -217,5 +221,47 @@ describe("Download encrypted", () => {
       const notEncrypted = yield* Effect.flip(download.bytes(plain.Hash, { decrypt: wrongKey }))
       assert.strictEqual(notEncrypted._tag, "DecryptionFailed")
     }).pipe(Effect.provide(layer))
+  )
+})
+
+describe("Download time-outs", () => {
+  /** Every request is answered at once with headers, then a body that never arrives. */
+  const stalling = Layer.succeed(
+    HttpClient.HttpClient,
+    HttpClient.make((request) =>
+      Effect.succeed(
+        HttpClientResponse.fromWeb(
+          request,
+          new Response(new ReadableStream<Uint8Array>(), {
+            headers: { "content-type": "application/vnd.ipld.car;version=1;order=dfs;dups=y" }
+          })
+        )
+      )
+    )
+  )
+  const stalled = Download.layer.pipe(
+    Layer.provide(Layer.mergeAll(Auth.layer(), KeyShards.layer)),
+    Layer.provide(KeyNodes.layer),
+    Layer.provideMerge(LighthouseConfig.layer({ transferTimeout: "10 seconds" })),
+    Layer.provide(stalling),
+    Layer.provide(FileSystem.layerNoop({}))
+  )
+  const cid = "bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e"
+
+  it.effect.each([
+    ["the IPFS gateway", {}, "https://gateway.lighthouse.storage"],
+    ["the Walrus gateway", { storageType: "walrus" as const }, "https://gateway-walrus.lighthouse.storage"],
+    ["the caller's gateway", { gateway: "https://mine.example.test" }, "https://mine.example.test"]
+  ] as const)("a verified download that stalls names %s", ([, options, gateway]) =>
+    Effect.gen(function* () {
+      const download = yield* Download.Download
+      const fiber = yield* Effect.forkChild(Effect.flip(download.bytes(cid, options)))
+      yield* TestClock.adjust("10 seconds")
+      const error = yield* Fiber.join(fiber)
+      if (error._tag !== "RequestTimedOut") return assert.fail(`expected RequestTimedOut, got ${error._tag}`)
+      assert.strictEqual(error.message, "Request timed out")
+      assert.strictEqual(error.url, gateway)
+      assert.strictEqual(error.timeoutMillis, 10_000)
+    }).pipe(Effect.provide(stalled))
   )
 })

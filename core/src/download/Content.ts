@@ -8,14 +8,12 @@
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Stream from "effect/Stream"
-import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type { Auth, SignInFailure } from "../Auth.ts"
 import type { MasterKey } from "../crypto/FileFormat.ts"
 import { type DecryptionFailed, type InvalidCid, NetworkError } from "../Errors.ts"
-import { execute, url } from "../internal/http.ts"
+import { type Hosts, urlOf } from "../internal/Hosts.ts"
 import type { FetchKeyFailure, KeyShards } from "../KeyShards.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import { type Cid, decodeCid, parseCid } from "../schema/Cid.ts"
 import { retrieve, slice } from "../verify/Retrieval.ts"
 import * as Cipher from "../crypto/FileCipher.ts"
@@ -23,8 +21,7 @@ import type { ByteRange, Decryption, DecryptOptions, FetchFailure, Options, Veri
 
 /** What a download needs. */
 export interface DownloadDeps {
-  readonly client: HttpClient.HttpClient
-  readonly config: LighthouseConfig.Options
+  readonly hosts: Hosts
   readonly fs: FileSystem.FileSystem
   readonly auth: Auth["Service"]
   readonly keyShards: KeyShards["Service"]
@@ -34,12 +31,22 @@ export interface DownloadDeps {
 const segmentsOf = (path: string | undefined) => (path ?? "").split("/").filter((segment) => segment !== "")
 
 /** The gateway to read from: the call's, else Walrus' for content stored there, else the configured one. */
-const gatewayOf = (config: LighthouseConfig.Options, options: Options | undefined): string =>
-  options?.gateway ?? (options?.storageType === "walrus" ? config.hosts.walrusGateway : config.hosts.gateway)
+/** The gateway a download reads from, as a base URL: the caller's, else Walrus' for Walrus content, else IPFS'. */
+export const gatewayOf = (hosts: Hosts, options: Options | undefined): string =>
+  options?.gateway ??
+  (options?.storageType === "walrus" ? hosts.config.hosts.walrusGateway : hosts.config.hosts.gateway)
+
+/** That gateway's client (the same choice as `gatewayOf`). */
+const gatewayClient = (hosts: Hosts, options: Options | undefined) =>
+  options?.gateway !== undefined
+    ? hosts.gatewayAt(options.gateway)
+    : options?.storageType === "walrus"
+      ? hosts.walrusGateway
+      : hosts.gateway
 
 /** The stored bytes of a CID as the gateway's `cat` gives them, unverified, opened when the stream runs. */
 const cat = (
-  { client, config }: DownloadDeps,
+  { hosts }: DownloadDeps,
   cid: Cid,
   options: Options | undefined
 ): Stream.Stream<Uint8Array, FetchFailure> =>
@@ -50,16 +57,11 @@ const cat = (
         .join("")
       // Walrus' gateway serves content as a browser asks for it; the IPFS gateway as kubo's `cat`.
       const fromWalrus = options?.storageType === "walrus"
-      const target = url(
-        gatewayOf(config, options),
-        fromWalrus ? `/ipfs/${cid}${inside}` : `/api/v0/cat/${cid}${inside}`
-      )
-      const request = fromWalrus ? HttpClientRequest.get(target) : HttpClientRequest.post(target)
-      const response = yield* execute(client, request, {
-        style: "http-error",
-        timeout: config.transferTimeout
-      })
-      return response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: target, cause })))
+      const path = fromWalrus ? `/ipfs/${cid}${inside}` : `/api/v0/cat/${cid}${inside}`
+      const request = fromWalrus ? HttpClientRequest.get(path) : HttpClientRequest.post(path)
+      const response = yield* gatewayClient(hosts, options).execute(request)
+      const url = urlOf(response.request)
+      return response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url, cause })))
     })
   )
 
@@ -73,11 +75,7 @@ const stored = Effect.fnUntraced(function* (
   options: Options | undefined,
   range: ByteRange | undefined
 ) {
-  const retrieval = {
-    client: deps.client,
-    gateway: gatewayOf(deps.config, options),
-    timeout: deps.config.transferTimeout
-  }
+  const retrieval = { gateway: gatewayClient(deps.hosts, options) }
   const target = { root: decodeCid(cid), path: segmentsOf(options?.path), range }
   return yield* retrieve(retrieval, target, options, cat(deps, cid, options))
 })

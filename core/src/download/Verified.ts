@@ -11,7 +11,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { RequestTimedOut } from "../Errors.ts"
-import { content, type DownloadDeps } from "./Content.ts"
+import { content, type DownloadDeps, gatewayOf } from "./Content.ts"
 import type { DecryptOptions, Retrieved } from "./Models.ts"
 
 const randomSuffix = () =>
@@ -20,8 +20,8 @@ const randomSuffix = () =>
 const timedOut = (deps: DownloadDeps, options: DecryptOptions | undefined) => () =>
   Effect.fail(
     new RequestTimedOut({
-      url: options?.gateway ?? deps.config.hosts.gateway,
-      timeoutMillis: Duration.toMillis(deps.config.transferTimeout)
+      url: gatewayOf(deps.hosts, options),
+      timeoutMillis: Duration.toMillis(deps.hosts.config.transferTimeout)
     })
   )
 
@@ -33,7 +33,7 @@ export const retrieve = Effect.fn("Download.retrieve")(function* (
 ) {
   const { stream, report } = yield* content(deps, cid, options)
   const bytes = yield* Stream.mkUint8Array(stream).pipe(
-    Effect.timeoutOrElse({ duration: deps.config.transferTimeout, orElse: timedOut(deps, options) })
+    Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, options) })
   )
   return { bytes, verification: yield* report } satisfies Retrieved
 })
@@ -55,7 +55,7 @@ export const toFile = Effect.fn("Download.toFile")(function* (
     // `wx`: never write through a file or link someone placed at the temporary name.
     Stream.run(fs.sink(partial, { flag: "wx" })),
     Effect.andThen(fs.rename(partial, path)),
-    Effect.timeoutOrElse({ duration: deps.config.transferTimeout, orElse: timedOut(deps, options) }),
+    Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, options) }),
     Effect.onError(() => Effect.ignore(fs.remove(partial, { force: true })))
   )
   return yield* report

@@ -19,9 +19,10 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { PdpDealTimedOut, PdpSizeLimitExceeded } from "../Errors.ts"
-import { execute, executeJson, type Token, url, withBearer } from "../internal/http.ts"
+import { type Hosts, json } from "../internal/Hosts.ts"
+import { type Token, withBearer } from "../internal/http.ts"
 import { parseCid } from "../schema/Cid.ts"
-import { type ApiDeps, fileInfo } from "./Records.ts"
+import { fileInfo } from "./Records.ts"
 
 /** The largest file a PDP deal takes, in bytes (the provider's "100 MB", read as 100 MiB). */
 export const PdpSizeLimit = 100 * 1024 * 1024
@@ -65,51 +66,43 @@ export interface AwaitPdpDealOptions {
   readonly timeout?: Duration.Input | undefined
 }
 
-/** What the PDP calls need of the API host (the size check reads `file_info` with the same). */
-export type PdpDeps = ApiDeps
-
-const api = (config: PdpDeps["config"], path: string, cid: string) => url(config.hosts.api, path, { cid })
-
 /** Asks for a PDP deal of a stored file; refuses, before asking, a file over {@link PdpSizeLimit}. */
-export const requestPdpDeal = Effect.fn("Files.requestPdpDeal")(function* (deps: PdpDeps, apiKey: Token, cid: string) {
+export const requestPdpDeal = Effect.fn("Files.requestPdpDeal")(function* (hosts: Hosts, apiKey: Token, cid: string) {
   const valid = yield* parseCid(cid)
-  const info = yield* fileInfo(deps, valid)
+  const info = yield* fileInfo(hosts, valid)
   const size = Number(info.fileSizeInBytes)
   if (size > PdpSizeLimit) return yield* new PdpSizeLimitExceeded({ cid: valid, size, limit: PdpSizeLimit })
-  const response = yield* execute(
-    deps.client,
-    HttpClientRequest.get(api(deps.config, "/api/lighthouse/pdp_deal_request", valid)).pipe(
+  const response = yield* hosts.api.execute(
+    HttpClientRequest.get("/api/lighthouse/pdp_deal_request", { urlParams: { cid: valid } }).pipe(
       withBearer(apiKey),
       HttpClientRequest.acceptJson
-    ),
-    { style: "request-failed", timeout: deps.config.requestTimeout }
+    )
   )
   // The provider answers a bare `Success`; what it says is of no further use.
   yield* Effect.ignore(response.text)
 })
 
 /** The PDP deals of a CID; empty until one is made. */
-export const pdpDealStatus = Effect.fn("Files.pdpDealStatus")(function* (deps: PdpDeps, cid: string) {
+export const pdpDealStatus = Effect.fn("Files.pdpDealStatus")(function* (hosts: Hosts, cid: string) {
   const valid = yield* parseCid(cid)
-  return yield* executeJson(
-    deps.client,
-    HttpClientRequest.get(api(deps.config, "/api/lighthouse/pdp_deal_status", valid)).pipe(
+  return yield* json(
+    hosts.api,
+    HttpClientRequest.get("/api/lighthouse/pdp_deal_status", { urlParams: { cid: valid } }).pipe(
       HttpClientRequest.acceptJson
     ),
-    Schema.Array(PdpDeal),
-    { style: "request-failed", timeout: deps.config.requestTimeout }
+    Schema.Array(PdpDeal)
   )
 })
 
 /** Reads the status every `interval` until a completed deal is listed; that deal. */
 export const awaitPdpDeal = Effect.fn("Files.awaitPdpDeal")(function* (
-  deps: PdpDeps,
+  hosts: Hosts,
   cid: string,
   options?: AwaitPdpDealOptions
 ) {
   const valid = yield* parseCid(cid)
   const timeout = Duration.fromInputUnsafe(options?.timeout ?? "40 minutes")
-  const deals = yield* pdpDealStatus(deps, valid).pipe(
+  const deals = yield* pdpDealStatus(hosts, valid).pipe(
     Effect.repeat({
       schedule: Schedule.spaced(options?.interval ?? "1 minute"),
       until: (listed) => listed.some(isCompleted)

@@ -9,11 +9,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { ContentUnreachable, InvalidArgument } from "../Errors.ts"
-import { executeJson, type Token, url, withBearer } from "../internal/http.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import { type Hosts, json } from "../internal/Hosts.ts"
+import { type Token, withBearer } from "../internal/http.ts"
 import { parseCid } from "../schema/Cid.ts"
 import { UploadedFile } from "./Models.ts"
 
@@ -27,34 +26,25 @@ export type PinInput = typeof PinInput.Type
 /** The answer of a pin: the record it added to the uploads list. */
 export const Pinned = Schema.Struct({ data: UploadedFile }).annotate({ identifier: "Pinned" })
 
-/** What a pin needs of the API host. */
-export interface PinDeps {
-  readonly client: HttpClient.HttpClient
-  readonly config: Pick<LighthouseConfig.Options, "hosts" | "requestTimeout">
-}
-
 const decodeInput = (input: unknown) =>
   Schema.decodeUnknownEffect(PinInput)(input).pipe(
     Effect.mapError((error) => new InvalidArgument({ method: "Files.pin", detail: error.message }))
   )
 
 /** Pins the content of `input.cid` to the account of `apiKey`; its record joins the uploads list. */
-export const pin = Effect.fn("Files.pin")(function* ({ client, config }: PinDeps, apiKey: Token, input: PinInput) {
+export const pin = Effect.fn("Files.pin")(function* (hosts: Hosts, apiKey: Token, input: PinInput) {
   const { cid, fileName } = yield* decodeInput(input)
   const valid = yield* parseCid(cid)
-  const answer = yield* executeJson(
-    client,
-    HttpClientRequest.post(url(config.hosts.api, "/api/lighthouse/pin")).pipe(
+  const answer = yield* json(
+    hosts.api,
+    HttpClientRequest.post("/api/lighthouse/pin").pipe(
       withBearer(apiKey),
       HttpClientRequest.bodyJsonUnsafe(fileName === undefined ? { cid: valid } : { cid: valid, fileName })
     ),
-    Pinned,
-    {
-      style: "request-failed",
-      timeout: config.requestTimeout,
-      // 404: the host found no provider of the content within its search.
-      onStatus: (status) => (status === 404 ? new ContentUnreachable({ cid: valid }) : undefined)
-    }
+    Pinned
+  ).pipe(
+    // 404: the host found no provider of the content within its search.
+    Effect.catchTag("RequestFailed", (e) => Effect.fail(e.status === 404 ? new ContentUnreachable({ cid: valid }) : e))
   )
   return answer.data
 })

@@ -8,12 +8,13 @@ import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type { PlatformError } from "effect/PlatformError"
 import { InvalidUploadInput } from "../Errors.ts"
+import type { Hosts } from "../internal/Hosts.ts"
 import type { Token } from "../internal/http.ts"
 import * as Input from "../upload/Input.ts"
 import * as Mime from "../upload/Mime.ts"
 import * as Walk from "../upload/Walk.ts"
 import type { Quote, QuoteInput, QuoteItem } from "./Models.ts"
-import { type ApiDeps, usage } from "./Records.ts"
+import { usage } from "./Records.ts"
 
 const isFolderInput = (input: unknown): input is Input.FolderInput =>
   typeof input === "object" &&
@@ -71,14 +72,15 @@ const quoteItems = Effect.fnUntraced(function* (
 })
 
 export const quote = Effect.fn("Files.quote")(function* (
-  deps: ApiDeps & { readonly fs: FileSystem.FileSystem },
+  hosts: Hosts,
+  fs: FileSystem.FileSystem,
   apiKey: Token,
   input: QuoteInput | ReadonlyArray<QuoteInput>
 ) {
   const inputs: ReadonlyArray<QuoteInput> = Array.isArray(input) ? input : [input as QuoteInput]
   // Local inputs first: a bad path fails before the network is asked.
-  const metaData = (yield* Effect.forEach(inputs, (one) => quoteItems(deps.fs, one))).flat()
-  const { dataLimit, dataUsed, walrusDataLimit, walrusDataUsed } = yield* usage(deps, apiKey)
+  const metaData = (yield* Effect.forEach(inputs, (one) => quoteItems(fs, one))).flat()
+  const { dataLimit, dataUsed, walrusDataLimit, walrusDataUsed } = yield* usage(hosts, apiKey)
   return {
     metaData,
     dataLimit,

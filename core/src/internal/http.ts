@@ -33,12 +33,14 @@ export interface ExecuteOptions<S extends StatusStyle, E> {
   readonly onStatus?: (status: number, body: string) => E | undefined
 }
 
-const statusError = (style: StatusStyle, status: number, url: string, body: string) => {
+/** A non-2xx answer in `style`'s wording, with its body when it has one. */
+export const statusError = (style: StatusStyle, status: number, url: string, body: string) => {
   const fields = { status, url, ...(body === "" ? {} : { body }) }
   return style === "request-failed" ? new RequestFailed(fields) : new HttpStatusError(fields)
 }
 
-const fromHttpClientError = (error: HttpClientError.HttpClientError, url: string): TransportFailure => {
+/** A request that got no usable answer: `Network error`, or `InvalidResponse` for a broken one. */
+export const fromHttpClientError = (error: HttpClientError.HttpClientError, url: string): TransportFailure => {
   switch (error.reason._tag) {
     case "TransportError":
     case "InvalidUrlError":

@@ -7,37 +7,16 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
-import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { NodeError } from "../Errors.ts"
-import { reveal, url } from "../internal/http.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import type { Hosts } from "../internal/Hosts.ts"
+import { reveal } from "../internal/http.ts"
 import type { NodeReport, NodeRequest } from "./Models.ts"
 
-/** What a call to a key node needs. */
-export interface NodeDeps {
-  readonly client: HttpClient.HttpClient
-  readonly config: LighthouseConfig.Options
-}
+export { messageOf } from "../internal/Hosts.ts"
 
-const parseBody = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
-}
-
-/** The `message` field of an answer, if it has one. */
-export const messageOf = (answer: unknown): unknown =>
-  typeof answer === "object" && answer !== null && "message" in answer ? answer.message : undefined
-
-const failure = (nodeId: number, statusCode: number, body: unknown, nodeMessage: string) =>
-  new NodeError({ nodeId, statusCode, body, nodeMessage })
-
-const toHttpRequest = (config: LighthouseConfig.Options, request: NodeRequest) => {
-  const httpRequest = HttpClientRequest.make(request.method)(url(config.hosts.encryption, request.path)).pipe(
+const toHttpRequest = (request: NodeRequest) => {
+  const httpRequest = HttpClientRequest.make(request.method)(request.path).pipe(
     HttpClientRequest.setHeader("Authorization", request.token === undefined ? "" : `Bearer ${reveal(request.token)}`)
   )
   return request.body === undefined
@@ -45,58 +24,37 @@ const toHttpRequest = (config: LighthouseConfig.Options, request: NodeRequest) =
     : HttpClientRequest.bodyJsonUnsafe(httpRequest, request.body)
 }
 
-/** A node's answer: its JSON body on a 2xx, else a `NodeError` with the node's own message. */
-const readAnswer = (
-  nodeId: number,
-  response: HttpClientResponse.HttpClientResponse
-): Effect.Effect<unknown, NodeError> => {
-  // The provider never reads a 404's body: it becomes `fetch Error`, which its retry rule matches.
-  if (response.status === 404)
-    return Effect.fail(failure(nodeId, 404, { message: "fetch Error", statusCode: 404 }, "fetch Error"))
-  return response.text.pipe(
-    Effect.orElseSucceed(() => ""),
-    Effect.flatMap((text) => {
-      const body = parseBody(text)
-      if (response.status >= 200 && response.status < 300) {
-        return typeof body === "string" && text !== ""
-          ? Effect.fail(failure(nodeId, response.status, body, "Invalid JSON response"))
-          : Effect.succeed(body)
-      }
-      const withStatus =
-        typeof body === "object" && body !== null
-          ? { ...body, statusCode: response.status }
-          : { message: body, statusCode: response.status }
-      const message = messageOf(body)
-      return Effect.fail(
-        failure(nodeId, response.status, withStatus, typeof message === "string" ? message : JSON.stringify(withStatus))
-      )
-    })
-  )
+/** A 2xx answer's JSON body; a body that is not JSON is the provider's `Invalid JSON response`. */
+const parseAnswer = (nodeId: number, status: number, text: string): Effect.Effect<unknown, NodeError> => {
+  if (text === "") return Effect.succeed("")
+  try {
+    return Effect.succeed(JSON.parse(text))
+  } catch {
+    return Effect.fail(new NodeError({ nodeId, statusCode: status, body: text, nodeMessage: "Invalid JSON response" }))
+  }
 }
 
-const sendOnce = (
-  { client, config }: NodeDeps,
-  nodeId: number,
-  request: NodeRequest
-): Effect.Effect<unknown, NodeError> =>
-  client.execute(toHttpRequest(config, request)).pipe(
-    Effect.timeoutOrElse({
-      duration: config.requestTimeout,
-      orElse: () => Effect.fail(failure(nodeId, 0, { message: "Request timed out" }, "Request timed out"))
-    }),
-    Effect.catchTag("HttpClientError", (e) =>
-      Effect.fail(failure(nodeId, 0, { message: "fetch failed", cause: String(e.reason) }, "fetch failed"))
-    ),
-    Effect.flatMap((response) => readAnswer(nodeId, response))
-  )
+/** One attempt; time-outs, transport failures and refusals are mapped by the key node's client. */
+const sendOnce = (hosts: Hosts, nodeId: number, request: NodeRequest): Effect.Effect<unknown, NodeError> =>
+  hosts
+    .keyNode(nodeId)
+    .execute(toHttpRequest(request))
+    .pipe(
+      Effect.flatMap((response) =>
+        response.text.pipe(
+          Effect.orElseSucceed(() => ""),
+          Effect.flatMap((text) => parseAnswer(nodeId, response.status, text))
+        )
+      )
+    )
 
-const callCounting = (deps: NodeDeps, nodeId: number, request: NodeRequest) =>
+const callCounting = (hosts: Hosts, nodeId: number, request: NodeRequest) =>
   Effect.suspend(() => {
-    const policy = deps.config.nodes
+    const policy = hosts.config.nodes
     let attempts = 0
     return Effect.suspend(() => {
       attempts++
-      return sendOnce(deps, nodeId, request)
+      return sendOnce(hosts, nodeId, request)
     }).pipe(
       Effect.retry({
         schedule: Schedule.spaced(policy.retryDelay),
@@ -109,8 +67,8 @@ const callCounting = (deps: NodeDeps, nodeId: number, request: NodeRequest) =>
   })
 
 /** One node, with the retry policy. */
-export const call = (deps: NodeDeps, nodeId: number, request: NodeRequest): Effect.Effect<unknown, NodeError> =>
-  callCounting(deps, nodeId, request).pipe(
+export const call = (hosts: Hosts, nodeId: number, request: NodeRequest): Effect.Effect<unknown, NodeError> =>
+  callCounting(hosts, nodeId, request).pipe(
     Effect.flatMap(({ result }) =>
       result._tag === "Success" ? Effect.succeed(result.success) : Effect.fail(result.failure)
     ),
@@ -118,8 +76,8 @@ export const call = (deps: NodeDeps, nodeId: number, request: NodeRequest): Effe
   )
 
 /** One node, with the retry policy, as a report that never fails. */
-export const report = (deps: NodeDeps, nodeId: number, request: NodeRequest): Effect.Effect<NodeReport> =>
-  callCounting(deps, nodeId, request).pipe(
+export const report = (hosts: Hosts, nodeId: number, request: NodeRequest): Effect.Effect<NodeReport> =>
+  callCounting(hosts, nodeId, request).pipe(
     Effect.map(({ result, attempts }) =>
       result._tag === "Success"
         ? { nodeId, outcome: "succeeded" as const, attempts, answer: result.success }

@@ -11,7 +11,8 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { NodeError, NodesDisagree } from "../Errors.ts"
-import { messageOf, type NodeDeps, report } from "./Call.ts"
+import type { Hosts } from "../internal/Hosts.ts"
+import { messageOf, report } from "./Call.ts"
 import { type Agreement, allNodes, type FanOut, type FanOutResult, type NodeReport } from "./Models.ts"
 
 /** JSON with sorted keys: two answers agree whatever order their keys came in. */
@@ -36,8 +37,8 @@ const comparable = (agreement: Agreement, answer: unknown): string => {
 }
 
 /** Node after node with the pause between them; after a failure with `onError: "stop"` the rest are skipped. */
-const walkInOrder = Effect.fnUntraced(function* (deps: NodeDeps, nodes: ReadonlyArray<number>, spec: FanOut) {
-  const pause = deps.config.nodes.pause
+const walkInOrder = Effect.fnUntraced(function* (hosts: Hosts, nodes: ReadonlyArray<number>, spec: FanOut) {
+  const pause = hosts.config.nodes.pause
   const reports: Array<NodeReport> = []
   let stopped = false
   for (const [i, nodeId] of nodes.entries()) {
@@ -46,7 +47,7 @@ const walkInOrder = Effect.fnUntraced(function* (deps: NodeDeps, nodes: Readonly
       continue
     }
     if (i > 0 && Duration.isGreaterThan(pause, Duration.zero)) yield* Effect.sleep(pause)
-    const r = yield* report(deps, nodeId, spec.request(nodeId))
+    const r = yield* report(hosts, nodeId, spec.request(nodeId))
     reports.push(r)
     if (r.outcome === "failed" && spec.onError === "stop") stopped = true
   }
@@ -54,18 +55,18 @@ const walkInOrder = Effect.fnUntraced(function* (deps: NodeDeps, nodes: Readonly
 })
 
 export const fanOut = Effect.fn("KeyNodes.fanOut")(function* (
-  deps: NodeDeps,
+  hosts: Hosts,
   spec: FanOut
 ): Effect.fn.Return<FanOutResult, NodeError | NodesDisagree> {
   const nodes = spec.nodes ?? allNodes
-  const mode = spec.mode ?? deps.config.nodes.mode
+  const mode = spec.mode ?? hosts.config.nodes.mode
   yield* Effect.annotateCurrentSpan({ operation: spec.operation, mode })
   const reports =
     mode === "concurrent"
-      ? yield* Effect.forEach(nodes, (nodeId) => report(deps, nodeId, spec.request(nodeId)), {
+      ? yield* Effect.forEach(nodes, (nodeId) => report(hosts, nodeId, spec.request(nodeId)), {
           concurrency: "unbounded"
         })
-      : yield* walkInOrder(deps, nodes, spec)
+      : yield* walkInOrder(hosts, nodes, spec)
   const firstFailure = reports.find((r) => r.outcome === "failed")
   if (firstFailure?.error !== undefined) {
     const succeeded = reports.filter((r) => r.outcome === "succeeded").map((r) => r.nodeId)

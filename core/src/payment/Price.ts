@@ -6,7 +6,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { formatUnits } from "viem"
 import {
@@ -16,28 +15,20 @@ import {
   type RequestTimedOut,
   TickerPriceFailed
 } from "../Errors.ts"
-import { executeJson, url } from "../internal/http.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import { type Hosts, json } from "../internal/Hosts.ts"
 import type { Price, PriceInput, QuoteInput, QuotePathsInput } from "./Models.ts"
 import * as Pricing from "./Pricing.ts"
 import * as Quote from "./Quote.ts"
 import { type Resolved, resolve } from "./Target.ts"
 
-/** What pricing needs: the configuration, and the HTTP client for the ticker. */
-export interface PriceDeps {
-  readonly config: LighthouseConfig.Options
-  readonly http: HttpClient.HttpClient
-}
-
 const TickerBody = Schema.Union([Schema.Number, Schema.String])
 
 /** The USD price of a network's native coin, from the API's ticker. */
-const tickerPrice = ({ config, http }: PriceDeps, symbol: string) =>
-  executeJson(
-    http,
-    HttpClientRequest.get(url(config.hosts.api, "/api/lighthouse/get_ticker", { symbol })),
-    TickerBody,
-    { style: "http-error", timeout: config.requestTimeout }
+const tickerPrice = (hosts: Hosts, symbol: string) =>
+  json(
+    hosts.apiHttpError,
+    HttpClientRequest.get("/api/lighthouse/get_ticker", { urlParams: { symbol } }),
+    TickerBody
   ).pipe(
     Effect.mapError(
       (e: HttpStatusError | NetworkError | RequestTimedOut | InvalidResponse) =>
@@ -53,7 +44,7 @@ const tickerPrice = ({ config, http }: PriceDeps, symbol: string) =>
 
 /** The price of `size` bytes in a resolved token. */
 const priceOf = Effect.fnUntraced(function* (
-  deps: PriceDeps,
+  hosts: Hosts,
   resolved: Resolved,
   size: bigint
 ): Effect.fn.Return<Price, TickerPriceFailed> {
@@ -70,7 +61,7 @@ const priceOf = Effect.fnUntraced(function* (
     const amount = Pricing.tokenUnits(size, decimals)
     return { ...common, amount, formatted: formatUnits(amount, decimals), tokenAddress }
   }
-  const ticker = yield* tickerPrice(deps, network.symbol)
+  const ticker = yield* tickerPrice(hosts, network.symbol)
   const amount = Pricing.nativeUnits(size, decimals, ticker.ratio)
   return {
     ...common,
@@ -80,30 +71,30 @@ const priceOf = Effect.fnUntraced(function* (
   }
 })
 
-const quoteOf = (deps: PriceDeps, resolved: Resolved, metaData: ReadonlyArray<Quote.FileMetadata>) =>
+const quoteOf = (hosts: Hosts, resolved: Resolved, metaData: ReadonlyArray<Quote.FileMetadata>) =>
   Effect.map(
     priceOf(
-      deps,
+      hosts,
       resolved,
       metaData.reduce((sum, file) => sum + BigInt(file.fileSize), 0n)
     ),
     (price) => ({ metaData, totalSize: Number(price.size), price })
   )
 
-export const price = Effect.fn("Payment.price")(function* (deps: PriceDeps, input: PriceInput) {
-  const resolved = yield* resolve(deps.config, input)
+export const price = Effect.fn("Payment.price")(function* (hosts: Hosts, input: PriceInput) {
+  const resolved = yield* resolve(hosts.config, input)
   const size = yield* Quote.checkSize(input.size)
-  return yield* priceOf(deps, resolved, size)
+  return yield* priceOf(hosts, resolved, size)
 })
 
 // The target is resolved first: a missing network is reported before anything else, as the provider did.
-export const quote = Effect.fn("Payment.quote")(function* (deps: PriceDeps, input: QuoteInput) {
-  const resolved = yield* resolve(deps.config, input)
-  return yield* quoteOf(deps, resolved, yield* Quote.fromSizes(input.files))
+export const quote = Effect.fn("Payment.quote")(function* (hosts: Hosts, input: QuoteInput) {
+  const resolved = yield* resolve(hosts.config, input)
+  return yield* quoteOf(hosts, resolved, yield* Quote.fromSizes(input.files))
 })
 
-export const quotePaths = Effect.fn("Payment.quotePaths")(function* (deps: PriceDeps, input: QuotePathsInput) {
-  const resolved = yield* resolve(deps.config, input)
+export const quotePaths = Effect.fn("Payment.quotePaths")(function* (hosts: Hosts, input: QuotePathsInput) {
+  const resolved = yield* resolve(hosts.config, input)
   const paths = typeof input.paths === "string" ? [input.paths] : input.paths
-  return yield* quoteOf(deps, resolved, yield* Quote.fromPaths(paths))
+  return yield* quoteOf(hosts, resolved, yield* Quote.fromPaths(paths))
 })

@@ -12,7 +12,8 @@ import type { AddSettings } from "../verify/UnixfsCids.ts"
 import { type AnsweredEntry, track } from "../verify/Uploaded.ts"
 import { BodyMode, type UploadFailure } from "./Options.ts"
 import * as Response from "./Response.ts"
-import { type SendRequest, send, type Transport } from "./Send.ts"
+import type { Hosts } from "../internal/Hosts.ts"
+import { type SendRequest, send } from "./Send.ts"
 
 /** A sent `add`: the node's answer, and the check of the entries read from it. */
 export interface SentAdd {
@@ -27,14 +28,14 @@ export interface SentAdd {
 
 /** Sends an `add` imported with `settings`, tracking its CIDs unless `verify` is `false`. */
 export const sendAdd = Effect.fnUntraced(function* (
-  deps: Transport,
+  hosts: Hosts,
   request: SendRequest,
   settings: AddSettings,
   verify: boolean | undefined
 ): Effect.fn.Return<SentAdd, UploadFailure, Scope.Scope> {
-  if (verify === false) return { ...(yield* send(deps, request)), check: () => Effect.void }
+  if (verify === false) return { ...(yield* send(hosts, request)), check: () => Effect.void }
   const tracked = yield* track(request.parts, settings, yield* BodyMode)
-  const sent = yield* send(deps, { ...request, parts: tracked.parts })
+  const sent = yield* send(hosts, { ...request, parts: tracked.parts })
   return { ...sent, check: tracked.check }
 })
 
@@ -43,7 +44,7 @@ export const sendAdd = Effect.fnUntraced(function* (
  * returned once every entry checked out (unless `verify` is `false`).
  */
 export const addChecked = (
-  deps: Transport,
+  hosts: Hosts,
   request: SendRequest,
   settings: AddSettings,
   verify: boolean | undefined,
@@ -51,7 +52,7 @@ export const addChecked = (
 ): Effect.Effect<Response.UploadedEntry, UploadFailure | CidMismatch> =>
   Effect.scoped(
     Effect.gen(function* () {
-      const sent = yield* sendAdd(deps, request, settings, verify)
+      const sent = yield* sendAdd(hosts, request, settings, verify)
       const entries = yield* Response.entries(sent.text, sent.url)
       const result = pick(entries)
       yield* sent.check(entries, result)

@@ -156,7 +156,7 @@ const uploadEncrypted = Effect.fnUntraced(function* (
   return yield* Effect.scoped(
     Effect.gen(function* () {
       const sent = yield* sendAdd(
-        deps,
+        deps.hosts,
         {
           path: "/api/v0/add",
           query: addQuery(options, false),

@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import { InvalidUploadInput } from "../Errors.ts"
+import type { Hosts } from "../internal/Hosts.ts"
 import { trackCar } from "../verify/UploadedCar.ts"
 import * as Input from "./Input.ts"
 import {
@@ -19,10 +20,11 @@ import {
 import { folderFiles, planFile, toPart } from "./Plan.ts"
 import * as Response from "./Response.ts"
 import { addChecked } from "./Checked.ts"
-import { addQuery, addSettings, type SendRequest, send, type Transport } from "./Send.ts"
+import { addQuery, addSettings, type SendRequest, send } from "./Send.ts"
 
-/** What a plain upload needs: the transport, and a file system for path inputs. */
-export interface PlainDeps extends Transport {
+/** What a plain upload needs: the hosts, and a file system for path inputs. */
+export interface PlainDeps {
+  readonly hosts: Hosts
   readonly fs: FileSystem.FileSystem
 }
 
@@ -36,7 +38,7 @@ const addPlain = (
   pick: (entries: ReadonlyArray<Response.UploadedEntry>) => Response.UploadedEntry
 ) =>
   addChecked(
-    deps,
+    deps.hosts,
     {
       path: "/api/v0/add",
       query: addQuery(options, wrap),
@@ -110,7 +112,7 @@ export const car = Effect.fn("Upload.car")(function* (deps: PlainDeps, input: In
   if (!/\.car$/i.test(name)) return yield* new InvalidUploadInput({ reason: "File must have a .car extension" })
   const part = toPart(yield* planFile(deps.fs, source, name))
   const tracked = options.verify === false ? undefined : trackCar(part, yield* BodyMode)
-  const { text, url: target } = yield* send(deps, {
+  const { text, url: target } = yield* send(deps.hosts, {
     path: "/api/v0/dag/import",
     apiKey: options.apiKey,
     encryption: false,

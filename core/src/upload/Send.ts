@@ -10,23 +10,16 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import * as HttpBody from "effect/http/HttpBody"
-import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { type FileStreamError, InvalidResponse, RequestTimedOut } from "../Errors.ts"
-import { execute, type Token, url, withBearer } from "../internal/http.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import { type Hosts, resolvedUrl, uploadNodeOf } from "../internal/Hosts.ts"
+import { type Token, withBearer } from "../internal/http.ts"
 import type { AddSettings } from "../verify/UnixfsCids.ts"
 import * as Multipart from "./Multipart.ts"
 import { BodyMode, type DealParameters, type Options, type UploadFailure } from "./Options.ts"
 import * as Progress from "./Progress.ts"
 import * as Response from "./Response.ts"
 import type { StorageType } from "../schema/Walrus.ts"
-
-/** What a plain upload needs from its environment. */
-export interface Transport {
-  readonly client: HttpClient.HttpClient
-  readonly config: LighthouseConfig.Options
-}
 
 /** One upload request. */
 export interface SendRequest {
@@ -127,17 +120,16 @@ const streamBody = (
 
 /** Sends one multipart upload; succeeds with the 2xx answer's text. */
 export const send = Effect.fnUntraced(function* (
-  { client, config }: Transport,
+  hosts: Hosts,
   request: SendRequest
 ): Effect.fn.Return<{ text: string; url: string }, UploadFailure> {
-  const node = request.storageType === "walrus" ? config.hosts.walrusNode : config.hosts.node
-  const target = url(node, request.path, request.query)
+  const node = uploadNodeOf(hosts, request.storageType)
   const boundary = Multipart.makeBoundary()
   // The transport only sees that the body broke; the reason is kept here and wins.
   const bodyFailure = yield* Ref.make(Option.none<FileStreamError>())
   const prepared =
     (yield* BodyMode) === "blob" ? yield* blobBody(boundary, request) : streamBody(boundary, request, bodyFailure)
-  const httpRequest = HttpClientRequest.post(target).pipe(
+  const httpRequest = HttpClientRequest.post(request.path, { urlParams: request.query ?? {} }).pipe(
     withBearer(request.apiKey),
     HttpClientRequest.setHeaders({
       Encryption: request.encryption ? "true" : "false",
@@ -147,12 +139,11 @@ export const send = Effect.fnUntraced(function* (
     }),
     prepared.setBody
   )
-  const timeout = config.transferTimeout
-  const exit = yield* execute(client, httpRequest, {
-    style: "request-failed",
-    timeout,
-    onStatus: Response.rejection
-  }).pipe(
+  const target = yield* resolvedUrl(node, httpRequest)
+  // The node's client times out the wait for an answer; this one also covers reading it.
+  const timeout = hosts.config.transferTimeout
+  const exit = yield* node.execute(httpRequest).pipe(
+    Effect.catchTag("RequestFailed", (e) => Effect.fail(Response.rejection(e.status, e.body ?? "") ?? e)),
     Effect.flatMap((response) => response.text),
     Effect.mapError((e) =>
       e._tag === "HttpClientError" ? new InvalidResponse({ url: target, detail: e.message }) : e

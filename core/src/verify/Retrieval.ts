@@ -8,13 +8,18 @@
  *
  * @since 0.1.0
  */
-import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
-import type * as HttpClient from "effect/http/HttpClient"
 import type { VerificationUnsupported } from "../errors/Verification.ts"
-import { openCar, openRawBlocks, type TrustlessFormat, type Verification, type VerifiedFailure } from "./Trustless.ts"
+import {
+  type Gateway,
+  openCar,
+  openRawBlocks,
+  type TrustlessFormat,
+  type Verification,
+  type VerifiedFailure
+} from "./Trustless.ts"
 import type { ByteRange, Target } from "./Walk.ts"
 
 /** How a download is checked. */
@@ -36,9 +41,8 @@ export type VerificationReport =
 
 /** Where the bytes come from. */
 export interface Retrieval {
-  readonly client: HttpClient.HttpClient
-  readonly gateway: string
-  readonly timeout: Duration.Duration
+  /** The gateway's client (base URL, time-out and wording baked in). */
+  readonly gateway: Gateway
 }
 
 /**
@@ -68,11 +72,11 @@ export const slice =
   }
 
 const openVerified = (
-  { client, gateway, timeout }: Retrieval,
+  { gateway }: Retrieval,
   target: Target,
   format: TrustlessFormat
 ): Effect.Effect<Stream.Stream<Uint8Array, VerifiedFailure>, VerifiedFailure> =>
-  format === "raw" ? openRawBlocks(client, gateway, target, timeout) : openCar(client, gateway, target, timeout)
+  format === "raw" ? openRawBlocks(gateway, target) : openCar(gateway, target)
 
 /**
  * The bytes of `target` checked as `options` asks, `unverified` being how to read them otherwise;

@@ -9,16 +9,15 @@
  *
  * @since 0.1.0
  */
-import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type { CID } from "multiformats/cid"
 import { type HttpStatusError, NetworkError } from "../Errors.ts"
 import { type ContentVerificationFailed, VerificationUnsupported } from "../errors/Verification.ts"
-import { execute, type TransportFailure, url } from "../internal/http.ts"
+import { type Client, urlOf } from "../internal/Hosts.ts"
+import type { TransportFailure } from "../internal/http.ts"
 import { failure } from "./Blocks.ts"
 import { MAX_BLOCK_BYTES, verifyCar } from "./Car.ts"
 import { verifyBlocks } from "./RawBlocks.ts"
@@ -39,6 +38,9 @@ export type TrustlessFormat = "car" | "raw"
 export const CAR_ACCEPT = "application/vnd.ipld.car; version=1; order=dfs; dups=y"
 export const RAW_ACCEPT = "application/vnd.ipld.raw"
 
+/** A gateway's client: its base URL, transfer time-out and `HTTP error! status {n}` wording baked in. */
+export type Gateway = Client<HttpStatusError>
+
 /** Why a verified download failed. */
 export type VerifiedFailure = ContentVerificationFailed | VerificationUnsupported | HttpStatusError | TransportFailure
 
@@ -51,14 +53,14 @@ export const entityBytes = (range: ByteRange): string =>
   `${range.offset}:${range.length === undefined ? "*" : range.offset + range.length - 1}`
 
 /** The CAR request of `target`. */
-export const carRequest = (gateway: string, target: Target): HttpClientRequest.HttpClientRequest =>
-  HttpClientRequest.get(
-    url(gateway, ipfsPath(target.root, target.path ?? []), {
+export const carRequest = (target: Target): HttpClientRequest.HttpClientRequest =>
+  HttpClientRequest.get(ipfsPath(target.root, target.path ?? []), {
+    urlParams: {
       format: "car",
       "dag-scope": "entity",
       "entity-bytes": target.range === undefined ? undefined : entityBytes(target.range)
-    })
-  ).pipe(HttpClientRequest.setHeader("Accept", CAR_ACCEPT))
+    }
+  }).pipe(HttpClientRequest.setHeader("Accept", CAR_ACCEPT))
 
 const answersWith = (response: HttpClientResponse.HttpClientResponse, mediaType: string) =>
   (response.headers["content-type"] ?? "").toLowerCase().split(";")[0]!.trim() === mediaType
@@ -67,26 +69,21 @@ const answersWith = (response: HttpClientResponse.HttpClientResponse, mediaType:
 const refusesFormat = (status: number) => status === 400 || status === 406 || status === 415 || status === 501
 
 /** Sends a trustless request; a refusal of the format, or an answer in another one, is `VerificationUnsupported`. */
-const trustless = (
-  client: HttpClient.HttpClient,
-  request: HttpClientRequest.HttpClientRequest,
-  mediaType: string,
-  timeout: Duration.Duration
-) =>
-  execute(client, request, {
-    style: "http-error",
-    timeout,
-    onStatus: (status, body) =>
-      refusesFormat(status)
-        ? new VerificationUnsupported({ url: request.url, detail: `it answered ${status} ${body}`.trim() })
-        : undefined
-  }).pipe(
+const trustless = (gateway: Gateway, request: HttpClientRequest.HttpClientRequest, mediaType: string) =>
+  gateway.execute(request).pipe(
+    Effect.catchTag("HttpStatusError", (e) =>
+      Effect.fail(
+        refusesFormat(e.status)
+          ? new VerificationUnsupported({ url: e.url, detail: `it answered ${e.status} ${e.body ?? ""}`.trim() })
+          : e
+      )
+    ),
     Effect.flatMap((response) =>
       answersWith(response, mediaType)
         ? Effect.succeed(response)
         : Effect.fail(
             new VerificationUnsupported({
-              url: request.url,
+              url: urlOf(response.request),
               detail: `it answered ${response.headers["content-type"] ?? "no content type"}, not ${mediaType}`
             })
           )
@@ -98,49 +95,46 @@ const trustless = (
  * gateway that answers otherwise fails here, before any byte.
  */
 export const openCar = (
-  client: HttpClient.HttpClient,
-  gateway: string,
-  target: Target,
-  timeout: Duration.Duration
+  gateway: Gateway,
+  target: Target
 ): Effect.Effect<
   Stream.Stream<Uint8Array, VerifiedFailure>,
   VerificationUnsupported | HttpStatusError | TransportFailure
 > => {
-  const request = carRequest(gateway, target)
-  return Effect.map(trustless(client, request, "application/vnd.ipld.car", timeout), (response) =>
-    verifyCar(response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: request.url, cause }))), target)
+  return Effect.map(trustless(gateway, carRequest(target), "application/vnd.ipld.car"), (response) =>
+    verifyCar(
+      response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: urlOf(response.request), cause }))),
+      target
+    )
   )
 }
 
 /** One block by its CID (`?format=raw`), refused past the largest block size. */
-const fetchRawBlock =
-  (client: HttpClient.HttpClient, gateway: string, root: CID, timeout: Duration.Duration) => (cid: CID) => {
-    const request = HttpClientRequest.get(url(gateway, `/ipfs/${cid}`, { format: "raw" })).pipe(
-      HttpClientRequest.setHeader("Accept", RAW_ACCEPT)
-    )
-    return trustless(client, request, RAW_ACCEPT, timeout).pipe(
-      Effect.flatMap((response): Effect.Effect<ArrayBuffer, VerifiedFailure> => {
-        const length = Number(response.headers["content-length"] ?? Number.NaN)
-        if (length > MAX_BLOCK_BYTES) {
-          return Effect.fail(failure(root, "block-too-large", `block ${cid} is answered with ${length} bytes`, cid))
-        }
-        return Effect.mapError(response.arrayBuffer, (cause) => new NetworkError({ url: request.url, cause }))
-      }),
-      Effect.map((buffer) => new Uint8Array(buffer))
-    )
-  }
+const fetchRawBlock = (gateway: Gateway, root: CID) => (cid: CID) => {
+  const request = HttpClientRequest.get(`/ipfs/${cid}`, { urlParams: { format: "raw" } }).pipe(
+    HttpClientRequest.setHeader("Accept", RAW_ACCEPT)
+  )
+  return trustless(gateway, request, RAW_ACCEPT).pipe(
+    Effect.flatMap((response): Effect.Effect<ArrayBuffer, VerifiedFailure> => {
+      const length = Number(response.headers["content-length"] ?? Number.NaN)
+      if (length > MAX_BLOCK_BYTES) {
+        return Effect.fail(failure(root, "block-too-large", `block ${cid} is answered with ${length} bytes`, cid))
+      }
+      return Effect.mapError(response.arrayBuffer, (cause) => new NetworkError({ url: urlOf(response.request), cause }))
+    }),
+    Effect.map((buffer) => new Uint8Array(buffer))
+  )
+}
 
 /**
  * Asks for the root block of `target` (`?format=raw`); once the gateway has answered with it, the
  * verified bytes, the other blocks asked for one at a time as the stream needs them.
  */
 export const openRawBlocks = (
-  client: HttpClient.HttpClient,
-  gateway: string,
-  target: Target,
-  timeout: Duration.Duration
+  gateway: Gateway,
+  target: Target
 ): Effect.Effect<Stream.Stream<Uint8Array, VerifiedFailure>, VerifiedFailure> => {
-  const fetchBlock = fetchRawBlock(client, gateway, target.root, timeout)
+  const fetchBlock = fetchRawBlock(gateway, target.root)
   return Effect.map(fetchBlock(target.root), (rootBlock) => {
     let first: Uint8Array | undefined = rootBlock
     const source = (cid: CID) => {
