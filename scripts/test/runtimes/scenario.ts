@@ -38,7 +38,7 @@ export interface ScenarioInput {
 
 /** What the scenario did, for the runner. */
 export interface ScenarioReport {
-  /** `navigator.userAgent`: `Node.js/24`, `Bun/1.4.5`, `Deno/2.9.6`, `Cloudflare-Workers`. */
+  /** `navigator.userAgent`: `Node.js/24`, `Bun/1.4.5`, `Deno/2.9.5`, `Cloudflare-Workers`. */
   readonly userAgent: string
   /** The Node version the runtime claims (Bun and Deno claim one), or null. */
   readonly node: string | null

@@ -1,6 +1,6 @@
 /**
  * workerd, Cloudflare's Workers runtime from its npm package, serving bundled workers on loopback
- * WITHOUT Node compatibility: compatibility date 2026-11-17 (past 2026-08-04, from which
+ * WITHOUT Node compatibility: compatibility date 2026-10-23 (past 2026-08-04, from which
  * `nodejs_compat` is on by default), so the flags `no_nodejs_compat` and `no_nodejs_compat_v2`
  * turn it off. Outbound `fetch` may reach loopback only (the served local network).
  */
@@ -19,7 +19,7 @@ export interface WorkerSpec {
   readonly bindings: Readonly<Record<string, string>>
 }
 
-export const compatibilityDate = "2026-11-17"
+export const compatibilityDate = "2026-10-23"
 export const compatibilityFlags = ["no_nodejs_compat", "no_nodejs_compat_v2"]
 
 const capnpText = (text: string) => JSON.stringify(text)
@@ -156,6 +156,6 @@ export const startWorkerd = async (work: string, workers: ReadonlyArray<WorkerSp
   }
 }
 
-/** `workerd --version`'s date, e.g. `2026-11-17`. */
+/** `workerd --version`'s date, e.g. `2026-10-23`. */
 export const workerdVersion = async (): Promise<string> =>
   (await runProcess(bin("workerd"), ["--version"])).stdout.replace(/^workerd\s*/, "").trim()
