@@ -32,6 +32,7 @@ import { LighthouseConfig } from "./LighthouseConfig.ts"
 import type { Signer } from "./Signer.ts"
 
 export type * from "./auth/Models.ts"
+export { Credential } from "./schema/Credential.ts"
 export { jwtExpiry } from "./auth/TokenCache.ts"
 
 // =============================================================================

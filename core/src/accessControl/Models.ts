@@ -13,7 +13,7 @@ import type {
   NodeError,
   NodesDisagree
 } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
 
 /** `apply` / `update`. */
@@ -21,7 +21,7 @@ export interface ApplyInput {
   /** The owner: EVM address (any case) or 44-character base58 key. */
   readonly address: string
   readonly cid: string
-  readonly token: Token
+  readonly token: Credential
   /** EVM, Solana, Coreum or Radix conditions; validated before any request. */
   readonly conditions: ReadonlyArray<unknown>
   /** Required with more than one condition, e.g. `([1] and [2]) or [3]`. */
@@ -41,7 +41,7 @@ export type UpdateInput = Omit<ApplyInput, "keyShards" | "decryptionType">
 export interface ShareInput {
   readonly address: string
   readonly cid: string
-  readonly token: Token
+  readonly token: Credential
   /** Addresses that may recover the key from now on. */
   readonly shareTo: ReadonlyArray<string>
 }
@@ -50,7 +50,7 @@ export interface ShareInput {
 export interface RevokeInput {
   readonly address: string
   readonly cid: string
-  readonly token: Token
+  readonly token: Credential
   /** Addresses that may no longer recover the key. */
   readonly revokeTo: string | ReadonlyArray<string>
 }
@@ -59,7 +59,7 @@ export interface RevokeInput {
 export interface TransferInput {
   readonly address: string
   readonly cid: string
-  readonly token: Token
+  readonly token: Credential
   readonly newOwner: string
   /** Clear the sharing list on transfer. @default true */
   readonly resetSharedTo?: boolean | undefined

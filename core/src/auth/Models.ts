@@ -15,7 +15,7 @@ import type {
   RequestTimedOut,
   SignerError
 } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 
 /** What `get-jwt` gives: a `jwt:`-prefixed bearer token and a single-use `r:` refresh token. */
 export interface JwtPair {
@@ -28,7 +28,7 @@ export interface JwtInput {
   /** EVM address (any case; sent lower-cased) or 44-character base58 key. */
   readonly address: string
   /** The signature of the node's auth message. */
-  readonly signature: Token
+  readonly signature: Credential
   /** @default "ALL" */
   readonly chain?: string | undefined
 }
@@ -36,14 +36,14 @@ export interface JwtInput {
 /** `PUT /api/message/get-jwt`. */
 export interface RefreshInput {
   readonly address: string
-  readonly refreshToken: Token
+  readonly refreshToken: Credential
 }
 
 /** `POST /api/auth/create_api_key`. */
 export interface ApiKeyInput {
   readonly publicKey: string
   /** The signature of the API's auth message. */
-  readonly signedMessage: Token
+  readonly signedMessage: Credential
 }
 
 /** Failures of a call to the API host (`HTTP error! status {n}` on a non-2xx answer). */

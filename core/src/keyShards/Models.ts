@@ -15,7 +15,7 @@ import type {
   KeyNodesUnavailable,
   NodeError
 } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
 
 /** `save`: the shards of a freshly encrypted file. */
@@ -25,7 +25,7 @@ export interface SaveInput {
   /** The owner: EVM address (any case) or 44-character base58 key. */
   readonly address: string
   /** JWT (`jwt:…`) or a raw signature of the node message. */
-  readonly token: Token
+  readonly token: Credential
   /** Exactly 5 shards; shard i goes to node i + 1. */
   readonly keyShards: ReadonlyArray<KeyShard>
   /** Addresses that may also recover the key (sent as `sharedTo`, only when non-empty). */
@@ -36,7 +36,7 @@ export interface SaveInput {
 export interface RecoverInput {
   readonly cid: string
   readonly address: string
-  readonly token: Token
+  readonly token: Credential
   /** Values the nodes substitute into access conditions (e.g. `:userAddress`). @default {} */
   readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
   /** How many distinct nodes to read from (1–5). @default 3 */
@@ -47,7 +47,7 @@ export interface RecoverInput {
 export interface FetchKeyInput {
   readonly cid: string
   readonly address: string
-  readonly token: Token
+  readonly token: Credential
   readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
 }
 

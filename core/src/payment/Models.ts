@@ -130,13 +130,22 @@ export interface BalanceInput extends Target {
 }
 
 /** Why a network or token could not be chosen. */
-export type TargetError = TokenNotProvided | UnsupportedNetwork | UnsupportedToken
+export type TargetFailure = TokenNotProvided | UnsupportedNetwork | UnsupportedToken
 
 /** Why a price could not be given. */
-export type PriceError = TargetError | InvalidPaymentInput | TickerPriceFailed
+export type PriceFailure = TargetFailure | InvalidPaymentInput | TickerPriceFailed
 
 /** Why a chain call failed. */
 export type ChainFailure = ContractReverted | OtherContractError | ChainError
 
 /** Why a payment failed. */
-export type FundError = TargetError | InvalidPaymentInput | PrivateKeyNotFound | InvalidPrivateKey | ChainFailure
+export type FundFailure = TargetFailure | InvalidPaymentInput | PrivateKeyNotFound | InvalidPrivateKey | ChainFailure
+
+/** @deprecated use `TargetFailure` (removed in the next release). */
+export type TargetError = TargetFailure
+
+/** @deprecated use `PriceFailure` (removed in the next release). */
+export type PriceError = PriceFailure
+
+/** @deprecated use `FundFailure` (removed in the next release). */
+export type FundError = FundFailure

@@ -89,7 +89,12 @@ const uploadOptions = {
   onProgress: optional(fn),
   verify: optional(boolean)
 }
-const encryptionOptions = { ...uploadOptions, address: string, token, shareTo: optional(array(string)) }
+const signerShape = struct({ address: string, signMessage: fn })
+const encryptionOptions = (extra: Readonly<Record<string, Check>> = {}) =>
+  oneOf(
+    struct({ ...uploadOptions, ...extra, address: string, token, shareTo: optional(array(string)) }),
+    struct({ ...uploadOptions, ...extra, signer: signerShape, shareTo: optional(array(string)) })
+  )
 const storage = { storageType: optional(string) }
 const named = { name: optional(string), mimeType: optional(string) }
 const owned = { address: string, cid: string, token }
@@ -226,19 +231,19 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     ],
     encryptedFile: [
       arg(fileInput, "a file input", pathAdvice.file),
-      arg(struct(encryptionOptions), "{ apiKey, address, token, … }")
+      arg(encryptionOptions(), "{ apiKey, address, token, … } or { apiKey, signer, … }")
     ],
     encryptedFiles: [
       arg(oneOf(folderInput, array(fileInput)), "a folder input or an array of file inputs", pathAdvice.either),
-      arg(struct(encryptionOptions), "{ apiKey, address, token, … }")
+      arg(encryptionOptions(), "{ apiKey, address, token, … } or { apiKey, signer, … }")
     ],
     encryptedText: [
       arg(string, "a string"),
-      arg(struct({ ...encryptionOptions, ...named }), "{ apiKey, address, token, … }")
+      arg(encryptionOptions(named), "{ apiKey, address, token, … } or { apiKey, signer, … }")
     ],
     encryptedBuffer: [
       arg(bytes, "a Uint8Array"),
-      arg(struct({ ...encryptionOptions, ...named }), "{ apiKey, address, token, … }")
+      arg(encryptionOptions(named), "{ apiKey, address, token, … } or { apiKey, signer, … }")
     ]
   },
   download: {

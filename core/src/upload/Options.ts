@@ -6,6 +6,7 @@
  */
 import * as Context from "effect/Context"
 import type { PlatformError } from "effect/PlatformError"
+import type { SignInFailure } from "../auth/Models.ts"
 import type {
   AuthTokenMustBeJwt,
   CidMismatch,
@@ -20,7 +21,8 @@ import type {
   RequestTimedOut,
   UploadRejected
 } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
+import type { Signer } from "../Signer.ts"
 import { isNode } from "../internal/runtime.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 import type * as Progress from "./Progress.ts"
@@ -45,7 +47,7 @@ export interface DealParameters {
 /** Options every upload takes. */
 export interface Options {
   /** The account's API key, sent as `Authorization: Bearer <apiKey>`. */
-  readonly apiKey: Token
+  readonly apiKey: Credential
   /** CID version of the result. @default 1 */
   readonly cidVersion?: 0 | 1 | undefined
   /** Sent as `X-Deal-Parameter` (JSON). @default null (the header says `null`) */
@@ -83,7 +85,7 @@ export interface NamedOptions extends Options {
 
 /** Options of `Upload.car`. */
 export interface CarOptions {
-  readonly apiKey: Token
+  readonly apiKey: Credential
   readonly dealParameters?: DealParameters | null | undefined
   readonly onProgress?: Progress.OnProgress | undefined
   /** `walrus` imports the CAR on the Walrus upload node. @default IPFS */
@@ -96,23 +98,41 @@ export interface CarOptions {
 }
 
 /**
- * Who the key shards of encrypted files are saved for. Encrypted files are stored on IPFS only,
- * as with the provider's SDK (it never routes them to Walrus).
+ * Who owns encrypted files, said one of two ways, as decrypting downloads take it: a signer, which
+ * the upload signs in with (`Auth.token`, a cached JWT), or an address and a key-node token the
+ * caller obtained.
  */
-export interface EncryptionOptions extends Omit<Options, "storageType"> {
-  /** The owner: an EVM address or a 44-character base58 key. */
-  readonly address: string
-  /**
-   * The key nodes' bearer token: a signed auth message, or a JWT. With more than one file it must
-   * be a JWT (a signed message is single-use).
-   */
-  readonly token: Token
-  /** Addresses the files are shared with as they are saved. */
-  readonly shareTo?: ReadonlyArray<string> | undefined
-}
+export type EncryptionOwner =
+  | {
+      /** Signs in to the key nodes; its address owns the files. */
+      readonly signer: Signer["Service"]
+      readonly address?: undefined
+      readonly token?: undefined
+    }
+  | {
+      /** The owner: an EVM address or a 44-character base58 key. */
+      readonly address: string
+      /**
+       * The key nodes' bearer token: a signed auth message, or a JWT. With more than one file it
+       * must be a JWT (a signed message is single-use).
+       */
+      readonly token: Credential
+      readonly signer?: undefined
+    }
+
+/**
+ * Options of encrypted uploads: who owns the files ({@link EncryptionOwner}) and whom they are
+ * shared with. Encrypted files are stored on IPFS only, as with the provider's SDK (it never
+ * routes them to Walrus).
+ */
+export type EncryptionOptions = Omit<Options, "storageType"> &
+  EncryptionOwner & {
+    /** Addresses the files are shared with as they are saved. */
+    readonly shareTo?: ReadonlyArray<string> | undefined
+  }
 
 /** Options of `Upload.encryptedText` and `Upload.encryptedBuffer`. */
-export interface EncryptedNamedOptions extends EncryptionOptions {
+export type EncryptedNamedOptions = EncryptionOptions & {
   /** @default `"text"` for text, `"blob"` for bytes */
   readonly name?: string | undefined
   /** `Mime-Type` header. @default `text/plain` for text, none for bytes */
@@ -143,9 +163,10 @@ export type UploadFailure =
   | FileStreamError
   | PlatformError
 
-/** Why an encrypted upload failed. */
+/** Why an encrypted upload failed (signing in included, when a signer is given). */
 export type EncryptedUploadFailure =
   | UploadFailure
+  | SignInFailure
   | InvalidPublicKey
   | DuplicateFileName
   | AuthTokenMustBeJwt
