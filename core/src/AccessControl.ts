@@ -32,7 +32,7 @@ import type { CidNotFound, InvalidCid, InvalidResponse, NodeError } from "./Erro
 import { type FanOutResult, KeyNodes } from "./KeyNodes.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 
-export type * from "./accessControl/Models.ts"
+export * from "./accessControl/Models.ts"
 
 // =============================================================================
 // Service

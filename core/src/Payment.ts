@@ -44,6 +44,7 @@ import type {
   ChainFailure,
   FundFailure,
   FundInput,
+  NetworkInput,
   FundResult,
   Price,
   PriceFailure,
@@ -57,7 +58,7 @@ import type {
 import * as PriceOps from "./payment/Price.ts"
 import * as Reads from "./payment/Reads.ts"
 
-export type * from "./payment/Models.ts"
+export * from "./payment/Models.ts"
 
 // =============================================================================
 // Service
@@ -86,7 +87,7 @@ export interface Service {
   /** What `address` holds of the token (`balanceOf`, or the native balance). */
   readonly balance: (input: BalanceInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
   /** The txId of the latest payment to the contract; 0 before the first. */
-  readonly paymentCount: (input?: Omit<Target, "token">) => Effect.Effect<bigint, TargetFailure | ChainFailure>
+  readonly paymentCount: (input?: NetworkInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
 }
 
 /**

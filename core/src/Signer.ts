@@ -17,6 +17,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import {
   type Account,
   type Chain,
@@ -49,6 +50,21 @@ export interface Service {
   /** Signs `message` as EIP-191 `personal_sign` (the `\x19Ethereum Signed Message:\n` prefix); 0x-hex. */
   readonly signMessage: (message: string) => Effect.Effect<Hex, SignerError>
 }
+
+/**
+ * A value that can sign, as an input schema: an object with a string `address` and a
+ * `signMessage` function. It checks the shape only; signing is what tells a working signer.
+ *
+ * @category schemas
+ */
+export const ServiceSchema = Schema.declare(
+  (u: unknown): u is Service =>
+    typeof u === "object" &&
+    u !== null &&
+    typeof (u as { address?: unknown }).address === "string" &&
+    typeof (u as { signMessage?: unknown }).signMessage === "function",
+  { expected: "a signer ({ address, signMessage })" }
+)
 
 /**
  * Who signs: the wallet behind every auth message, JWT, API key and one-time token.

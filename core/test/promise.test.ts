@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Redacted } from "effect"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startMockNetwork, type RunningMockNetwork } from "../../mocks/src/node.ts"
@@ -96,6 +97,49 @@ describe("Promise facade over the composed layer", () => {
     expect((extra as Error).message).toBe(
       "Invalid argument to files.usage: takes at most 1 arguments and { signal }, got 2"
     )
+  })
+
+  it("auth and key-shard arguments are decoded with the capabilities' schemas: a wrong shape is InvalidArgument", async () => {
+    const loose = (service: "auth" | "keyShards", method: string) =>
+      (lighthouse[service] as unknown as Record<string, (...args: ReadonlyArray<unknown>) => Promise<unknown>>)[method]!
+    const messageOf = (service: "auth" | "keyShards", method: string, ...args: ReadonlyArray<unknown>) =>
+      loose(
+        service,
+        method
+      )(...args).then(
+        () => "resolved",
+        (e: unknown) => (e instanceof Errors.InvalidArgument ? e.message : `not InvalidArgument: ${String(e)}`)
+      )
+    expect(await messageOf("auth", "jwt", { address: 42, signature: "0xsig" })).toBe(
+      "Invalid argument to auth.jwt: argument 1 must be { address, signature, chain? }"
+    )
+    // A Redacted holding something else than a string is not a credential.
+    expect(await messageOf("auth", "apiKey", { publicKey: signer.address, signedMessage: Redacted.make(42) })).toBe(
+      "Invalid argument to auth.apiKey: argument 1 must be { publicKey, signedMessage }"
+    )
+    expect(await messageOf("auth", "signIn", signer, { chain: 1 })).toBe(
+      "Invalid argument to auth.signIn: argument 2 must be { chain? } or undefined"
+    )
+    expect(await messageOf("auth", "token", { address: signer.address })).toBe(
+      "Invalid argument to auth.token: argument 1 must be a signer ({ address, signMessage })"
+    )
+    const owned = { cid: "bafy", address: signer.address, token: "jwt" }
+    expect(await messageOf("keyShards", "save", { ...owned, keyShards: [1, 2, 3, 4, 5] })).toBe(
+      "Invalid argument to keyShards.save: argument 1 must be { address, cid, token, keyShards, shareTo? }"
+    )
+    expect(await messageOf("keyShards", "recover", { ...owned, count: "3" })).toBe(
+      "Invalid argument to keyShards.recover: argument 1 must be { address, cid, token, dynamicData?, count? }"
+    )
+    // The shape right, the values wrong: the service's own error, not InvalidArgument.
+    const badShards = await loose("keyShards", "save")({ ...owned, keyShards: [{}] }).catch((e: unknown) => e)
+    expect((badShards as { _tag: string })._tag).toBe("InvalidCid")
+  })
+
+  it("an encrypted upload takes a signer instead of an address and a token", async () => {
+    const { apiKey } = mock.network.seedAccount(signer.address, { dataLimit: 1024 })
+    const entry = await lighthouse.upload.encryptedText("signed in by the upload", { apiKey, signer })
+    const plain = await lighthouse.download.bytes(entry.Hash, { decrypt: { signer } })
+    expect(new TextDecoder().decode(plain)).toBe("signed in by the upload")
   })
 
   it("a path string where an upload input goes is told the input to give instead", async () => {

@@ -2,29 +2,52 @@
  * The argument shapes of every method of the Promise facade, checked before a call runs. A
  * JavaScript caller gets no help from the types: a number where a CID goes, `null` for the
  * options, a signer without `signMessage` must fail with the typed `InvalidArgument`, not with a
- * `TypeError` deep inside. Only shapes are checked here (types of fields, one level down); the
- * services still check the values (CID forms, key lengths, conditions) with their own errors.
- * The error names the method, the argument and what it should be, never the value given.
+ * `TypeError` deep inside. Each method has the tuple of its arguments' schemas; an argument is
+ * decoded with its schema (the type side: values such as `Redacted` or `File` are taken as they
+ * are), and a decoding failure is the `InvalidArgument`. The schemas are the capabilities' own
+ * input schemas (their `Models.ts`) where a capability declares them: `Auth`, `KeyShards`,
+ * `AccessControl` and `Payment`
+ * (and `Signer.ServiceSchema`, `Auth.Credential`). The other capabilities' inputs are still
+ * described here, as predicates wrapped in `Schema.declare`. Only shapes are checked (types of
+ * fields, one level down); the services still check the values (CID forms, key lengths,
+ * conditions) with their own errors. The error names the method, the argument and what it
+ * should be, never the value given.
  *
  * @internal
  */
+import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import type { AccessControl } from "../AccessControl.ts"
+import { ApplyInput, RevokeInput, ShareInput, TransferInput, UpdateInput } from "../accessControl/Models.ts"
 import type { Auth } from "../Auth.ts"
+import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions } from "../auth/Models.ts"
 import type { Download } from "../Download.ts"
 import { InvalidArgument } from "../Errors.ts"
 import type { Files } from "../Files.ts"
 import type { Ipns } from "../Ipns.ts"
 import type { KeyShards } from "../KeyShards.ts"
+import { FetchKeyInput, RecoverInput, SaveInput } from "../keyShards/Models.ts"
 import type { Payment } from "../Payment.ts"
+import {
+  BalanceInput,
+  FundInput,
+  NetworkInput,
+  PriceInput,
+  QuoteInput,
+  QuotePathsInput,
+  Target
+} from "../payment/Models.ts"
+import { Credential } from "../schema/Credential.ts"
+import { ServiceSchema as SignerSchema } from "../Signer.ts"
 import type { Upload } from "../Upload.ts"
 import * as Input from "../upload/Input.ts"
 
 type Check = (u: unknown) => boolean
 
-/** One argument: its check, what it should be (for the error), and what to give for a path string. */
+/** One argument: its schema, what it should be (for the error), and what to give for a path string. */
 interface Argument {
-  readonly check: Check
+  readonly schema: Schema.Top
   readonly expected: string
   /** Said to a caller who gave a path as a string (the provider SDK's `upload("./file")`). */
   readonly onPath?: string | undefined
@@ -35,7 +58,6 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 const string: Check = (u) => typeof u === "string"
 const boolean: Check = (u) => typeof u === "boolean"
 const number: Check = (u) => typeof u === "number"
-const amount: Check = (u) => typeof u === "number" || typeof u === "bigint"
 const fn: Check = (u) => typeof u === "function"
 const token: Check = (u) => typeof u === "string" || Redacted.isRedacted(u)
 const bytes: Check = (u) => u instanceof Uint8Array
@@ -59,7 +81,14 @@ const struct =
 const fileInput: Check = Input.isFileInput
 const folderInput: Check = Input.isFolderInput
 
-const arg = (check: Check, expected: string, onPath?: string): Argument => ({ check, expected, onPath })
+/** The shape of an input its capability does not declare as a schema yet: its predicate, as a schema. */
+const shape = (check: Check): Schema.Top => Schema.declare((u: unknown): u is unknown => check(u))
+
+const arg = (schema: Schema.Top | Check, expected: string, onPath?: string): Argument => ({
+  schema: Schema.isSchema(schema) ? schema : shape(schema),
+  expected,
+  onPath
+})
 
 const from = '(Upload from "lighthouse-effect")'
 /** What a caller who gave a path string is told to give instead, by what the argument takes. */
@@ -71,15 +100,14 @@ const pathAdvice = {
 
 /** A path given as a string, alone or in an array. */
 const isPathString = (u: unknown) => typeof u === "string" || (Array.isArray(u) && u.some((v) => typeof v === "string"))
-const opt = (check: Check, expected: string): Argument => ({
-  check: optional(check),
+const opt = (schema: Schema.Top | Check, expected: string): Argument => ({
+  schema: Schema.UndefinedOr(Schema.isSchema(schema) ? schema : shape(schema)),
   expected: `${expected} or undefined`
 })
 
-const cid = arg(string, "a CID (string)")
-const apiKey = arg(token, "an API key (string or Redacted)")
-const signer = arg(struct({ address: string, signMessage: fn }), "a signer ({ address, signMessage })")
-const shards = array(isRecord)
+const cid = arg(Schema.String, "a CID (string)")
+const apiKey = arg(Credential, "an API key (string or Redacted)")
+const signer = arg(SignerSchema, "a signer ({ address, signMessage })")
 const dealParameters = optional(oneOf((u) => u === null, isRecord))
 
 const uploadOptions = {
@@ -97,8 +125,6 @@ const encryptionOptions = (extra: Readonly<Record<string, Check>> = {}) =>
   )
 const storage = { storageType: optional(string) }
 const named = { name: optional(string), mimeType: optional(string) }
-const owned = { address: string, cid: string, token }
-const target = { network: optional(string), token: optional(string) }
 const downloadOptions = {
   gateway: optional(string),
   path: optional(string),
@@ -123,7 +149,6 @@ const decryption = oneOf(
   struct({ signer: struct({ address: string, signMessage: fn }), dynamicData: optional(isRecord) })
 )
 const decryptOptions = { ...downloadOptions, decrypt: optional(decryption) }
-const sizedFile = oneOf(amount, struct({ fileSize: amount, fileName: optional(string) }))
 const quoteInput = oneOf(number, fileInput, folderInput)
 
 /** The services of the Promise facade, by the name the client has them under. */
@@ -143,64 +168,32 @@ type Table<S> = { readonly [K in keyof S]: ReadonlyArray<Argument> }
 /** Every method of every service of the facade (the types make sure none is missing). */
 export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<FacadeServices[K]> } = {
   auth: {
-    nodeMessage: [arg(string, "an address (string)")],
-    jwt: [
-      arg(struct({ address: string, signature: token, chain: optional(string) }), "{ address, signature, chain? }")
-    ],
-    refresh: [arg(struct({ address: string, refreshToken: token }), "{ address, refreshToken }")],
-    signIn: [signer, opt(struct({ chain: optional(string) }), "{ chain? }")],
+    nodeMessage: [arg(Schema.String, "an address (string)")],
+    jwt: [arg(JwtInput, "{ address, signature, chain? }")],
+    refresh: [arg(RefreshInput, "{ address, refreshToken }")],
+    signIn: [signer, opt(SignInOptions, "{ chain? }")],
     token: [signer],
-    forget: [arg(string, "an address (string)")],
-    apiAuthMessage: [arg(string, "a public key (string)")],
-    apiMessage: [arg(string, "a public key (string)")],
-    apiKey: [arg(struct({ publicKey: string, signedMessage: token }), "{ publicKey, signedMessage }")],
+    forget: [arg(Schema.String, "an address (string)")],
+    apiAuthMessage: [arg(Schema.String, "a public key (string)")],
+    apiMessage: [arg(Schema.String, "a public key (string)")],
+    apiKey: [arg(ApiKeyInput, "{ publicKey, signedMessage }")],
     createApiKey: [signer],
     oneTimeToken: [signer]
   },
   keyShards: {
-    save: [
-      arg(
-        struct({ ...owned, keyShards: shards, shareTo: optional(array(string)) }),
-        "{ address, cid, token, keyShards, shareTo? }"
-      )
-    ],
-    recover: [
-      arg(
-        struct({ ...owned, dynamicData: optional(isRecord), count: optional(number) }),
-        "{ address, cid, token, dynamicData?, count? }"
-      )
-    ],
-    fetchKey: [arg(struct({ ...owned, dynamicData: optional(isRecord) }), "{ address, cid, token, dynamicData? }")]
+    save: [arg(SaveInput, "{ address, cid, token, keyShards, shareTo? }")],
+    recover: [arg(RecoverInput, "{ address, cid, token, dynamicData?, count? }")],
+    fetchKey: [arg(FetchKeyInput, "{ address, cid, token, dynamicData? }")]
   },
   accessControl: {
     apply: [
-      arg(
-        struct({
-          ...owned,
-          conditions: array(isRecord),
-          aggregator: optional(string),
-          chainType: optional(string),
-          decryptionType: optional(string),
-          keyShards: optional(shards)
-        }),
-        "{ address, cid, token, conditions, aggregator?, chainType?, decryptionType?, keyShards? }"
-      )
+      arg(ApplyInput, "{ address, cid, token, conditions, aggregator?, chainType?, decryptionType?, keyShards? }")
     ],
-    update: [
-      arg(
-        struct({ ...owned, conditions: array(isRecord), aggregator: optional(string), chainType: optional(string) }),
-        "{ address, cid, token, conditions, aggregator?, chainType? }"
-      )
-    ],
+    update: [arg(UpdateInput, "{ address, cid, token, conditions, aggregator?, chainType? }")],
     get: [cid],
-    share: [arg(struct({ ...owned, shareTo: array(string) }), "{ address, cid, token, shareTo }")],
-    revoke: [arg(struct({ ...owned, revokeTo: oneOf(string, array(string)) }), "{ address, cid, token, revokeTo }")],
-    transferOwnership: [
-      arg(
-        struct({ ...owned, newOwner: string, resetSharedTo: optional(boolean) }),
-        "{ address, cid, token, newOwner, resetSharedTo? }"
-      )
-    ]
+    share: [arg(ShareInput, "{ address, cid, token, shareTo }")],
+    revoke: [arg(RevokeInput, "{ address, cid, token, revokeTo }")],
+    transferOwnership: [arg(TransferInput, "{ address, cid, token, newOwner, resetSharedTo? }")]
   },
   upload: {
     file: [
@@ -281,29 +274,22 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     removeKey: [apiKey, arg(string, "a key name (string)")]
   },
   payment: {
-    price: [arg(struct({ ...target, size: amount }), "{ size, network?, token? }")],
-    quote: [arg(struct({ ...target, files: array(sizedFile) }), "{ files, network?, token? }")],
-    quotePaths: [arg(struct({ ...target, paths: oneOf(string, array(string)) }), "{ paths, network?, token? }")],
-    fund: [
-      arg(
-        struct({
-          ...target,
-          amount,
-          privateKey: optional(token),
-          account: optional(isRecord),
-          walletClient: optional(isRecord)
-        }),
-        "{ amount, network?, token?, privateKey? | account? | walletClient? }"
-      )
-    ],
-    tokenStatus: [arg(struct(target), "{ network?, token? }")],
-    contractBalance: [arg(struct(target), "{ network?, token? }")],
-    balance: [arg(struct({ ...target, address: string }), "{ address, network?, token? }")],
-    paymentCount: [opt(struct({ network: optional(string) }), "{ network? }")]
+    price: [arg(PriceInput, "{ size, network?, token? }")],
+    quote: [arg(QuoteInput, "{ files, network?, token? }")],
+    quotePaths: [arg(QuotePathsInput, "{ paths, network?, token? }")],
+    fund: [arg(FundInput, "{ amount, network?, token?, privateKey? | account? | walletClient? }")],
+    tokenStatus: [arg(Target, "{ network?, token? }")],
+    contractBalance: [arg(Target, "{ network?, token? }")],
+    balance: [arg(BalanceInput, "{ address, network?, token? }")],
+    paymentCount: [opt(NetworkInput, "{ network? }")]
   }
 }
 
 export type FacadeService = keyof FacadeServices
+
+/** Decodes a value already of the schema's type (a `Redacted`, a `File`): the type side, no transformation. */
+const decode = (schema: Schema.Top) =>
+  Schema.decodeUnknownExit(Schema.toType(schema) as Schema.Codec<unknown, unknown, never, never>)
 
 /** The first argument of `service.method` that has the wrong shape, as the typed error; else undefined. */
 export const checkArguments = (
@@ -320,7 +306,7 @@ export const checkArguments = (
     })
   }
   for (const [i, argument] of expected.entries()) {
-    if (!argument.check(args[i])) {
+    if (Exit.isFailure(decode(argument.schema)(args[i]))) {
       const advice =
         argument.onPath !== undefined && isPathString(args[i]) ? `, not a path string: ${argument.onPath}` : ""
       return new InvalidArgument({
