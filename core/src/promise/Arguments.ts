@@ -6,7 +6,7 @@
  * decoded with its schema (the type side: values such as `Redacted` or `File` are taken as they
  * are), and a decoding failure is the `InvalidArgument`. The schemas are the capabilities' own
  * input schemas (their `Models.ts`) where a capability declares them: `Auth`, `KeyShards`,
- * `AccessControl` and `Payment`
+ * `AccessControl`, `Payment` and `Upload` (`upload/Options.ts`, `upload/Input.ts`)
  * (and `Signer.ServiceSchema`, `Auth.Credential`). The other capabilities' inputs are still
  * described here, as predicates wrapped in `Schema.declare`. Only shapes are checked (types of
  * fields, one level down); the services still check the values (CID forms, key lengths,
@@ -42,6 +42,14 @@ import { Credential } from "../schema/Credential.ts"
 import { ServiceSchema as SignerSchema } from "../Signer.ts"
 import type { Upload } from "../Upload.ts"
 import * as Input from "../upload/Input.ts"
+import {
+  CarOptions,
+  EncryptedNamedOptions,
+  EncryptionOptions,
+  FileOptions,
+  NamedOptions,
+  Options
+} from "../upload/Options.ts"
 
 type Check = (u: unknown) => boolean
 
@@ -56,11 +64,9 @@ interface Argument {
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const string: Check = (u) => typeof u === "string"
-const boolean: Check = (u) => typeof u === "boolean"
 const number: Check = (u) => typeof u === "number"
 const fn: Check = (u) => typeof u === "function"
 const token: Check = (u) => typeof u === "string" || Redacted.isRedacted(u)
-const bytes: Check = (u) => u instanceof Uint8Array
 const array =
   (item: Check): Check =>
   (u) =>
@@ -108,23 +114,8 @@ const opt = (schema: Schema.Top | Check, expected: string): Argument => ({
 const cid = arg(Schema.String, "a CID (string)")
 const apiKey = arg(Credential, "an API key (string or Redacted)")
 const signer = arg(SignerSchema, "a signer ({ address, signMessage })")
-const dealParameters = optional(oneOf((u) => u === null, isRecord))
-
-const uploadOptions = {
-  apiKey: token,
-  cidVersion: optional((u) => u === 0 || u === 1),
-  dealParameters,
-  onProgress: optional(fn),
-  verify: optional(boolean)
-}
-const signerShape = struct({ address: string, signMessage: fn })
-const encryptionOptions = (extra: Readonly<Record<string, Check>> = {}) =>
-  oneOf(
-    struct({ ...uploadOptions, ...extra, address: string, token, shareTo: optional(array(string)) }),
-    struct({ ...uploadOptions, ...extra, signer: signerShape, shareTo: optional(array(string)) })
-  )
+const encrypted = "{ apiKey, address, token, … } or { apiKey, signer, … }"
 const storage = { storageType: optional(string) }
-const named = { name: optional(string), mimeType: optional(string) }
 const downloadOptions = {
   gateway: optional(string),
   path: optional(string),
@@ -196,48 +187,25 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     transferOwnership: [arg(TransferInput, "{ address, cid, token, newOwner, resetSharedTo? }")]
   },
   upload: {
-    file: [
-      arg(fileInput, "a file input", pathAdvice.file),
-      arg(
-        struct({ ...uploadOptions, ...storage, wrapWithDirectory: optional(boolean), mimeType: optional(string) }),
-        "upload options ({ apiKey, … })"
-      )
-    ],
+    file: [arg(Input.FileInput, "a file input", pathAdvice.file), arg(FileOptions, "upload options ({ apiKey, … })")],
     folder: [
-      arg(folderInput, "a folder input", pathAdvice.folder),
-      arg(struct({ ...uploadOptions, ...storage }), "upload options ({ apiKey, … })")
+      arg(Input.FolderInput, "a folder input", pathAdvice.folder),
+      arg(Options, "upload options ({ apiKey, … })")
     ],
-    text: [
-      arg(string, "a string"),
-      arg(struct({ ...uploadOptions, ...storage, ...named }), "upload options ({ apiKey, … })")
-    ],
-    buffer: [
-      arg(bytes, "a Uint8Array"),
-      arg(struct({ ...uploadOptions, ...storage, ...named }), "upload options ({ apiKey, … })")
-    ],
-    car: [
-      arg(fileInput, "a file input", pathAdvice.file),
-      arg(
-        struct({ apiKey: token, dealParameters, onProgress: optional(fn), verify: optional(boolean), ...storage }),
-        "{ apiKey, … }"
-      )
-    ],
-    encryptedFile: [
-      arg(fileInput, "a file input", pathAdvice.file),
-      arg(encryptionOptions(), "{ apiKey, address, token, … } or { apiKey, signer, … }")
-    ],
+    text: [arg(Schema.String, "a string"), arg(NamedOptions, "upload options ({ apiKey, … })")],
+    buffer: [arg(Schema.Uint8Array, "a Uint8Array"), arg(NamedOptions, "upload options ({ apiKey, … })")],
+    car: [arg(Input.FileInput, "a file input", pathAdvice.file), arg(CarOptions, "{ apiKey, … }")],
+    encryptedFile: [arg(Input.FileInput, "a file input", pathAdvice.file), arg(EncryptionOptions, encrypted)],
     encryptedFiles: [
-      arg(oneOf(folderInput, array(fileInput)), "a folder input or an array of file inputs", pathAdvice.either),
-      arg(encryptionOptions(), "{ apiKey, address, token, … } or { apiKey, signer, … }")
+      arg(
+        Schema.Union([Input.FolderInput, Schema.Array(Input.FileInput)]),
+        "a folder input or an array of file inputs",
+        pathAdvice.either
+      ),
+      arg(EncryptionOptions, encrypted)
     ],
-    encryptedText: [
-      arg(string, "a string"),
-      arg(encryptionOptions(named), "{ apiKey, address, token, … } or { apiKey, signer, … }")
-    ],
-    encryptedBuffer: [
-      arg(bytes, "a Uint8Array"),
-      arg(encryptionOptions(named), "{ apiKey, address, token, … } or { apiKey, signer, … }")
-    ]
+    encryptedText: [arg(Schema.String, "a string"), arg(EncryptedNamedOptions, encrypted)],
+    encryptedBuffer: [arg(Schema.Uint8Array, "a Uint8Array"), arg(EncryptedNamedOptions, encrypted)]
   },
   download: {
     stream: [cid, opt(struct(downloadOptions), "{ gateway?, path? }")],
