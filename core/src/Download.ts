@@ -44,7 +44,7 @@ import * as Verified from "./download/Verified.ts"
 import { KeyShards } from "./KeyShards.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 
-export type * from "./download/Models.ts"
+export * from "./download/Models.ts"
 
 // =============================================================================
 // Service

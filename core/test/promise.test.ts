@@ -135,6 +135,42 @@ describe("Promise facade over the composed layer", () => {
     expect((badShards as { _tag: string })._tag).toBe("InvalidCid")
   })
 
+  it("upload, download, files and payment arguments are decoded with their schemas too", async () => {
+    const loose = lighthouse as unknown as Record<string, Record<string, (...args: ReadonlyArray<unknown>) => unknown>>
+    const messageOf = async (service: string, method: string, ...args: ReadonlyArray<unknown>) => {
+      try {
+        const result = loose[service]![method]!(...args)
+        if (typeof result === "object" && result !== null && Symbol.asyncIterator in result) {
+          for await (const _ of result as AsyncIterable<unknown>) break
+        } else await result
+        return "resolved"
+      } catch (e) {
+        return e instanceof Errors.InvalidArgument ? e.message : `not InvalidArgument: ${String(e)}`
+      }
+    }
+    // Storage types are the two there are; the schema says so before a request is made.
+    expect(await messageOf("upload", "text", "x", { apiKey: "key", storageType: "s3" })).toBe(
+      "Invalid argument to upload.text: argument 2 must be upload options ({ apiKey, … })"
+    )
+    expect(await messageOf("upload", "text", "x", { apiKey: "key", dealParameters: { num_copies: "2" } })).toBe(
+      "Invalid argument to upload.text: argument 2 must be upload options ({ apiKey, … })"
+    )
+    // The stream's options name every field it takes.
+    expect(await messageOf("download", "stream", "bafy", { range: { offset: "0" } })).toBe(
+      "Invalid argument to download.stream: argument 2 must be " +
+        "{ gateway?, path?, storageType?, range?, verification?, trustless? } or undefined"
+    )
+    expect(await messageOf("download", "bytes", "bafy", { decrypt: { signer: {} } })).toBe(
+      "Invalid argument to download.bytes: argument 2 must be { gateway?, path?, decrypt? } or undefined"
+    )
+    expect(await messageOf("files", "uploads", "key", { after: 3 })).toBe(
+      "Invalid argument to files.uploads: argument 2 must be { fileType?, after? } or undefined"
+    )
+    expect(await messageOf("payment", "quote", { files: [1, { fileSize: "1" }] })).toBe(
+      "Invalid argument to payment.quote: argument 1 must be { files, network?, token? }"
+    )
+  })
+
   it("an encrypted upload takes a signer instead of an address and a token", async () => {
     const { apiKey } = mock.network.seedAccount(signer.address, { dataLimit: 1024 })
     const entry = await lighthouse.upload.encryptedText("signed in by the upload", { apiKey, signer })
