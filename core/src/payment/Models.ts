@@ -137,39 +137,64 @@ export interface QuoteResult {
 
 const isObject = (u: unknown) => typeof u === "object" && u !== null && !Array.isArray(u)
 
+/** A viem account, taken as it is: viem checks it when it signs. */
+const ViemAccount: Schema.declare<Account> = Schema.declare((u: unknown): u is Account => isObject(u), {
+  expected: "a viem account"
+})
+
+/** A viem wallet client, taken as it is: its chain and account are checked before paying. */
+const ViemWalletClient: Schema.declare<WalletClient> = Schema.declare((u: unknown): u is WalletClient => isObject(u), {
+  expected: "a viem wallet client"
+})
+
 const payerFields = {
   /** 64 hex characters, `0x` optional. Held `Redacted`; never logged. */
   privateKey: Schema.optional(Credential),
   /** A local account signs in process; a JSON-RPC account is signed for by the node. */
-  account: Schema.optional(Schema.declare((u: unknown): u is Account => isObject(u), { expected: "a viem account" })),
+  account: Schema.optional(ViemAccount),
   /** A wallet client with an account (a browser wallet, say); its chain must be the network's. */
-  walletClient: Schema.optional(
-    Schema.declare((u: unknown): u is WalletClient => isObject(u), { expected: "a viem wallet client" })
-  )
+  walletClient: Schema.optional(ViemWalletClient)
 }
 
 /**
  * Who pays: exactly one of a private key, a viem account, or a viem wallet client with an account.
+ * An interface, not `typeof Payer.Type`: the declaration files must name viem's types, not
+ * expand them.
  *
- * @category schemas
+ * @category models
  */
-export const Payer = Schema.Struct(payerFields)
-/** @category models */
-export type Payer = typeof Payer.Type
+export interface Payer {
+  /** 64 hex characters, `0x` optional. Held `Redacted`; never logged. */
+  readonly privateKey?: Credential | undefined
+  /** A local account signs in process; a JSON-RPC account is signed for by the node. */
+  readonly account?: Account | undefined
+  /** A wallet client with an account (a browser wallet, say); its chain must be the network's. */
+  readonly walletClient?: WalletClient | undefined
+}
 
 /**
- * What `fund` takes: an amount, which network and token, and who pays.
+ * Who pays, as an input schema.
  *
  * @category schemas
  */
-export const FundInput = Schema.Struct({
-  ...targetFields,
-  ...payerFields,
+export const Payer: Schema.Codec<Payer> = Schema.Struct(payerFields)
+
+/**
+ * What `fund` takes: an amount, which network and token, and who pays (an interface, as `Payer`).
+ *
+ * @category models
+ */
+export interface FundInput extends Target, Payer {
   /** In the token's smallest unit, e.g. `Price.amount`. */
-  amount: Amount
-})
-/** @category models */
-export type FundInput = typeof FundInput.Type
+  readonly amount: number | bigint
+}
+
+/**
+ * What `fund` takes, as an input schema.
+ *
+ * @category schemas
+ */
+export const FundInput: Schema.Codec<FundInput> = Schema.Struct({ ...targetFields, ...payerFields, amount: Amount })
 
 /** The `ReceivedPayment` event the contract emitted for a payment. */
 export interface ReceivedPayment {
