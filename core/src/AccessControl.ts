@@ -36,8 +36,9 @@ import type { CidNotFound, InvalidCid, InvalidResponse, NodeError } from "./Erro
 import { type FanOutResult, KeyNodes } from "./KeyNodes.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 
-export type * from "./accessControl/Models.ts"
-export type { DelegateInput, DelegationFailure, RevokeDelegatesInput } from "./accessControl/Delegation.ts"
+export * from "./accessControl/Models.ts"
+export { DelegateInput, RevokeDelegatesInput } from "./accessControl/Delegation.ts"
+export type { DelegationFailure } from "./accessControl/Delegation.ts"
 
 // =============================================================================
 // Service

@@ -24,7 +24,16 @@ import * as Semaphore from "effect/Semaphore"
 import * as HttpClient from "effect/http/HttpClient"
 import * as ApiKey from "./auth/ApiKey.ts"
 import * as Hosts from "./internal/Hosts.ts"
-import type { ApiFailure, ApiKeyInput, JwtInput, JwtPair, Options, RefreshInput, SignInFailure } from "./auth/Models.ts"
+import type {
+  ApiFailure,
+  ApiKeyInput,
+  JwtInput,
+  JwtPair,
+  Options,
+  RefreshInput,
+  SignInFailure,
+  SignInOptions
+} from "./auth/Models.ts"
 import * as NodeSignIn from "./auth/NodeSignIn.ts"
 import * as TokenCache from "./auth/TokenCache.ts"
 import type { InvalidPublicKey, InvalidResponse, InvalidSignature, NodeError, SignerError } from "./Errors.ts"
@@ -32,7 +41,8 @@ import { KeyNodes } from "./KeyNodes.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 import type { Signer } from "./Signer.ts"
 
-export type * from "./auth/Models.ts"
+export * from "./auth/Models.ts"
+export { Credential } from "./schema/Credential.ts"
 export { jwtExpiry } from "./auth/TokenCache.ts"
 
 // =============================================================================
@@ -47,10 +57,7 @@ export interface Service {
   /** A new JWT pair for a refresh token (which is spent); any failure is `Invalid Signature`. */
   readonly refresh: (input: RefreshInput) => Effect.Effect<JwtPair, InvalidPublicKey | InvalidSignature>
   /** Node message, signature, JWT: the whole sign-in of `signer`, uncached. */
-  readonly signIn: (
-    signer: Signer["Service"],
-    options?: { readonly chain?: string | undefined }
-  ) => Effect.Effect<JwtPair, SignInFailure>
+  readonly signIn: (signer: Signer["Service"], options?: SignInOptions) => Effect.Effect<JwtPair, SignInFailure>
   /** A valid JWT for `signer`: cached, refreshed before it expires, signed in again when the refresh fails. */
   readonly token: (signer: Signer["Service"]) => Effect.Effect<Redacted.Redacted<string>, SignInFailure>
   /** Drops the cached tokens of `address` (e.g. after the node refused them). */

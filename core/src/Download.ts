@@ -45,7 +45,7 @@ import * as Hosts from "./internal/Hosts.ts"
 import { KeyShards } from "./KeyShards.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 
-export type * from "./download/Models.ts"
+export * from "./download/Models.ts"
 
 // =============================================================================
 // Service

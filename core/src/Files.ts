@@ -43,6 +43,7 @@ import type {
   Transport,
   UploadedFile,
   UploadsOptions,
+  UploadsPageOptions,
   UploadsPage,
   Usage
 } from "./files/Models.ts"
@@ -78,7 +79,7 @@ export interface Service {
   /** One page of uploads after `lastKey` (the first page without it). */
   readonly uploadsPage: (
     apiKey: Token,
-    options?: { readonly lastKey?: string | undefined; readonly fileType?: string | undefined }
+    options?: UploadsPageOptions
   ) => Effect.Effect<UploadsPage, RequestFailed | Transport>
   /** A file's record. */
   readonly fileInfo: (cid: string) => Effect.Effect<FileInfo, InvalidCid | HttpStatusError | Transport>

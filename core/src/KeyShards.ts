@@ -61,7 +61,7 @@ export const recoverKey = Shamir.recoverKey
 export type { GeneratedKey, RecoverOptions } from "./crypto/Shamir.ts"
 export type { KeyShard } from "./schema/KeyShard.ts"
 
-export type * from "./keyShards/Models.ts"
+export * from "./keyShards/Models.ts"
 export { threshold } from "./keyShards/Recover.ts"
 
 // =============================================================================

@@ -13,7 +13,7 @@
  * patches in place, with the same effect. Requests carry the protocol's headers only (`tracePropagation` adds the tracing ones).
  *
  * Each layer brings its own configuration, from its options; its `…Config` form
- * (`layerConfig`, `layerBrowserConfig`, `layerWithConfig`) reads `LIGHTHOUSE_*`
+ * (`layerConfig`, `layerBrowserConfig`, `layerNoDepsConfig`) reads `LIGHTHOUSE_*`
  * variables first. A `LighthouseConfig.layer` / `layerConfig` combined with one of
  * these layers would be ignored, so it is refused with a `ConfigConflict` defect.
  * Every call builds its own services, so a layer provided inside a program that
@@ -40,7 +40,11 @@ import * as KeyNodes from "./KeyNodes.ts"
 import * as Payment from "./Payment.ts"
 import * as Upload from "./Upload.ts"
 
-/** Everything `layer` provides. */
+/**
+ * Everything `layer` provides.
+ *
+ * @category models
+ */
 export type Services =
   | LighthouseConfig.LighthouseConfig
   | KeyNodes.KeyNodes
@@ -53,6 +57,7 @@ export type Services =
   | Ipns.Ipns
   | Payment.Payment
 
+/** @category models */
 export interface Options extends LighthouseConfig.PartialOptions {
   /** Options of the JWT cache (how long before expiry a token is refreshed). */
   readonly auth?: Auth.Options
@@ -69,16 +74,21 @@ export interface Options extends LighthouseConfig.PartialOptions {
 /** `fetch` resolved at call time: msw (or any test double) may patch it after the layer is built. */
 const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init))
 
+/** @category layers */
 export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
 
-/** The defect of an all-in-one layer meeting a `LighthouseConfig` from `LighthouseConfig.layer` / `layerConfig`. */
+/**
+ * The defect of an all-in-one layer meeting a `LighthouseConfig` from `LighthouseConfig.layer` / `layerConfig`.
+ *
+ * @category errors
+ */
 export class ConfigConflict extends Data.TaggedError("ConfigConflict")<{ readonly message: string }> {}
 
 const conflictMessage =
   "A LighthouseConfig from LighthouseConfig.layer / LighthouseConfig.layerConfig is in the context of an all-in-one " +
-  "layer (Lighthouse.layer, layerBrowser, layerWith, layerNode), which brings its own configuration and would ignore " +
+  "layer (Lighthouse.layer, layerBrowser, layerNoDeps, layerNode), which brings its own configuration and would ignore " +
   "it. Give the options to the all-in-one layer instead, or use its Config form (Lighthouse.layerConfig, " +
-  "layerBrowserConfig, layerWithConfig, layerNodeConfig) to read LIGHTHOUSE_* variables; read the configuration " +
+  "layerBrowserConfig, layerNoDepsConfig, layerNodeConfig) to read LIGHTHOUSE_* variables; read the configuration " +
   "back from the all-in-one layer, which provides LighthouseConfig."
 
 /** Dies with `ConfigConflict` where a standalone configuration is in the context. */
@@ -126,32 +136,51 @@ const services = (options: Options): Layer.Layer<Services, never, FileSystem.Fil
 }
 
 /**
- * All services over the caller's HTTP client and file system.
+ * All services over the caller's HTTP client and file system: the layer without its
+ * dependencies, for a program that brings its own `HttpClient` and `FileSystem`.
  *
- * Each call builds its own services: layers are shared by reference, so a `layerWith(other)`
+ * Each call builds its own services: layers are shared by reference, so a `layerNoDeps(other)`
  * provided inside a program that already has one would otherwise reuse the outer services
  * (`Upload.layer` and the others are the same values in both) and talk to the outer hosts.
  * `Layer.fresh` builds them apart from the layers already built; `Layer.suspend` makes the value
  * this call returns shared by reference again, so it is built once however often it is provided.
+ *
+ * @category layers
  */
-export const layerWith = (
+export const layerNoDeps = (
   options: Options = {}
 ): Layer.Layer<Services, never, FileSystem.FileSystem | HttpClient.HttpClient> => {
   const own = Layer.fresh(services(options))
   return Layer.suspend(() => own)
 }
 
-/** All services, over `fetch`; the file system comes from the caller. */
-export const layer = (options: Options = {}): Layer.Layer<Services, never, FileSystem.FileSystem> =>
-  layerWith(options).pipe(Layer.provide(httpLayer))
+/**
+ * @deprecated use `layerNoDeps` (removed in the next release).
+ * @category layers
+ */
+export const layerWith = layerNoDeps
 
-/** All services for a browser: path inputs fail with a typed error instead of reaching a file system. */
+/**
+ * All services, over `fetch`; the file system comes from the caller.
+ *
+ * @category layers
+ */
+export const layer = (options: Options = {}): Layer.Layer<Services, never, FileSystem.FileSystem> =>
+  layerNoDeps(options).pipe(Layer.provide(httpLayer))
+
+/**
+ * All services for a browser: path inputs fail with a typed error instead of reaching a file system.
+ *
+ * @category layers
+ */
 export const layerBrowser = (options: Options = {}): Layer.Layer<Services> =>
   layer(options).pipe(Layer.provide(FileSystem.layerNoop({})))
 
 /**
  * `make` over the options read from the environment (`LighthouseConfig.fromEnv`, the current
  * `ConfigProvider`), with `options` winning over them and the defaults filling the rest.
+ *
+ * @category layers
  */
 export const fromConfig =
   <A, R>(make: (options: Options) => Layer.Layer<A, never, R>) =>
@@ -160,11 +189,29 @@ export const fromConfig =
       Effect.map(LighthouseConfig.fromEnv, (env) => make({ ...options, ...LighthouseConfig.merge(env, options) }))
     )
 
-/** `layerWith`, configured from `LIGHTHOUSE_*` variables; `options` win over them. */
-export const layerWithConfig = fromConfig(layerWith)
+/**
+ * `layerNoDeps`, configured from `LIGHTHOUSE_*` variables; `options` win over them.
+ *
+ * @category layers
+ */
+export const layerNoDepsConfig = fromConfig(layerNoDeps)
 
-/** `layer`, configured from `LIGHTHOUSE_*` variables; `options` win over them. */
+/**
+ * @deprecated use `layerNoDepsConfig` (removed in the next release).
+ * @category layers
+ */
+export const layerWithConfig = layerNoDepsConfig
+
+/**
+ * `layer`, configured from `LIGHTHOUSE_*` variables; `options` win over them.
+ *
+ * @category layers
+ */
 export const layerConfig = fromConfig(layer)
 
-/** `layerBrowser`, configured from `LIGHTHOUSE_*` variables (or another `ConfigProvider`); `options` win over them. */
+/**
+ * `layerBrowser`, configured from `LIGHTHOUSE_*` variables (or another `ConfigProvider`); `options` win over them.
+ *
+ * @category layers
+ */
 export const layerBrowserConfig = fromConfig(layerBrowser)

@@ -17,7 +17,11 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { defaultNetwork, type NetworkName, type NetworkTable, networks } from "./Networks.ts"
 
-/** The provider's production hosts. */
+/**
+ * The provider's production hosts.
+ *
+ * @category constants
+ */
 export const DefaultHosts = {
   api: "https://api.lighthouse.storage",
   node: "https://upload.lighthouse.storage",
@@ -27,6 +31,7 @@ export const DefaultHosts = {
   walrusGateway: "https://gateway-walrus.lighthouse.storage"
 } as const
 
+/** @category models */
 export interface Hosts {
   /** API host: auth messages, API keys, usage, uploads list, file info, deals, proofs, IPNS. */
   readonly api: string
@@ -42,7 +47,11 @@ export interface Hosts {
   readonly walrusGateway: string
 }
 
-/** How a call to the 5 key nodes is made (the provider walks them one by one, retrying each). */
+/**
+ * How a call to the 5 key nodes is made (the provider walks them one by one, retrying each).
+ *
+ * @category models
+ */
 export interface NodePolicy {
   /** `sequential` walks nodes 1→5 with `pause` between them (the provider's way); `concurrent` calls all at once. */
   readonly mode: "sequential" | "concurrent"
@@ -54,6 +63,7 @@ export interface NodePolicy {
   readonly retryDelay: Duration.Duration
 }
 
+/** @category models */
 export interface Options {
   readonly hosts: Hosts
   /** Time-out of metadata requests. @default 8000 millis */
@@ -66,6 +76,7 @@ export interface Options {
   readonly networks: NetworkTable
 }
 
+/** @category constants */
 export const defaults: Options = {
   hosts: DefaultHosts,
   requestTimeout: Duration.millis(8000),
@@ -75,9 +86,20 @@ export const defaults: Options = {
   networks
 }
 
-export class LighthouseConfig extends Context.Service<LighthouseConfig, Options>()("lighthouse-effect/Config") {}
+/**
+ * The hosts, time-outs and key-node policy every service reads.
+ *
+ * @category services
+ */
+export class LighthouseConfig extends Context.Service<LighthouseConfig, Options>()(
+  "lighthouse-effect/LighthouseConfig"
+) {}
 
-/** Anything a caller may override; nested objects merge with the defaults. */
+/**
+ * Anything a caller may override; nested objects merge with the defaults.
+ *
+ * @category models
+ */
 export interface PartialOptions {
   readonly hosts?: Partial<Hosts>
   readonly requestTimeout?: Duration.Input
@@ -92,7 +114,11 @@ export interface PartialOptions {
   readonly networks?: NetworkTable
 }
 
-/** Merges overrides into the defaults. */
+/**
+ * Merges overrides into the defaults.
+ *
+ * @category constructors
+ */
 export const make = (options: PartialOptions = {}): Options => ({
   hosts: { ...defaults.hosts, ...options.hosts },
   requestTimeout: Duration.fromInputUnsafe(options.requestTimeout ?? defaults.requestTimeout),
@@ -115,11 +141,15 @@ export const make = (options: PartialOptions = {}): Options => ({
  *
  * @internal
  */
-export class Standalone extends Context.Service<Standalone, Options>()("lighthouse-effect/Config/Standalone") {}
+export class Standalone extends Context.Service<Standalone, Options>()(
+  "lighthouse-effect/LighthouseConfig/Standalone"
+) {}
 
 /**
  * The configuration from an object, for services composed one by one (`Upload.layer`, …). The
  * all-in-one layers take the same object as their options, and refuse to run beside this layer.
+ *
+ * @category layers
  */
 export const layer = (options: PartialOptions = {}): Layer.Layer<LighthouseConfig> => {
   const config = make(options)
@@ -132,7 +162,11 @@ const present = <T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], 
     [K in keyof T]?: Exclude<T[K], undefined>
   }
 
-/** `base` with `over` on top; `hosts` and `nodes` merge key by key, and an `undefined` in `over` keeps `base`'s. */
+/**
+ * `base` with `over` on top; `hosts` and `nodes` merge key by key, and an `undefined` in `over` keeps `base`'s.
+ *
+ * @category constructors
+ */
 export const merge = (base: PartialOptions, over: PartialOptions): PartialOptions => ({
   ...base,
   ...present(over),
@@ -154,6 +188,8 @@ const optional = <A>(config: Config.Config<A>): Config.Config<A | undefined> =>
  * `LIGHTHOUSE_NODE_POLICY` (`sequential` | `concurrent`) and `LIGHTHOUSE_NETWORK`, read from the
  * current `ConfigProvider` (the process environment unless another is provided). Unset variables
  * are absent; a variable set to a wrong value fails with a `ConfigError` naming it.
+ *
+ * @category constants
  */
 export const fromEnv: Config.Config<PartialOptions> = Config.all({
   api: optional(Config.String("LIGHTHOUSE_API_URL")),
@@ -190,5 +226,7 @@ export const fromEnv: Config.Config<PartialOptions> = Config.all({
  * The configuration from the environment (`fromEnv`), for services composed one by one. With the
  * all-in-one layers use their `…Config` form instead (`Lighthouse.layerConfig`,
  * `layerNodeConfig`): they bring their own configuration and refuse to run beside this one.
+ *
+ * @category layers
  */
 export const layerConfig: Layer.Layer<LighthouseConfig, Config.ConfigError> = Layer.unwrap(Effect.map(fromEnv, layer))

@@ -12,14 +12,20 @@ import type * as Config from "effect/Config"
 import * as Layer from "effect/Layer"
 import * as Lighthouse from "./Lighthouse.ts"
 
-/** All services for Node. */
+/**
+ * All services for Node.
+ *
+ * @category layers
+ */
 export const layerNode = (options: Lighthouse.Options = {}): Layer.Layer<Lighthouse.Services> =>
-  Lighthouse.layerWith(options).pipe(Layer.provide([NodeFileSystem.layer, NodeHttpClient.layerNodeHttp]))
+  Lighthouse.layerNoDeps(options).pipe(Layer.provide([NodeFileSystem.layer, NodeHttpClient.layerNodeHttp]))
 
 /**
  * `layerNode`, configured from the `LIGHTHOUSE_*` environment variables (or the `ConfigProvider`
  * in context); `options` win over them, the defaults fill the rest. A variable set to a wrong value
  * fails the layer with a `ConfigError` naming it.
+ *
+ * @category layers
  */
 export const layerNodeConfig: (options?: Lighthouse.Options) => Layer.Layer<Lighthouse.Services, Config.ConfigError> =
   Lighthouse.fromConfig(layerNode)

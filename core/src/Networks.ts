@@ -11,16 +11,24 @@
 import * as Schema from "effect/Schema"
 import { EvmAddress } from "./schema/Address.ts"
 
-/** The stablecoins a payment can be made in. */
+/**
+ * The stablecoins a payment can be made in.
+ *
+ * @category schemas
+ */
 export const TokenSymbol = Schema.Literals(["usdt", "usdc", "dai"])
+/** @category models */
 export type TokenSymbol = typeof TokenSymbol.Type
 
+/** @category schemas */
 export const Token = Schema.Struct({
   address: EvmAddress,
   decimals: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 36 }))
 })
+/** @category models */
 export type Token = typeof Token.Type
 
+/** @category schemas */
 export const Network = Schema.Struct({
   symbol: Schema.NonEmptyString,
   rpc: Schema.NonEmptyString,
@@ -36,8 +44,10 @@ export const Network = Schema.Struct({
   /** Given for some chains only in the provider's table; the price of the native coin needs it. */
   nativeDecimals: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 36 })))
 })
+/** @category models */
 export type Network = typeof Network.Type
 
+/** @category schemas */
 export const NetworkName = Schema.Literals([
   "fantom",
   "polygon",
@@ -52,17 +62,25 @@ export const NetworkName = Schema.Literals([
   "wallaby-testnet",
   "localhost"
 ])
+/** @category models */
 export type NetworkName = typeof NetworkName.Type
 
+/** @category schemas */
 export const NetworkTable = Schema.Record(Schema.String, Network)
+/** @category models */
 export type NetworkTable = typeof NetworkTable.Type
 
+/** @category constants */
 export const defaultNetwork: NetworkName = "polygon"
 
 const token = (address: string, decimals: number) => ({ address: address as EvmAddress, decimals })
 const address = (value: string) => value as EvmAddress
 
-/** The provider's 11 chains with every figure the provider configures, plus `localhost`. */
+/**
+ * The provider's 11 chains with every figure the provider configures, plus `localhost`.
+ *
+ * @category constants
+ */
 export const networks: Readonly<Record<NetworkName, Network>> = {
   fantom: {
     symbol: "FTM",
@@ -184,7 +202,11 @@ export const networks: Readonly<Record<NetworkName, Network>> = {
   }
 }
 
-/** Where the local deployment put the payment contract and its test stablecoins. */
+/**
+ * Where the local deployment put the payment contract and its test stablecoins.
+ *
+ * @category models
+ */
 export interface LocalDeployment {
   readonly rpc?: string
   readonly paymentContract: string
@@ -193,7 +215,11 @@ export interface LocalDeployment {
   readonly dai?: Token
 }
 
-/** The network table with `localhost` pointing at a deployment on the local chain. */
+/**
+ * The network table with `localhost` pointing at a deployment on the local chain.
+ *
+ * @category constructors
+ */
 export const withLocalDeployment = (deployment: LocalDeployment, table: NetworkTable = networks): NetworkTable => ({
   ...table,
   localhost: {

@@ -43,47 +43,52 @@ import * as Fund from "./payment/Fund.ts"
 import type {
   BalanceInput,
   ChainFailure,
-  FundError,
+  FundFailure,
   FundInput,
+  NetworkInput,
   FundResult,
   Price,
-  PriceError,
+  PriceFailure,
   PriceInput,
   QuoteInput,
   QuotePathsInput,
   QuoteResult,
   Target,
-  TargetError
+  TargetFailure
 } from "./payment/Models.ts"
 import * as PriceOps from "./payment/Price.ts"
 import * as Reads from "./payment/Reads.ts"
 
-export type * from "./payment/Models.ts"
+export * from "./payment/Models.ts"
 
 // =============================================================================
 // Service
 // =============================================================================
 
-/** The operations of the `Payment` service. */
+/**
+ * The operations of the `Payment` service.
+ *
+ * @category models
+ */
 export interface Service {
   /** The cost of `size` bytes in the token's smallest unit. */
-  readonly price: (input: PriceInput) => Effect.Effect<Price, PriceError>
+  readonly price: (input: PriceInput) => Effect.Effect<Price, PriceFailure>
   /** Metadata of files known by size, and the price of their total. */
-  readonly quote: (input: QuoteInput) => Effect.Effect<QuoteResult, PriceError>
+  readonly quote: (input: QuoteInput) => Effect.Effect<QuoteResult, PriceFailure>
   /** Metadata of the files under paths on disk, and the price of their total. */
   readonly quotePaths: (
     input: QuotePathsInput
-  ) => Effect.Effect<QuoteResult, PriceError | PlatformError.PlatformError, FileSystem.FileSystem | Path.Path>
+  ) => Effect.Effect<QuoteResult, PriceFailure | PlatformError.PlatformError, FileSystem.FileSystem | Path.Path>
   /** Pays `amount` to the network's payment contract and waits for the receipt. */
-  readonly fund: (input: FundInput) => Effect.Effect<FundResult, FundError>
+  readonly fund: (input: FundInput) => Effect.Effect<FundResult, FundFailure>
   /** Whether the payment contract accepts the token (`getTokenStatus`). */
-  readonly tokenStatus: (input: Target) => Effect.Effect<boolean, TargetError | ChainFailure>
+  readonly tokenStatus: (input: Target) => Effect.Effect<boolean, TargetFailure | ChainFailure>
   /** What the payment contract holds of the token (`getERC20Balance` / `getNativeBalance`). */
-  readonly contractBalance: (input: Target) => Effect.Effect<bigint, TargetError | ChainFailure>
+  readonly contractBalance: (input: Target) => Effect.Effect<bigint, TargetFailure | ChainFailure>
   /** What `address` holds of the token (`balanceOf`, or the native balance). */
-  readonly balance: (input: BalanceInput) => Effect.Effect<bigint, TargetError | ChainFailure>
+  readonly balance: (input: BalanceInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
   /** The txId of the latest payment to the contract; 0 before the first. */
-  readonly paymentCount: (input?: Omit<Target, "token">) => Effect.Effect<bigint, TargetError | ChainFailure>
+  readonly paymentCount: (input?: NetworkInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
 }
 
 /**

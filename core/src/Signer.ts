@@ -3,10 +3,10 @@
  * EIP-191 (`personal_sign`) signature of a text message by it.
  *
  * The same services run in a backend and in a browser because only this service changes:
- * - `fromPrivateKey` — a raw key, kept `Redacted` and turned into a viem local account;
- * - `fromAccount` — any viem `LocalAccount` (private key, mnemonic, HD key, custom signer);
- * - `fromWalletClient` — a viem `WalletClient` (JSON-RPC account or local account);
- * - `fromEip1193` — any EIP-1193 provider (`window.ethereum`, WalletConnect…), through viem's
+ * - `layerFromPrivateKey` — a raw key, kept `Redacted` and turned into a viem local account;
+ * - `layerFromAccount` — any viem `LocalAccount` (private key, mnemonic, HD key, custom signer);
+ * - `layerFromWalletClient` — a viem `WalletClient` (JSON-RPC account or local account);
+ * - `layerFromEip1193` — any EIP-1193 provider (`window.ethereum`, WalletConnect…), through viem's
  *   `custom` transport; the address comes from `eth_requestAccounts`.
  *
  * The address is always lower-cased: the key nodes key accounts by the lower-cased form.
@@ -17,6 +17,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import {
   type Account,
   type Chain,
@@ -35,15 +36,35 @@ import { parsePrivateKey } from "./schema/Address.ts"
 // Service
 // =============================================================================
 
-/** A lower-cased EVM address. */
+/**
+ * A lower-cased EVM address.
+ *
+ * @category models
+ */
 export type Address = `0x${string}`
 
+/** @category models */
 export interface Service {
   /** The signer's EVM address, lower-cased. */
   readonly address: Address
   /** Signs `message` as EIP-191 `personal_sign` (the `\x19Ethereum Signed Message:\n` prefix); 0x-hex. */
   readonly signMessage: (message: string) => Effect.Effect<Hex, SignerError>
 }
+
+/**
+ * A value that can sign, as an input schema: an object with a string `address` and a
+ * `signMessage` function. It checks the shape only; signing is what tells a working signer.
+ *
+ * @category schemas
+ */
+export const ServiceSchema = Schema.declare(
+  (u: unknown): u is Service =>
+    typeof u === "object" &&
+    u !== null &&
+    typeof (u as { address?: unknown }).address === "string" &&
+    typeof (u as { signMessage?: unknown }).signMessage === "function",
+  { expected: "a signer ({ address, signMessage })" }
+)
 
 /**
  * Who signs: the wallet behind every auth message, JWT, API key and one-time token.
@@ -111,7 +132,11 @@ const connect = (walletClient: WalletClient<Transport, Chain | undefined, Accoun
     catch: (cause) => new SignerError({ operation: "requestAddresses", cause })
   })
 
-/** Any viem wallet client, with or without a chain and an account. */
+/**
+ * Any viem wallet client, with or without a chain and an account.
+ *
+ * @category models
+ */
 export type AnyWalletClient = WalletClient<Transport, Chain | undefined, Account | undefined>
 
 /**
@@ -138,8 +163,10 @@ export const makeFromWalletClient: (walletClient: AnyWalletClient) => Effect.Eff
 })
 
 /**
- * What `fromEip1193` needs of a provider: its `request` method (events are not used), so a
+ * What `layerFromEip1193` needs of a provider: its `request` method (events are not used), so a
  * browser wallet, WalletConnect, or a node's provider (Hardhat, anvil) all fit.
+ *
+ * @category models
  */
 export type Eip1193Requester = { readonly request: (...args: never) => Promise<unknown> }
 
@@ -160,7 +187,7 @@ export const makeFromEip1193 = (provider: Eip1193Requester): Effect.Effect<Servi
  *
  * @category layers
  */
-export const fromPrivateKey = (key: string | Redacted.Redacted<string>): Layer.Layer<Signer, InvalidPrivateKey> =>
+export const layerFromPrivateKey = (key: string | Redacted.Redacted<string>): Layer.Layer<Signer, InvalidPrivateKey> =>
   Layer.effect(Signer, makeFromPrivateKey(key))
 
 /**
@@ -168,7 +195,7 @@ export const fromPrivateKey = (key: string | Redacted.Redacted<string>): Layer.L
  *
  * @category layers
  */
-export const fromAccount = (account: LocalAccount): Layer.Layer<Signer> =>
+export const layerFromAccount = (account: LocalAccount): Layer.Layer<Signer> =>
   Layer.succeed(Signer, makeFromAccount(account))
 
 /**
@@ -176,7 +203,7 @@ export const fromAccount = (account: LocalAccount): Layer.Layer<Signer> =>
  *
  * @category layers
  */
-export const fromWalletClient = (
+export const layerFromWalletClient = (
   walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>
 ): Layer.Layer<Signer, SignerError> => Layer.effect(Signer, makeFromWalletClient(walletClient))
 
@@ -185,5 +212,29 @@ export const fromWalletClient = (
  *
  * @category layers
  */
-export const fromEip1193 = (provider: Eip1193Requester): Layer.Layer<Signer, SignerError> =>
+export const layerFromEip1193 = (provider: Eip1193Requester): Layer.Layer<Signer, SignerError> =>
   Layer.effect(Signer, makeFromEip1193(provider))
+
+/**
+ * @deprecated use `layerFromPrivateKey` (removed in the next release).
+ * @category layers
+ */
+export const fromPrivateKey = layerFromPrivateKey
+
+/**
+ * @deprecated use `layerFromAccount` (removed in the next release).
+ * @category layers
+ */
+export const fromAccount = layerFromAccount
+
+/**
+ * @deprecated use `layerFromWalletClient` (removed in the next release).
+ * @category layers
+ */
+export const fromWalletClient = layerFromWalletClient
+
+/**
+ * @deprecated use `layerFromEip1193` (removed in the next release).
+ * @category layers
+ */
+export const fromEip1193 = layerFromEip1193

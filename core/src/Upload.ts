@@ -41,6 +41,7 @@ import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as HttpClient from "effect/http/HttpClient"
+import { Auth } from "./Auth.ts"
 import { KeyShards } from "./KeyShards.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 import * as Hosts from "./internal/Hosts.ts"
@@ -68,6 +69,7 @@ export * from "./upload/Options.ts"
 // Service
 // =============================================================================
 
+/** @category models */
 export interface Service {
   /** Uploads one file; the result is its entry (or the wrapping directory's). */
   readonly file: (input: Input.FileInput, options: FileOptions) => Effect.Effect<UploadedEntry, UploadFailure>
@@ -118,13 +120,17 @@ export class Upload extends Context.Service<Upload, Service>()("lighthouse-effec
 // Constructor
 // =============================================================================
 
-/** Builds the service from the HTTP client, the configuration, a file system and the key nodes. */
+/**
+ * Builds the service from the HTTP client, the configuration, a file system, the key nodes and sign-in.
+ *
+ * @category constructors
+ */
 export const make = Effect.gen(function* () {
   const plain: Plain.PlainDeps = {
     hosts: Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient),
     fs: yield* FileSystem.FileSystem
   }
-  const encrypted: Encrypted.EncryptedDeps = { ...plain, keyShards: yield* KeyShards }
+  const encrypted: Encrypted.EncryptedDeps = { ...plain, keyShards: yield* KeyShards, auth: yield* Auth }
   return Upload.of({
     file: (input, options) => Plain.file(plain, input, options),
     folder: (input, options) => Plain.folder(plain, input, options),
@@ -144,12 +150,13 @@ export const make = Effect.gen(function* () {
 
 /**
  * The service, given an `HttpClient`, `LighthouseConfig`, a `FileSystem` (Node's for paths; in a
- * browser, `FileSystem.layerNoop({})`) and `KeyShards` (for encrypted uploads).
+ * browser, `FileSystem.layerNoop({})`), `KeyShards` and `Auth` (for encrypted uploads; `Auth` signs a
+ * `signer` in).
  *
  * @category layers
  */
 export const layer: Layer.Layer<
   Upload,
   never,
-  HttpClient.HttpClient | LighthouseConfig | FileSystem.FileSystem | KeyShards
+  HttpClient.HttpClient | LighthouseConfig | FileSystem.FileSystem | KeyShards | Auth
 > = Layer.effect(Upload, make)

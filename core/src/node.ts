@@ -13,6 +13,10 @@ import { type LighthouseClient, makeClient } from "./promise.ts"
 export * as FileCipherNode from "./crypto/FileCipherNode.ts"
 export { layerNode, layerNodeConfig } from "./LighthouseNode.ts"
 
-/** The Promise client for Node (`layerNode`): uploads take paths, downloads write files, bodies stream. */
+/**
+ * The Promise client for Node (`layerNode`): uploads take paths, downloads write files, bodies stream.
+ *
+ * @category constructors
+ */
 export const createLighthouseNode = (options: Lighthouse.Options = {}): LighthouseClient =>
   makeClient(layerNode(options), Layer.merge(NodeFileSystem.layer, NodePath.layer))

@@ -41,7 +41,7 @@ import * as Stream from "effect/Stream"
 import { AccessControl } from "./AccessControl.ts"
 import { Auth } from "./Auth.ts"
 import { Download } from "./Download.ts"
-import { checkArguments, type FacadeService, type FacadeServices } from "./internal/Arguments.ts"
+import { checkArguments, type FacadeService, type FacadeServices } from "./promise/Arguments.ts"
 import { Aborted } from "./Errors.ts"
 import { Files } from "./Files.ts"
 import { Ipns } from "./Ipns.ts"
@@ -50,13 +50,21 @@ import * as Lighthouse from "./Lighthouse.ts"
 import { Payment } from "./Payment.ts"
 import { Upload } from "./Upload.ts"
 
-/** The trailing argument of every facade method. */
+/**
+ * The trailing argument of every facade method.
+ *
+ * @category models
+ */
 export interface CallOptions {
   /** Aborting it interrupts the call and cancels its requests; the call rejects with `Aborted`. */
   readonly signal: AbortSignal | undefined
 }
 
-/** A service's methods as Promise-returning functions (streams as async iterables), each with a trailing `{ signal }`. */
+/**
+ * A service's methods as Promise-returning functions (streams as async iterables), each with a trailing `{ signal }`.
+ *
+ * @category models
+ */
 export type Promised<S> = {
   readonly [K in keyof S]: S[K] extends (...args: infer A) => Effect.Effect<infer R, infer _E, infer _Q>
     ? (...args: [...A, CallOptions?]) => Promise<R>
@@ -114,11 +122,13 @@ const runAbortable = <A>(
 /** Every service as Promises: `auth`, `keyShards`, `accessControl`, `upload`, `download`, `files`, `ipns`, `payment`. */
 type PromisedServices = { readonly [K in keyof FacadeServices]: Promised<FacadeServices[K]> }
 
+/** @category models */
 export interface LighthouseClient extends PromisedServices {
   /** Releases the runtime (caches, pending calls). */
   readonly dispose: () => Promise<void>
 }
 
+/** @category models */
 export interface ClientOptions extends Lighthouse.Options {
   /** The file system for path inputs; without one, paths fail with a typed error (as in a browser). */
   readonly fileSystem?: Layer.Layer<FileSystem.FileSystem>
@@ -177,12 +187,18 @@ const promised = <I, S extends object>(
 /**
  * What `payment.quotePaths` reads paths with, beside the services: a file system (by default none,
  * so paths fail with a typed `PlatformError`, as in a browser) and path handling.
+ *
+ * @category models
  */
 export type Platform = FileSystem.FileSystem | Path.Path
 
 type Runtime = ManagedRuntime.ManagedRuntime<Lighthouse.Services | Platform, never>
 
-/** A Promise client over any layer that provides every service (see `Lighthouse.layerWith`). */
+/**
+ * A Promise client over any layer that provides every service (see `Lighthouse.layerNoDeps`).
+ *
+ * @category constructors
+ */
 export const makeClient = (
   layer: Layer.Layer<Lighthouse.Services>,
   platform: Layer.Layer<Platform> = Layer.merge(FileSystem.layerNoop({}), Path.layer)
@@ -201,7 +217,11 @@ export const makeClient = (
   }
 }
 
-/** A client with every capability, as Promises, over `fetch`. */
+/**
+ * A client with every capability, as Promises, over `fetch`.
+ *
+ * @category constructors
+ */
 export const createLighthouse = (options: ClientOptions = {}): LighthouseClient =>
   makeClient(
     options.fileSystem === undefined

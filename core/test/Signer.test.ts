@@ -61,7 +61,7 @@ describe("Signer", () => {
   it.effect("fromPrivateKey: with or without 0x, as a string or Redacted", () =>
     Effect.gen(function* () {
       for (const key of [privateKey, privateKey.slice(2), Redacted.make(privateKey)]) {
-        yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.fromPrivateKey(key))))
+        yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.layerFromPrivateKey(key))))
       }
     })
   )
@@ -69,7 +69,7 @@ describe("Signer", () => {
   it.effect("fromPrivateKey: a malformed key is a typed error that does not contain it", () =>
     Effect.gen(function* () {
       const bad = `${privateKey.slice(0, -1)}z`
-      const error = yield* Effect.flip(Signer.Signer.pipe(Effect.provide(Signer.fromPrivateKey(bad))))
+      const error = yield* Effect.flip(Signer.Signer.pipe(Effect.provide(Signer.layerFromPrivateKey(bad))))
       assert.strictEqual(error._tag, "InvalidPrivateKey")
       assert.strictEqual(error.message, "Private key must be 64 hex characters")
       assert.notInclude(JSON.stringify(error), bad.slice(2, 20))
@@ -79,7 +79,7 @@ describe("Signer", () => {
 
   it.effect("fromAccount: a viem LocalAccount", () =>
     Effect.gen(function* () {
-      yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.fromAccount(alice))))
+      yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.layerFromAccount(alice))))
     })
   )
 
@@ -87,7 +87,7 @@ describe("Signer", () => {
     Effect.gen(function* () {
       const { provider, calls } = fakeWallet()
       const client = createWalletClient({ account: alice, transport: custom(provider) })
-      yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.fromWalletClient(client))))
+      yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.layerFromWalletClient(client))))
       assert.deepStrictEqual(calls, [])
     })
   )
@@ -96,10 +96,10 @@ describe("Signer", () => {
     Effect.gen(function* () {
       const viaClient = fakeWallet()
       const client = createWalletClient({ transport: custom(viaClient.provider) })
-      yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.fromWalletClient(client))))
+      yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.layerFromWalletClient(client))))
 
       const { provider, calls } = fakeWallet()
-      yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.fromEip1193(provider))))
+      yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.layerFromEip1193(provider))))
       assert.deepStrictEqual(
         calls.map((c) => c.method),
         ["eth_requestAccounts", "personal_sign"]
@@ -114,13 +114,13 @@ describe("Signer", () => {
     () =>
       Effect.gen(function* () {
         const none = yield* Effect.flip(
-          Signer.Signer.pipe(Effect.provide(Signer.fromEip1193(fakeWallet({ accounts: [] }).provider)))
+          Signer.Signer.pipe(Effect.provide(Signer.layerFromEip1193(fakeWallet({ accounts: [] }).provider)))
         )
         assert.strictEqual(none._tag, "SignerError")
         assert.strictEqual(none.message, "Signer failed to requestAddresses")
 
         const signer = yield* Signer.Signer.pipe(
-          Effect.provide(Signer.fromEip1193(fakeWallet({ rejectSigning: true }).provider))
+          Effect.provide(Signer.layerFromEip1193(fakeWallet({ rejectSigning: true }).provider))
         )
         const refused = (yield* Effect.flip(signer.signMessage(message))) as SignerError
         assert.strictEqual(refused.message, "Signer failed to signMessage")
@@ -133,13 +133,13 @@ describe("Signer", () => {
     () =>
       Effect.gen(function* () {
         const node = fakeWallet({ noRequestAccounts: true })
-        yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.fromEip1193(node.provider))))
+        yield* signsAsAlice(yield* Signer.Signer.pipe(Effect.provide(Signer.layerFromEip1193(node.provider))))
         assert.deepStrictEqual(
           node.calls.map((c) => c.method),
           ["eth_requestAccounts", "eth_accounts", "personal_sign"]
         )
         const refusing = fakeWallet({ rejectConnect: true })
-        const error = yield* Effect.flip(Signer.Signer.pipe(Effect.provide(Signer.fromEip1193(refusing.provider))))
+        const error = yield* Effect.flip(Signer.Signer.pipe(Effect.provide(Signer.layerFromEip1193(refusing.provider))))
         assert.strictEqual(error.message, "Signer failed to requestAddresses")
         assert.deepStrictEqual(
           refusing.calls.map((c) => c.method),
@@ -155,13 +155,24 @@ describe("Signer", () => {
         return yield* signer.signMessage(message)
       })
       const layers: ReadonlyArray<Layer.Layer<Signer.Signer, unknown>> = [
-        Signer.fromPrivateKey(privateKey),
-        Signer.fromAccount(alice),
-        Signer.fromEip1193(fakeWallet().provider)
+        Signer.layerFromPrivateKey(privateKey),
+        Signer.layerFromAccount(alice),
+        Signer.layerFromEip1193(fakeWallet().provider)
       ]
       const signatures = new Set<string>()
       for (const layer of layers) signatures.add(yield* program.pipe(Effect.provide(layer), Effect.orDie))
       assert.strictEqual(signatures.size, 1)
+    })
+  )
+
+  it.effect("the deprecated fromX names still give the same signer as layerFromX", () =>
+    Effect.gen(function* () {
+      const viaOld = yield* Signer.Signer.pipe(Effect.provide(Signer.fromAccount(alice)))
+      const viaKey = yield* Signer.Signer.pipe(Effect.provide(Signer.fromPrivateKey(privateKey)))
+      assert.strictEqual(viaOld.address, alice.address.toLowerCase())
+      assert.strictEqual(yield* viaKey.signMessage(message), yield* viaOld.signMessage(message))
+      assert.strictEqual(Signer.fromWalletClient, Signer.layerFromWalletClient)
+      assert.strictEqual(Signer.fromEip1193, Signer.layerFromEip1193)
     })
   )
 })

@@ -24,6 +24,7 @@ import type {
   RequestTimedOut,
   UploadRejected
 } from "../src/Errors.ts"
+import { SignerError } from "../src/Errors.ts"
 import * as FileCipher from "../src/crypto/FileCipher.ts"
 import * as KeyShards from "../src/KeyShards.ts"
 import * as Upload from "../src/Upload.ts"
@@ -664,6 +665,51 @@ describe("Upload encrypted", () => {
       const stored = body.subarray(head.length, body.length - close.length)
       assert.deepStrictEqual(yield* FileCipher.decrypt(stored, key), plaintext)
       assert.isTrue(network.state.files.byCid(entry.Hash)!.encryption)
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect(
+    "a signer instead of address and token: signs in (a JWT, so several files), shards saved for its address",
+    () =>
+      Effect.gen(function* () {
+        const { apiKey } = seed()
+        const upload = yield* Upload.Upload
+        log.length = 0
+        const entries = yield* upload.encryptedFiles([Input.text("one", "a.txt"), Input.text("two", "b.txt")], {
+          apiKey,
+          signer: aliceSigner
+        })
+        assert.deepStrictEqual(
+          entries.map((e) => e.Name),
+          ["a.txt", "b.txt"]
+        )
+        // Sign-in first (message, JWT), then the upload, then 5 shard saves per file.
+        assert.deepStrictEqual(
+          log.slice(0, 3).map((c) => `${c.method} ${c.url.pathname}`),
+          [`GET /api/message/${alice.address.toLowerCase()}`, "POST /api/message/get-jwt", "POST /api/v0/add"]
+        )
+        const token = yield* aliceToken
+        for (const entry of entries) {
+          const key = yield* keyOf(entry.Hash, token)
+          assert.strictEqual(Redacted.value(key).length, 64)
+        }
+        const t = yield* upload.encryptedText("signed", { apiKey, signer: aliceSigner })
+        assert.strictEqual(Redacted.value(yield* keyOf(t.Hash, token)).length, 64)
+      }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("a signer that cannot sign: SignerError, and nothing is uploaded", () =>
+    Effect.gen(function* () {
+      const { apiKey } = seed()
+      const upload = yield* Upload.Upload
+      log.length = 0
+      const refusing = {
+        address: aliceSigner.address,
+        signMessage: () => Effect.fail(new SignerError({ operation: "signMessage", cause: new Error("User rejected") }))
+      }
+      const error = yield* Effect.flip(upload.encryptedText("x", { apiKey, signer: refusing }))
+      assert.strictEqual(error._tag, "SignerError")
+      assert.isFalse(log.some((c) => c.url.pathname === "/api/v0/add"))
     }).pipe(Effect.provide(layer))
   )
 

@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Redacted } from "effect"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startMockNetwork, type RunningMockNetwork } from "lighthouse-effect/mocks/node"
@@ -96,6 +97,85 @@ describe("Promise facade over the composed layer", () => {
     expect((extra as Error).message).toBe(
       "Invalid argument to files.usage: takes at most 1 arguments and { signal }, got 2"
     )
+  })
+
+  it("auth and key-shard arguments are decoded with the capabilities' schemas: a wrong shape is InvalidArgument", async () => {
+    const loose = (service: "auth" | "keyShards", method: string) =>
+      (lighthouse[service] as unknown as Record<string, (...args: ReadonlyArray<unknown>) => Promise<unknown>>)[method]!
+    const messageOf = (service: "auth" | "keyShards", method: string, ...args: ReadonlyArray<unknown>) =>
+      loose(
+        service,
+        method
+      )(...args).then(
+        () => "resolved",
+        (e: unknown) => (e instanceof Errors.InvalidArgument ? e.message : `not InvalidArgument: ${String(e)}`)
+      )
+    expect(await messageOf("auth", "jwt", { address: 42, signature: "0xsig" })).toBe(
+      "Invalid argument to auth.jwt: argument 1 must be { address, signature, chain? }"
+    )
+    // A Redacted holding something else than a string is not a credential.
+    expect(await messageOf("auth", "apiKey", { publicKey: signer.address, signedMessage: Redacted.make(42) })).toBe(
+      "Invalid argument to auth.apiKey: argument 1 must be { publicKey, signedMessage }"
+    )
+    expect(await messageOf("auth", "signIn", signer, { chain: 1 })).toBe(
+      "Invalid argument to auth.signIn: argument 2 must be { chain? } or undefined"
+    )
+    expect(await messageOf("auth", "token", { address: signer.address })).toBe(
+      "Invalid argument to auth.token: argument 1 must be a signer ({ address, signMessage })"
+    )
+    const owned = { cid: "bafy", address: signer.address, token: "jwt" }
+    expect(await messageOf("keyShards", "save", { ...owned, keyShards: [1, 2, 3, 4, 5] })).toBe(
+      "Invalid argument to keyShards.save: argument 1 must be { address, cid, token, keyShards, shareTo? }"
+    )
+    expect(await messageOf("keyShards", "recover", { ...owned, count: "3" })).toBe(
+      "Invalid argument to keyShards.recover: argument 1 must be { address, cid, token, dynamicData?, count? }"
+    )
+    // The shape right, the values wrong: the service's own error, not InvalidArgument.
+    const badShards = await loose("keyShards", "save")({ ...owned, keyShards: [{}] }).catch((e: unknown) => e)
+    expect((badShards as { _tag: string })._tag).toBe("InvalidCid")
+  })
+
+  it("upload, download, files and payment arguments are decoded with their schemas too", async () => {
+    const loose = lighthouse as unknown as Record<string, Record<string, (...args: ReadonlyArray<unknown>) => unknown>>
+    const messageOf = async (service: string, method: string, ...args: ReadonlyArray<unknown>) => {
+      try {
+        const result = loose[service]![method]!(...args)
+        if (typeof result === "object" && result !== null && Symbol.asyncIterator in result) {
+          for await (const _ of result as AsyncIterable<unknown>) break
+        } else await result
+        return "resolved"
+      } catch (e) {
+        return e instanceof Errors.InvalidArgument ? e.message : `not InvalidArgument: ${String(e)}`
+      }
+    }
+    // Storage types are the two there are; the schema says so before a request is made.
+    expect(await messageOf("upload", "text", "x", { apiKey: "key", storageType: "s3" })).toBe(
+      "Invalid argument to upload.text: argument 2 must be upload options ({ apiKey, … })"
+    )
+    expect(await messageOf("upload", "text", "x", { apiKey: "key", dealParameters: { num_copies: "2" } })).toBe(
+      "Invalid argument to upload.text: argument 2 must be upload options ({ apiKey, … })"
+    )
+    // The stream's options name every field it takes.
+    expect(await messageOf("download", "stream", "bafy", { range: { offset: "0" } })).toBe(
+      "Invalid argument to download.stream: argument 2 must be " +
+        "{ gateway?, path?, storageType?, range?, verification?, trustless? } or undefined"
+    )
+    expect(await messageOf("download", "bytes", "bafy", { decrypt: { signer: {} } })).toBe(
+      "Invalid argument to download.bytes: argument 2 must be { gateway?, path?, decrypt? } or undefined"
+    )
+    expect(await messageOf("files", "uploads", "key", { after: 3 })).toBe(
+      "Invalid argument to files.uploads: argument 2 must be { fileType?, after? } or undefined"
+    )
+    expect(await messageOf("payment", "quote", { files: [1, { fileSize: "1" }] })).toBe(
+      "Invalid argument to payment.quote: argument 1 must be { files, network?, token? }"
+    )
+  })
+
+  it("an encrypted upload takes a signer instead of an address and a token", async () => {
+    const { apiKey } = mock.network.seedAccount(signer.address, { dataLimit: 1024 })
+    const entry = await lighthouse.upload.encryptedText("signed in by the upload", { apiKey, signer })
+    const plain = await lighthouse.download.bytes(entry.Hash, { decrypt: { signer } })
+    expect(new TextDecoder().decode(plain)).toBe("signed in by the upload")
   })
 
   it("a path string where an upload input goes is told the input to give instead", async () => {

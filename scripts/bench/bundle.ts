@@ -26,6 +26,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 
 const ours = `
 import { Effect, FileSystem, Layer } from "effect"
+import * as Auth from "${root}/core/src/Auth.ts"
 import * as Config from "${root}/core/src/LighthouseConfig.ts"
 import * as KeyShards from "${root}/core/src/KeyShards.ts"
 import * as Lighthouse from "${root}/core/src/Lighthouse.ts"
@@ -34,7 +35,7 @@ import * as Upload from "${root}/core/src/Upload.ts"
 
 const base = Layer.mergeAll(Config.layer(), Lighthouse.httpLayer, FileSystem.layerNoop({}))
 const layer = Upload.layer.pipe(
-  Layer.provide(KeyShards.layer),
+  Layer.provide(Layer.mergeAll(KeyShards.layer, Auth.layer())),
   Layer.provide(Nodes.layer),
   Layer.provideMerge(base)
 )

@@ -13,25 +13,35 @@
  * @since 0.3.0
  */
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import type { InvalidPublicKey, NodeError, NodesDisagree } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
+import { Credential } from "../schema/Credential.ts"
 
-/** `delegateAllFiles`: the owner, its token, and the addresses that may recover any of its keys. */
-export interface DelegateInput {
-  readonly address: string
-  /** The owner's JWT (`jwt:…`) or a raw signature of the node message. */
-  readonly token: Token
-  /** Replaces the owner's delegates; `[]` revokes every one. */
-  readonly delegates: ReadonlyArray<string>
-}
+/**
+ * `delegateAllFiles`: the owner, its token (its JWT `jwt:…` or a raw signature of the node
+ * message), and the addresses that may recover any of its keys (replacing the owner's delegates;
+ * `[]` revokes every one).
+ *
+ * @category schemas
+ */
+export const DelegateInput = Schema.Struct({
+  address: Schema.String,
+  token: Credential,
+  delegates: Schema.Array(Schema.String)
+})
+/** @category models */
+export type DelegateInput = typeof DelegateInput.Type
 
-/** `revokeDelegates`: the owner and its token. */
-export interface RevokeDelegatesInput {
-  readonly address: string
-  readonly token: Token
-}
+/**
+ * `revokeDelegates`: the owner and its token.
+ *
+ * @category schemas
+ */
+export const RevokeDelegatesInput = Schema.Struct({ address: Schema.String, token: Credential })
+/** @category models */
+export type RevokeDelegatesInput = typeof RevokeDelegatesInput.Type
 
 /** Failures of a delegation change: a bad address, a node's refusal, nodes that disagree. */
 export type DelegationFailure = InvalidPublicKey | NodeError | NodesDisagree

@@ -13,57 +13,91 @@ import type {
   NodeError,
   NodesDisagree
 } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
-import type { KeyShard } from "../schema/KeyShard.ts"
+import * as Schema from "effect/Schema"
+import { Credential } from "../schema/Credential.ts"
+import { AnyObject, KeyShardInput } from "../schema/Shape.ts"
 
-/** `apply` / `update`. */
-export interface ApplyInput {
+/** Who changes a file's access: the owner, the file, the key nodes' token. */
+const owned = {
   /** The owner: EVM address (any case) or 44-character base58 key. */
-  readonly address: string
-  readonly cid: string
-  readonly token: Token
+  address: Schema.String,
+  cid: Schema.String,
+  token: Credential
+}
+
+const conditionFields = {
+  ...owned,
   /** EVM, Solana, Coreum or Radix conditions; validated before any request. */
-  readonly conditions: ReadonlyArray<unknown>
+  conditions: Schema.Array(AnyObject),
   /** Required with more than one condition, e.g. `([1] and [2]) or [3]`. */
-  readonly aggregator?: string | undefined
+  aggregator: Schema.optional(Schema.String),
   /** `EVM` (default), `SOLANA`, `COREUM` or `RADIX`, any case. */
-  readonly chainType?: string | undefined
+  chainType: Schema.optional(Schema.String)
+}
+
+/**
+ * `apply` / `update`.
+ *
+ * @category schemas
+ */
+export const ApplyInput = Schema.Struct({
+  ...conditionFields,
   /** `ADDRESS` (default) or `ACCESS_CONDITIONS`, any case. Sent only when creating. */
-  readonly decryptionType?: string | undefined
+  decryptionType: Schema.optional(Schema.String),
   /** 5 shards to create the conditions (POST); none to update them (PUT). */
-  readonly keyShards?: ReadonlyArray<KeyShard> | undefined
-}
+  keyShards: Schema.optional(Schema.Array(KeyShardInput))
+})
+/** @category models */
+export type ApplyInput = typeof ApplyInput.Type
 
-/** `update`: `apply` without shards. */
-export type UpdateInput = Omit<ApplyInput, "keyShards" | "decryptionType">
+/**
+ * `update`: `apply` without shards.
+ *
+ * @category schemas
+ */
+export const UpdateInput = Schema.Struct(conditionFields)
+/** @category models */
+export type UpdateInput = typeof UpdateInput.Type
 
-/** `share`. */
-export interface ShareInput {
-  readonly address: string
-  readonly cid: string
-  readonly token: Token
+/**
+ * `share`.
+ *
+ * @category schemas
+ */
+export const ShareInput = Schema.Struct({
+  ...owned,
   /** Addresses that may recover the key from now on. */
-  readonly shareTo: ReadonlyArray<string>
-}
+  shareTo: Schema.Array(Schema.String)
+})
+/** @category models */
+export type ShareInput = typeof ShareInput.Type
 
-/** `revoke`. */
-export interface RevokeInput {
-  readonly address: string
-  readonly cid: string
-  readonly token: Token
+/**
+ * `revoke`.
+ *
+ * @category schemas
+ */
+export const RevokeInput = Schema.Struct({
+  ...owned,
   /** Addresses that may no longer recover the key. */
-  readonly revokeTo: string | ReadonlyArray<string>
-}
+  revokeTo: Schema.Union([Schema.String, Schema.Array(Schema.String)])
+})
+/** @category models */
+export type RevokeInput = typeof RevokeInput.Type
 
-/** `transferOwnership`. */
-export interface TransferInput {
-  readonly address: string
-  readonly cid: string
-  readonly token: Token
-  readonly newOwner: string
+/**
+ * `transferOwnership`.
+ *
+ * @category schemas
+ */
+export const TransferInput = Schema.Struct({
+  ...owned,
+  newOwner: Schema.String,
   /** Clear the sharing list on transfer. @default true */
-  readonly resetSharedTo?: boolean | undefined
-}
+  resetSharedTo: Schema.optional(Schema.Boolean)
+})
+/** @category models */
+export type TransferInput = typeof TransferInput.Type
 
 /** What `get` returns: the node's record of a file's access rules. */
 export interface AccessConditions {

@@ -5,6 +5,7 @@
  */
 import type * as Duration from "effect/Duration"
 import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import type {
   HttpStatusError,
   InvalidPublicKey,
@@ -15,7 +16,7 @@ import type {
   RequestTimedOut,
   SignerError
 } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
+import { Credential } from "../schema/Credential.ts"
 
 /** What `get-jwt` gives: a `jwt:`-prefixed bearer token and a single-use `r:` refresh token. */
 export interface JwtPair {
@@ -23,28 +24,52 @@ export interface JwtPair {
   readonly refreshToken: Redacted.Redacted<string>
 }
 
-/** `POST /api/message/get-jwt`. */
-export interface JwtInput {
+/**
+ * `POST /api/message/get-jwt`.
+ *
+ * @category schemas
+ */
+export const JwtInput = Schema.Struct({
   /** EVM address (any case; sent lower-cased) or 44-character base58 key. */
-  readonly address: string
+  address: Schema.String,
   /** The signature of the node's auth message. */
-  readonly signature: Token
+  signature: Credential,
   /** @default "ALL" */
-  readonly chain?: string | undefined
-}
+  chain: Schema.optional(Schema.String)
+})
+/** @category models */
+export type JwtInput = typeof JwtInput.Type
 
-/** `PUT /api/message/get-jwt`. */
-export interface RefreshInput {
-  readonly address: string
-  readonly refreshToken: Token
-}
+/**
+ * `PUT /api/message/get-jwt`.
+ *
+ * @category schemas
+ */
+export const RefreshInput = Schema.Struct({ address: Schema.String, refreshToken: Credential })
+/** @category models */
+export type RefreshInput = typeof RefreshInput.Type
 
-/** `POST /api/auth/create_api_key`. */
-export interface ApiKeyInput {
-  readonly publicKey: string
+/**
+ * `POST /api/auth/create_api_key`.
+ *
+ * @category schemas
+ */
+export const ApiKeyInput = Schema.Struct({
+  publicKey: Schema.String,
   /** The signature of the API's auth message. */
-  readonly signedMessage: Token
-}
+  signedMessage: Credential
+})
+/** @category models */
+export type ApiKeyInput = typeof ApiKeyInput.Type
+
+/**
+ * Options of `signIn`: the chain the key nodes record the sign-in for.
+ *
+ * @category schemas
+ */
+export const SignInOptions = Schema.Struct({ chain: Schema.optional(Schema.String) })
+/** @category models */
+export type SignInOptions = typeof SignInOptions.Type
 
 /** Failures of a call to the API host (`HTTP error! status {n}` on a non-2xx answer). */
 export type ApiFailure = InvalidPublicKey | HttpStatusError | NetworkError | RequestTimedOut | InvalidResponse

@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import type { SignInFailure } from "../Auth.ts"
-import type { MasterKey } from "../crypto/FileFormat.ts"
+import * as Schema from "effect/Schema"
 import type {
   ContentVerificationFailed,
   DecryptionFailed,
@@ -16,53 +16,85 @@ import type {
   VerificationUnsupported
 } from "../Errors.ts"
 import type { FetchKeyFailure } from "../KeyShards.ts"
-import type { Signer } from "../Signer.ts"
-import type { StorageType } from "../schema/Walrus.ts"
-import type { VerificationReport, VerifyOptions } from "../verify/Retrieval.ts"
-import type { ByteRange } from "../verify/Walk.ts"
+import { Credential } from "../schema/Credential.ts"
+import { Fields } from "../schema/Shape.ts"
+import { StorageType } from "../schema/Walrus.ts"
+import { ServiceSchema as SignerSchema } from "../Signer.ts"
+import type { VerificationReport } from "../verify/Retrieval.ts"
 
-export type { ByteRange, VerificationReport }
+export type { VerificationReport }
 
 /**
  * How to decrypt: with the file's master key (64-hex, plain or `Redacted`), or with a signer
  * whose JWT (`Auth.token`) lets it recover the key from 3 key nodes (`KeyShards.fetchKey`).
+ *
+ * @category schemas
  */
-export type Decryption =
-  | { readonly masterKey: MasterKey }
-  | {
-      readonly signer: Signer["Service"]
-      /** Values the file's access conditions are evaluated with. */
-      readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
-    }
+export const Decryption = Schema.Union([
+  Schema.Struct({ masterKey: Credential }),
+  Schema.Struct({
+    signer: SignerSchema,
+    /** Values the file's access conditions are evaluated with. */
+    dynamicData: Schema.optional(Fields)
+  })
+])
+/** @category models */
+export type Decryption = typeof Decryption.Type
+
+/**
+ * `length` bytes from `offset` (to the end without a length).
+ *
+ * @category schemas
+ */
+export const ByteRange = Schema.Struct({ offset: Schema.Number, length: Schema.optional(Schema.Number) })
+/** @category models */
+export type ByteRange = typeof ByteRange.Type
+
+const optionFields = {
+  /** Gateway host for this call. @default the configured gateway */
+  gateway: Schema.optional(Schema.String),
+  /** A file inside the CID when it is a folder (`sub/file.txt`). */
+  path: Schema.optional(Schema.String),
+  /**
+   * `walrus`: content stored on Walrus, read from the Walrus gateway as `GET /ipfs/{cid}[/{path}]`
+   * (`gateway` then overrides the configured Walrus gateway). @default "ipfs"
+   */
+  storageType: Schema.optional(StorageType),
+  /**
+   * Only these bytes of the file (of the plaintext when decrypting, which still reads the whole
+   * file: its tag covers it all). Verified, only the blocks that hold them are fetched.
+   */
+  range: Schema.optional(ByteRange),
+  /** @default "if-supported" */
+  verification: Schema.optional(Schema.Literals(["required", "if-supported", "off"])),
+  /** One CAR (`car`) or a request per block (`raw`). @default "car" */
+  trustless: Schema.optional(Schema.Literals(["car", "raw"]))
+}
 
 /**
  * Options of every download. By default (`verification: "if-supported"`) the content comes from
  * the gateway's trustless answer (`GET /ipfs/{cid}?format=car`) and every block is checked
  * against the CID before its bytes go out; a gateway that cannot answer so is read unverified
  * (`POST /api/v0/cat/{cid}`), and the report says so.
+ *
+ * @category schemas
  */
-export interface Options extends VerifyOptions {
-  /** Gateway host for this call. @default the configured gateway */
-  readonly gateway?: string | undefined
-  /** A file inside the CID when it is a folder (`sub/file.txt`). */
-  readonly path?: string | undefined
-  /**
-   * `walrus`: content stored on Walrus, read from the Walrus gateway as `GET /ipfs/{cid}[/{path}]`
-   * (`gateway` then overrides the configured Walrus gateway). @default "ipfs"
-   */
-  readonly storageType?: StorageType | undefined
-  /**
-   * Only these bytes of the file (of the plaintext when decrypting, which still reads the whole
-   * file: its tag covers it all). Verified, only the blocks that hold them are fetched.
-   */
-  readonly range?: ByteRange | undefined
-}
+export const Options = Schema.Struct(optionFields)
+/** @category models */
+export type Options = typeof Options.Type
 
-/** Options of downloads that may decrypt. */
-export interface DecryptOptions extends Options {
+/**
+ * Options of downloads that may decrypt.
+ *
+ * @category schemas
+ */
+export const DecryptOptions = Schema.Struct({
+  ...optionFields,
   /** Decrypts the content (stored in the provider's encrypted layout). */
-  readonly decrypt?: Decryption | undefined
-}
+  decrypt: Schema.optional(Decryption)
+})
+/** @category models */
+export type DecryptOptions = typeof DecryptOptions.Type
 
 /** Why fetching the bytes failed. */
 export type FetchFailure =

@@ -6,7 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import type { InvalidResponse, NetworkError, RequestTimedOut } from "../Errors.ts"
-import type * as Input from "../upload/Input.ts"
+import * as Input from "../upload/Input.ts"
 
 /** Data usage of an account, in bytes (`GET /api/user/user_data_usage`). */
 export const Usage = Schema.Struct({
@@ -123,16 +123,40 @@ export interface Quote {
   readonly totalSize: number
 }
 
-/** What a quote is for: files, folders, or plain sizes in bytes. */
-export type QuoteInput = number | Input.FileInput | Input.FolderInput
+/**
+ * What a quote is for: files, folders, or plain sizes in bytes.
+ *
+ * @category schemas
+ */
+export const QuoteInput = Schema.Union([Schema.Number, Input.FileInput, Input.FolderInput])
+/** @category models */
+export type QuoteInput = typeof QuoteInput.Type
 
-/** Options of `Files.uploads`. */
-export interface UploadsOptions {
+/**
+ * Options of `Files.uploads`.
+ *
+ * @category schemas
+ */
+export const UploadsOptions = Schema.Struct({
   /** Storage type filter (`ipfs`, `walrus`). @default "all" */
-  readonly fileType?: string | undefined
+  fileType: Schema.optional(Schema.String),
   /** Start after this record id instead of at the newest. */
-  readonly after?: string | undefined
-}
+  after: Schema.optional(Schema.String)
+})
+/** @category models */
+export type UploadsOptions = typeof UploadsOptions.Type
+
+/**
+ * Options of `Files.uploadsPage`: the page after `lastKey` (the first without it).
+ *
+ * @category schemas
+ */
+export const UploadsPageOptions = Schema.Struct({
+  lastKey: Schema.optional(Schema.String),
+  fileType: Schema.optional(Schema.String)
+})
+/** @category models */
+export type UploadsPageOptions = typeof UploadsPageOptions.Type
 
 /** Why a call got no usable answer. */
 export type Transport = NetworkError | RequestTimedOut | InvalidResponse

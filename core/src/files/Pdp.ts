@@ -15,6 +15,7 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
@@ -58,13 +59,24 @@ export type CompletedPdpDeal = PdpDeal & { readonly transactionDetails: PdpTrans
 export const isCompleted = (deal: PdpDeal): deal is CompletedPdpDeal =>
   deal.dealStatus === "completed" && deal.transactionDetails !== undefined
 
-/** How `awaitPdpDeal` polls. */
-export interface AwaitPdpDealOptions {
-  /** Between two status reads. @default "1 minute" */
-  readonly interval?: Duration.Input | undefined
-  /** The whole wait; the provider announces about 20 minutes. @default "40 minutes" */
-  readonly timeout?: Duration.Input | undefined
-}
+/** A time-out or interval as `Duration` takes it (`"1 minute"`, milliseconds, a `Duration`). */
+const DurationInput = Schema.declare(
+  (u: unknown): u is Duration.Input => Option.isSome(Duration.fromInput(u as Duration.Input)),
+  { expected: "a duration" }
+)
+
+/**
+ * How `awaitPdpDeal` polls: `interval` between two status reads (default 1 minute), `timeout` for
+ * the whole wait (default 40 minutes; the provider announces about 20).
+ *
+ * @category schemas
+ */
+export const AwaitPdpDealOptions = Schema.Struct({
+  interval: Schema.optional(DurationInput),
+  timeout: Schema.optional(DurationInput)
+})
+/** @category models */
+export type AwaitPdpDealOptions = typeof AwaitPdpDealOptions.Type
 
 /** Asks for a PDP deal of a stored file; refuses, before asking, a file over {@link PdpSizeLimit}. */
 export const requestPdpDeal = Effect.fn("Files.requestPdpDeal")(function* (hosts: Hosts, apiKey: Token, cid: string) {

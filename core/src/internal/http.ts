@@ -18,6 +18,7 @@ import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { HttpStatusError, InvalidResponse, NetworkError, RequestFailed, RequestTimedOut } from "../Errors.ts"
+import type { Credential } from "../schema/Credential.ts"
 
 /** Which wording the provider gives a non-2xx answer of this endpoint. */
 export type StatusStyle = "request-failed" | "http-error"
@@ -103,8 +104,8 @@ export const executeJson = <A, I, S extends StatusStyle, E = never>(
 ): Effect.Effect<A, TransportFailure | StatusFailure<S> | E> =>
   execute(client, request, options).pipe(Effect.flatMap(decodeJson(schema)))
 
-/** A token given as a string or `Redacted`: the value goes on the wire, never into logs. */
-export type Token = string | Redacted.Redacted<string>
+/** A token given as a string or `Redacted` (public as `Auth.Credential`): the value goes on the wire, never into logs. */
+export type Token = Credential
 
 export const reveal = (token: Token): string => (Redacted.isRedacted(token) ? Redacted.value(token) : token)
 

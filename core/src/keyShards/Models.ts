@@ -15,45 +15,65 @@ import type {
   KeyNodesUnavailable,
   NodeError
 } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
+import * as Schema from "effect/Schema"
+import { Credential } from "../schema/Credential.ts"
+import { Fields, KeyShardInput } from "../schema/Shape.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
 
-/** `save`: the shards of a freshly encrypted file. */
-export interface SaveInput {
+/**
+ * `save`: the shards of a freshly encrypted file.
+ *
+ * @category schemas
+ */
+export const SaveInput = Schema.Struct({
   /** The CID the upload returned (`Hash`). */
-  readonly cid: string
+  cid: Schema.String,
   /** The owner: EVM address (any case) or 44-character base58 key. */
-  readonly address: string
+  address: Schema.String,
   /** JWT (`jwt:…`) or a raw signature of the node message. */
-  readonly token: Token
+  token: Credential,
   /** Exactly 5 shards; shard i goes to node i + 1. */
-  readonly keyShards: ReadonlyArray<KeyShard>
+  keyShards: Schema.Array(KeyShardInput),
   /** Addresses that may also recover the key (sent as `sharedTo`, only when non-empty). */
-  readonly shareTo?: ReadonlyArray<string> | undefined
-}
+  shareTo: Schema.optional(Schema.Array(Schema.String))
+})
+/** @category models */
+export type SaveInput = typeof SaveInput.Type
 
-/** `recover`: who asks for which file's shards. */
-export interface RecoverInput {
-  readonly cid: string
-  readonly address: string
-  readonly token: Token
+/**
+ * `recover`: who asks for which file's shards.
+ *
+ * @category schemas
+ */
+export const RecoverInput = Schema.Struct({
+  cid: Schema.String,
+  address: Schema.String,
+  token: Credential,
   /** Values the nodes substitute into access conditions (e.g. `:userAddress`). @default {} */
-  readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
+  dynamicData: Schema.optional(Fields),
   /** How many distinct nodes to read from (1–5). @default 3 */
-  readonly count?: number | undefined
+  count: Schema.optional(Schema.Number),
   /** The file's owner, when asking as one of its delegates (account delegation). */
-  readonly ownerAddress?: string | undefined
-}
+  ownerAddress: Schema.optional(Schema.String)
+})
+/** @category models */
+export type RecoverInput = typeof RecoverInput.Type
 
-/** `fetchKey`: as `recover`, always reading the threshold of 3 shards. */
-export interface FetchKeyInput {
-  readonly cid: string
-  readonly address: string
-  readonly token: Token
-  readonly dynamicData?: Readonly<Record<string, unknown>> | undefined
+/**
+ * `fetchKey`: as `recover`, always reading the threshold of 3 shards.
+ *
+ * @category schemas
+ */
+export const FetchKeyInput = Schema.Struct({
+  cid: Schema.String,
+  address: Schema.String,
+  token: Credential,
+  dynamicData: Schema.optional(Fields),
   /** The file's owner, when asking as one of its delegates (account delegation). */
-  readonly ownerAddress?: string | undefined
-}
+  ownerAddress: Schema.optional(Schema.String)
+})
+/** @category models */
+export type FetchKeyInput = typeof FetchKeyInput.Type
 
 /** The shards `recover` got, and from which nodes (ascending). */
 export interface RecoveredShards {

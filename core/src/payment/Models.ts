@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import type { Account, Address, Hex, TransactionReceipt, WalletClient } from "viem"
 import type {
   ChainError,
@@ -18,28 +18,55 @@ import type {
   UnsupportedToken
 } from "../Errors.ts"
 import type { TokenSymbol } from "../Networks.ts"
+import { Credential } from "../schema/Credential.ts"
 import type * as Quote from "./Quote.ts"
 
 /** What a payment is made in: the network's native coin, or one of its stablecoins. */
 export type PaymentToken = "native" | TokenSymbol
 
-/** Which network and token; names are case-insensitive, as the provider's were. */
-export interface Target {
+/** A count of bytes or of a token's smallest unit: a number or a bigint. */
+const Amount = Schema.Union([Schema.Number, Schema.BigInt])
+
+const targetFields = {
   /**
    * A network of the table. Omitted: the configuration's `defaultNetwork` ("polygon"). Given but
-   * empty (or `null` from untyped code): `Token not provided!!!`, the provider's wording for a
-   * missing network.
+   * empty: `Token not provided!!!`, the provider's wording for a missing network.
    */
-  readonly network?: string | undefined
+  network: Schema.optional(Schema.String),
   /** `native`, `usdc`, `usdt` or `dai`. @default "native" */
-  readonly token?: string | undefined
+  token: Schema.optional(Schema.String)
 }
 
-/** What `price` takes: a size, and which network and token. */
-export interface PriceInput extends Target {
+/**
+ * Which network and token; names are case-insensitive, as the provider's were.
+ *
+ * @category schemas
+ */
+export const Target = Schema.Struct(targetFields)
+/** @category models */
+export type Target = typeof Target.Type
+
+/**
+ * What `paymentCount` takes: which network.
+ *
+ * @category schemas
+ */
+export const NetworkInput = Schema.Struct({ network: targetFields.network })
+/** @category models */
+export type NetworkInput = typeof NetworkInput.Type
+
+/**
+ * What `price` takes: a size, and which network and token.
+ *
+ * @category schemas
+ */
+export const PriceInput = Schema.Struct({
+  ...targetFields,
   /** Bytes to store. Below 1 MB the price of 1 MB is charged. */
-  readonly size: number | bigint
-}
+  size: Amount
+})
+/** @category models */
+export type PriceInput = typeof PriceInput.Type
 
 /** The cost of storing `size` bytes, in one token on one network. */
 export interface Price {
@@ -61,17 +88,44 @@ export interface Price {
   readonly ticker?: { readonly symbol: string; readonly usd: number | string } | undefined
 }
 
-/** What `quote` takes: files known by size, and which network and token. */
-export interface QuoteInput extends Target {
-  /** Sizes, or files with a size and optionally a name and MIME type. */
-  readonly files: ReadonlyArray<number | bigint | Quote.SizedFile>
-}
+/**
+ * A file known by its size, optionally with a name and a MIME type.
+ *
+ * @category schemas
+ */
+export const SizedFile = Schema.Struct({
+  fileSize: Amount,
+  fileName: Schema.optional(Schema.String),
+  mimeType: Schema.optional(Schema.NullOr(Schema.String))
+})
+/** @category models */
+export type SizedFile = typeof SizedFile.Type
 
-/** What `quotePaths` takes: paths on disk, and which network and token. */
-export interface QuotePathsInput extends Target {
+/**
+ * What `quote` takes: files known by size, and which network and token.
+ *
+ * @category schemas
+ */
+export const QuoteInput = Schema.Struct({
+  ...targetFields,
+  /** Sizes, or files with a size and optionally a name and MIME type. */
+  files: Schema.Array(Schema.Union([Amount, SizedFile]))
+})
+/** @category models */
+export type QuoteInput = typeof QuoteInput.Type
+
+/**
+ * What `quotePaths` takes: paths on disk, and which network and token.
+ *
+ * @category schemas
+ */
+export const QuotePathsInput = Schema.Struct({
+  ...targetFields,
   /** Files or directories on disk; directories are walked recursively. */
-  readonly paths: string | ReadonlyArray<string>
-}
+  paths: Schema.Union([Schema.String, Schema.Array(Schema.String)])
+})
+/** @category models */
+export type QuotePathsInput = typeof QuotePathsInput.Type
 
 /** Per-file metadata (name, size, MIME type, as the provider's quote listed them) and the price of the total. */
 export interface QuoteResult {
@@ -81,21 +135,66 @@ export interface QuoteResult {
   readonly price: Price
 }
 
-/** Who pays: exactly one of a private key, a viem account, or a viem wallet client with an account. */
+const isObject = (u: unknown) => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** A viem account, taken as it is: viem checks it when it signs. */
+const ViemAccount: Schema.declare<Account> = Schema.declare((u: unknown): u is Account => isObject(u), {
+  expected: "a viem account"
+})
+
+/** A viem wallet client, taken as it is: its chain and account are checked before paying. */
+const ViemWalletClient: Schema.declare<WalletClient> = Schema.declare((u: unknown): u is WalletClient => isObject(u), {
+  expected: "a viem wallet client"
+})
+
+const payerFields = {
+  /** 64 hex characters, `0x` optional. Held `Redacted`; never logged. */
+  privateKey: Schema.optional(Credential),
+  /** A local account signs in process; a JSON-RPC account is signed for by the node. */
+  account: Schema.optional(ViemAccount),
+  /** A wallet client with an account (a browser wallet, say); its chain must be the network's. */
+  walletClient: Schema.optional(ViemWalletClient)
+}
+
+/**
+ * Who pays: exactly one of a private key, a viem account, or a viem wallet client with an account.
+ * An interface, not `typeof Payer.Type`: the declaration files must name viem's types, not
+ * expand them.
+ *
+ * @category models
+ */
 export interface Payer {
   /** 64 hex characters, `0x` optional. Held `Redacted`; never logged. */
-  readonly privateKey?: string | Redacted.Redacted<string> | undefined
+  readonly privateKey?: Credential | undefined
   /** A local account signs in process; a JSON-RPC account is signed for by the node. */
   readonly account?: Account | undefined
   /** A wallet client with an account (a browser wallet, say); its chain must be the network's. */
   readonly walletClient?: WalletClient | undefined
 }
 
-/** What `fund` takes: an amount, which network and token, and who pays. */
+/**
+ * Who pays, as an input schema.
+ *
+ * @category schemas
+ */
+export const Payer: Schema.Codec<Payer> = Schema.Struct(payerFields)
+
+/**
+ * What `fund` takes: an amount, which network and token, and who pays (an interface, as `Payer`).
+ *
+ * @category models
+ */
 export interface FundInput extends Target, Payer {
   /** In the token's smallest unit, e.g. `Price.amount`. */
   readonly amount: number | bigint
 }
+
+/**
+ * What `fund` takes, as an input schema.
+ *
+ * @category schemas
+ */
+export const FundInput: Schema.Codec<FundInput> = Schema.Struct({ ...targetFields, ...payerFields, amount: Amount })
 
 /** The `ReceivedPayment` event the contract emitted for a payment. */
 export interface ReceivedPayment {
@@ -123,20 +222,36 @@ export interface FundResult extends SentTransaction {
   readonly payment: ReceivedPayment | undefined
 }
 
-/** What `balance` takes: an address, and which network and token. */
-export interface BalanceInput extends Target {
+/**
+ * What `balance` takes: an address, and which network and token.
+ *
+ * @category schemas
+ */
+export const BalanceInput = Schema.Struct({
+  ...targetFields,
   /** Whose balance. */
-  readonly address: Address
-}
+  address: Schema.declare((u: unknown): u is Address => typeof u === "string", { expected: "an address" })
+})
+/** @category models */
+export type BalanceInput = typeof BalanceInput.Type
 
 /** Why a network or token could not be chosen. */
-export type TargetError = TokenNotProvided | UnsupportedNetwork | UnsupportedToken
+export type TargetFailure = TokenNotProvided | UnsupportedNetwork | UnsupportedToken
 
 /** Why a price could not be given. */
-export type PriceError = TargetError | InvalidPaymentInput | TickerPriceFailed
+export type PriceFailure = TargetFailure | InvalidPaymentInput | TickerPriceFailed
 
 /** Why a chain call failed. */
 export type ChainFailure = ContractReverted | OtherContractError | ChainError
 
 /** Why a payment failed. */
-export type FundError = TargetError | InvalidPaymentInput | PrivateKeyNotFound | InvalidPrivateKey | ChainFailure
+export type FundFailure = TargetFailure | InvalidPaymentInput | PrivateKeyNotFound | InvalidPrivateKey | ChainFailure
+
+/** @deprecated use `TargetFailure` (removed in the next release). */
+export type TargetError = TargetFailure
+
+/** @deprecated use `PriceFailure` (removed in the next release). */
+export type PriceError = PriceFailure
+
+/** @deprecated use `FundFailure` (removed in the next release). */
+export type FundError = FundFailure

@@ -10,7 +10,7 @@ import { TokenNotProvided, UnsupportedNetwork, UnsupportedToken } from "../Error
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import type { TokenSymbol } from "../Networks.ts"
 import * as Chain from "./Chain.ts"
-import type { PaymentToken, Target, TargetError } from "./Models.ts"
+import type { PaymentToken, Target, TargetFailure } from "./Models.ts"
 
 /** A network and token, looked up in the network table. */
 export interface Resolved {
@@ -27,7 +27,7 @@ const paymentTokens: ReadonlyArray<PaymentToken> = ["native", "usdc", "usdt", "d
 export const resolveNetwork = (
   config: LighthouseConfig.Options,
   name: string | null | undefined
-): Effect.Effect<Chain.NamedNetwork, TargetError> => {
+): Effect.Effect<Chain.NamedNetwork, TargetFailure> => {
   // An omitted network is the configured default; one given empty (or null, from untyped code) is
   // the provider's missing network, which it reported with this very wording.
   if (name === undefined) name = config.defaultNetwork
@@ -66,5 +66,5 @@ const resolveToken = (
 }
 
 /** The network and token of a target. */
-export const resolve = (config: LighthouseConfig.Options, target: Target): Effect.Effect<Resolved, TargetError> =>
+export const resolve = (config: LighthouseConfig.Options, target: Target): Effect.Effect<Resolved, TargetFailure> =>
   Effect.flatMap(resolveNetwork(config, target.network), (network) => resolveToken(network, target.token))

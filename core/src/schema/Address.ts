@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { InvalidPrivateKey, InvalidPublicKey } from "../Errors.ts"
-import { describeInput } from "../internal/describeInput.ts"
+import { describeInput } from "./describeInput.ts"
 
 const evmAddressPattern = /^0x[0-9a-fA-F]{40}$/
 const base58KeyPattern = /^[1-9A-HJ-NP-Za-km-z]{44}$/

@@ -13,7 +13,7 @@ import { base16upper } from "multiformats/bases/base16"
 import { base32, base32upper } from "multiformats/bases/base32"
 import { base58btc } from "multiformats/bases/base58"
 import { InvalidCid } from "../Errors.ts"
-import { describeInput } from "../internal/describeInput.ts"
+import { describeInput } from "./describeInput.ts"
 
 const b58 = "[1-9A-HJ-NP-Za-km-z]"
 const forms: ReadonlyArray<{ readonly pattern: RegExp; readonly decode: (s: string) => CID }> = [

@@ -19,8 +19,11 @@ import {
   InvalidUploadInput
 } from "../Errors.ts"
 import { reveal } from "../internal/http.ts"
+import type * as Auth from "../Auth.ts"
+import type { SignInFailure } from "../auth/Models.ts"
 import type * as KeyShards from "../KeyShards.ts"
 import { parsePublicKey } from "../schema/Address.ts"
+import type { Credential } from "../schema/Credential.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
 import * as Cipher from "../crypto/FileCipher.ts"
 import * as Input from "./Input.ts"
@@ -32,9 +35,10 @@ import * as Response from "./Response.ts"
 import { sendAdd } from "./Checked.ts"
 import { addQuery, addSettings } from "./Send.ts"
 
-/** What an encrypted upload needs: a plain upload's, and the key nodes to save the shards on. */
+/** What an encrypted upload needs: a plain upload's, the key nodes to save the shards on, and sign-in for a signer. */
 export interface EncryptedDeps extends PlainDeps {
   readonly keyShards: KeyShards.Service
+  readonly auth: Auth.Service
 }
 
 /** A file to encrypt, under the name it is stored as. */
@@ -59,21 +63,34 @@ interface Unsaved {
 
 type Options = EncryptionOptions & { readonly mimeType?: string | undefined }
 
+/** The owner as the key nodes take it: an address and a bearer token. */
+interface Owner {
+  readonly address: string
+  readonly token: Credential
+}
+
+/** The options' owner: given, or the signer's address and its JWT (`Auth.token`, cached). */
+const ownerOf = (deps: EncryptedDeps, options: Options): Effect.Effect<Owner, SignInFailure> => {
+  if (options.signer === undefined) return Effect.succeed({ address: options.address, token: options.token })
+  const { signer } = options
+  return Effect.map(deps.auth.token(signer), (token) => ({ address: signer.address, token }))
+}
+
 /** A JWT (as the key nodes issue it, `jwt:`-prefixed, or bare): three base64url segments, not a `0x` signature. */
 const isJwt = (token: string) => !token.startsWith("0x") && /^(jwt:)?[\w-]+\.[\w-]+\.[\w-]*$/.test(token)
 
 const redactedShards = (keyed: Keyed) => Redacted.make(keyed.keyShards, { label: "KeyShards" })
 
 /** Everything that can be refused is refused before a byte is sent. */
-const refuseBadRequest = Effect.fnUntraced(function* (files: ReadonlyArray<NamedSource>, options: Options) {
+const refuseBadRequest = Effect.fnUntraced(function* (files: ReadonlyArray<NamedSource>, owner: Owner) {
   if (files.length === 0) return yield* new InvalidUploadInput({ reason: "there are no files to upload" })
-  const address = yield* parsePublicKey(options.address)
+  const address = yield* parsePublicKey(owner.address)
   const seen = new Set<string>()
   for (const f of files) {
     if (seen.has(f.name)) return yield* new DuplicateFileName({ fileName: f.name })
     seen.add(f.name)
   }
-  if (files.length > 1 && !isJwt(reveal(options.token))) return yield* new AuthTokenMustBeJwt()
+  if (files.length > 1 && !isJwt(reveal(owner.token))) return yield* new AuthTokenMustBeJwt()
   return address
 })
 
@@ -98,6 +115,7 @@ const encryptFiles = Effect.fnUntraced(function* (deps: EncryptedDeps, files: Re
 const saveShards = (
   deps: EncryptedDeps,
   options: Options,
+  owner: Owner,
   address: string,
   keyed: Keyed,
   entry: Response.UploadedEntry | undefined
@@ -109,7 +127,7 @@ const saveShards = (
     .save({
       cid: entry.Hash,
       address,
-      token: options.token,
+      token: owner.token,
       keyShards: keyed.keyShards,
       ...(options.shareTo === undefined ? {} : { shareTo: options.shareTo })
     })
@@ -151,7 +169,8 @@ const uploadEncrypted = Effect.fnUntraced(function* (
   options: Options,
   defaultMimeType: string | undefined
 ): Effect.fn.Return<ReadonlyArray<Response.UploadedEntry>, EncryptedUploadFailure> {
-  const address = yield* refuseBadRequest(files, options)
+  const owner = yield* ownerOf(deps, options)
+  const address = yield* refuseBadRequest(files, owner)
   const { keyed, parts } = yield* encryptFiles(deps, files)
   return yield* Effect.scoped(
     Effect.gen(function* () {
@@ -174,7 +193,7 @@ const uploadEncrypted = Effect.fnUntraced(function* (
       const entries = yield* readEntries(sent.text, sent.url, keyed)
       // Shards are saved only under CIDs that address the ciphertext sent.
       yield* sent.check(entries)
-      return yield* saveAll(deps, options, address, keyed, entries)
+      return yield* saveAll(deps, options, owner, address, keyed, entries)
     })
   )
 })
@@ -195,6 +214,7 @@ const readEntries = (text: string, target: string, keyed: ReadonlyArray<Keyed>) 
 const saveAll = Effect.fnUntraced(function* (
   deps: EncryptedDeps,
   options: Options,
+  owner: Owner,
   address: string,
   keyed: ReadonlyArray<Keyed>,
   entries: ReadonlyArray<Response.UploadedEntry>
@@ -202,7 +222,7 @@ const saveAll = Effect.fnUntraced(function* (
   const byName = new Map(entries.map((e) => [e.Name, e]))
   const outcomes = yield* Effect.forEach(
     keyed,
-    (k) => saveShards(deps, options, address, k, byName.get(k.planned.name)),
+    (k) => saveShards(deps, options, owner, address, k, byName.get(k.planned.name)),
     { concurrency: 4 }
   )
   const failed = outcomes.flatMap((o) => (Option.isSome(o) ? [o.value] : []))

@@ -15,6 +15,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { InvalidUploadInput } from "../Errors.ts"
 
@@ -178,6 +179,21 @@ export const isFolderInput = (input: unknown): input is FolderInput => {
   if (folder._tag === "Directory") return typeof folder.path === "string"
   return folder._tag === "Files" && Array.isArray(folder.files) && folder.files.every(isFileInput)
 }
+
+/**
+ * A file input as an input schema: a `File`, a `Blob`, or a source of `path`, `blob`, `bytes`,
+ * `text` or `stream` with the fields its kind needs.
+ *
+ * @category schemas
+ */
+export const FileInput = Schema.declare(isFileInput, { expected: "a file input" })
+
+/**
+ * A folder input as an input schema: `directory(path)` or `files([...])`.
+ *
+ * @category schemas
+ */
+export const FolderInput = Schema.declare(isFolderInput, { expected: "a folder input" })
 
 /** Normalises a `File`/`Blob` to a source. */
 export const toFileSource = (input: FileInput): FileSource => (isFileSource(input) ? input : blob(input))

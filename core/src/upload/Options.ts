@@ -5,7 +5,9 @@
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
 import type { PlatformError } from "effect/PlatformError"
+import type { SignInFailure } from "../auth/Models.ts"
 import type {
   AuthTokenMustBeJwt,
   CidMismatch,
@@ -20,9 +22,10 @@ import type {
   RequestTimedOut,
   UploadRejected
 } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
+import { Credential } from "../schema/Credential.ts"
+import { ServiceSchema as SignerSchema } from "../Signer.ts"
 import { isNode } from "../internal/runtime.ts"
-import type { StorageType } from "../schema/Walrus.ts"
+import { StorageType } from "../schema/Walrus.ts"
 import type * as Progress from "./Progress.ts"
 import type * as Response from "./Response.ts"
 
@@ -32,92 +35,169 @@ export type UploadedEntry = Response.UploadedEntry
 /** One root of a CAR import: `{ Root: { Cid: { "/": cid } } }` (and `Name`, `Hash`, `Size` when the node adds them). */
 export type CarRoot = Response.CarRoot
 
-/** Deal parameters, sent as the `X-Deal-Parameter` header as JSON (`null` when none are given). */
-export interface DealParameters {
-  readonly miner?: ReadonlyArray<string> | undefined
-  readonly num_copies?: number | undefined
-  readonly repair_threshold?: number | undefined
-  readonly renew_threshold?: number | undefined
-  readonly deal_duration?: number | undefined
-  readonly network?: string | undefined
-}
+/**
+ * Deal parameters, sent as the `X-Deal-Parameter` header as JSON (`null` when none are given).
+ *
+ * @category schemas
+ */
+export const DealParameters = Schema.Struct({
+  miner: Schema.optional(Schema.Array(Schema.String)),
+  num_copies: Schema.optional(Schema.Number),
+  repair_threshold: Schema.optional(Schema.Number),
+  renew_threshold: Schema.optional(Schema.Number),
+  deal_duration: Schema.optional(Schema.Number),
+  network: Schema.optional(Schema.String)
+})
+/** @category models */
+export type DealParameters = typeof DealParameters.Type
 
-/** Options every upload takes. */
-export interface Options {
+/** A progress callback: any function (what it returns is `void` or an `Effect`). */
+const OnProgress = Schema.declare((u: unknown): u is Progress.OnProgress => typeof u === "function", {
+  expected: "a function"
+})
+
+/** What every upload takes but where it is stored. */
+const commonFields = {
   /** The account's API key, sent as `Authorization: Bearer <apiKey>`. */
-  readonly apiKey: Token
+  apiKey: Credential,
   /** CID version of the result. @default 1 */
-  readonly cidVersion?: 0 | 1 | undefined
+  cidVersion: Schema.optional(Schema.Literals([0, 1])),
   /** Sent as `X-Deal-Parameter` (JSON). @default null (the header says `null`) */
-  readonly dealParameters?: DealParameters | null | undefined
-  /** Progress of the request body. */
-  readonly onProgress?: Progress.OnProgress | undefined
-  /**
-   * `walrus` stores on Walrus: the upload goes to the Walrus upload node, counts against the
-   * Walrus quota, and is read back from the Walrus gateway. Sent as `X-Storage-Type`. @default IPFS
-   */
-  readonly storageType?: StorageType | undefined
+  dealParameters: Schema.optional(Schema.NullOr(DealParameters)),
+  /** Progress of the files' content: bytes sent of their total. */
+  onProgress: Schema.optional(OnProgress),
   /**
    * Computes the CIDs of the bytes as they are sent and fails with `CidMismatch` when the node
    * answers another (about 1.5 s of CPU per GiB, mostly SHA-256). `false` trusts the node's answer.
    * @default true
    */
-  readonly verify?: boolean | undefined
+  verify: Schema.optional(Schema.Boolean)
 }
 
-/** Options of `Upload.file`. */
-export interface FileOptions extends Options {
-  /** Wraps the file in a directory; the result is then the directory's entry. @default false */
-  readonly wrapWithDirectory?: boolean | undefined
-  /** `Mime-Type` header. @default the `Blob`'s type, else from the name's extension */
-  readonly mimeType?: string | undefined
-}
-
-/** Options of `Upload.text` and `Upload.buffer`. */
-export interface NamedOptions extends Options {
-  /** The file's name. @default `"text"` for text, `"blob"` for bytes (the provider's names) */
-  readonly name?: string | undefined
-  /** `Mime-Type` header. @default `text/plain` for text, none for bytes */
-  readonly mimeType?: string | undefined
-}
-
-/** Options of `Upload.car`. */
-export interface CarOptions {
-  readonly apiKey: Token
-  readonly dealParameters?: DealParameters | null | undefined
-  readonly onProgress?: Progress.OnProgress | undefined
-  /** `walrus` imports the CAR on the Walrus upload node. @default IPFS */
-  readonly storageType?: StorageType | undefined
+const storageFields = {
   /**
-   * Reads the roots of the CAR's header as it is sent and fails with `CidMismatch` unless the node
-   * answers exactly those. `false` trusts the node's answer. @default true
+   * `walrus` stores on Walrus: the upload goes to the Walrus upload node, counts against the
+   * Walrus quota, and is read back from the Walrus gateway. Sent as `X-Storage-Type`. @default IPFS
    */
-  readonly verify?: boolean | undefined
+  storageType: Schema.optional(StorageType)
+}
+
+const namedFields = {
+  /** The file's name. @default `"text"` for text, `"blob"` for bytes (the provider's names) */
+  name: Schema.optional(Schema.String),
+  /** `Mime-Type` header. @default `text/plain` for text, none for bytes */
+  mimeType: Schema.optional(Schema.String)
 }
 
 /**
- * Who the key shards of encrypted files are saved for. Encrypted files are stored on IPFS only,
- * as with the provider's SDK (it never routes them to Walrus).
+ * Options every upload takes.
+ *
+ * @category schemas
  */
-export interface EncryptionOptions extends Omit<Options, "storageType"> {
-  /** The owner: an EVM address or a 44-character base58 key. */
-  readonly address: string
-  /**
-   * The key nodes' bearer token: a signed auth message, or a JWT. With more than one file it must
-   * be a JWT (a signed message is single-use).
-   */
-  readonly token: Token
-  /** Addresses the files are shared with as they are saved. */
-  readonly shareTo?: ReadonlyArray<string> | undefined
+export const Options = Schema.Struct({ ...commonFields, ...storageFields })
+/** @category models */
+export type Options = typeof Options.Type
+
+/**
+ * Options of `Upload.file`.
+ *
+ * @category schemas
+ */
+export const FileOptions = Schema.Struct({
+  ...commonFields,
+  ...storageFields,
+  /** Wraps the file in a directory; the result is then the directory's entry. @default false */
+  wrapWithDirectory: Schema.optional(Schema.Boolean),
+  /** `Mime-Type` header. @default the `Blob`'s type, else from the name's extension */
+  mimeType: Schema.optional(Schema.String)
+})
+/** @category models */
+export type FileOptions = typeof FileOptions.Type
+
+/**
+ * Options of `Upload.text` and `Upload.buffer`.
+ *
+ * @category schemas
+ */
+export const NamedOptions = Schema.Struct({ ...commonFields, ...storageFields, ...namedFields })
+/** @category models */
+export type NamedOptions = typeof NamedOptions.Type
+
+/**
+ * Options of `Upload.car`: a CAR carries its own CIDs, so no CID version. `verify` reads the roots
+ * of the CAR's header as it is sent and fails with `CidMismatch` unless the node answers exactly
+ * those.
+ *
+ * @category schemas
+ */
+export const CarOptions = Schema.Struct({
+  apiKey: commonFields.apiKey,
+  dealParameters: commonFields.dealParameters,
+  onProgress: commonFields.onProgress,
+  verify: commonFields.verify,
+  ...storageFields
+})
+/** @category models */
+export type CarOptions = typeof CarOptions.Type
+
+const signerOwner = {
+  /** Signs in to the key nodes (`Auth.token`, a cached JWT); its address owns the files. */
+  signer: SignerSchema,
+  address: Schema.optional(Schema.Undefined),
+  token: Schema.optional(Schema.Undefined)
 }
 
-/** Options of `Upload.encryptedText` and `Upload.encryptedBuffer`. */
-export interface EncryptedNamedOptions extends EncryptionOptions {
-  /** @default `"text"` for text, `"blob"` for bytes */
-  readonly name?: string | undefined
-  /** `Mime-Type` header. @default `text/plain` for text, none for bytes */
-  readonly mimeType?: string | undefined
+const addressOwner = {
+  /** The owner: an EVM address or a 44-character base58 key. */
+  address: Schema.String,
+  /**
+   * The key nodes' bearer token: a signed auth message, or a JWT. With more than one file it
+   * must be a JWT (a signed message is single-use).
+   */
+  token: Credential,
+  signer: Schema.optional(Schema.Undefined)
 }
+
+/**
+ * Who owns encrypted files, said one of two ways, as decrypting downloads take it: a signer, which
+ * the upload signs in with, or an address and a key-node token the caller obtained.
+ *
+ * @category schemas
+ */
+export const EncryptionOwner = Schema.Union([Schema.Struct(signerOwner), Schema.Struct(addressOwner)])
+/** @category models */
+export type EncryptionOwner = typeof EncryptionOwner.Type
+
+/** The options of an encrypted upload with `extra` fields, for either owner. */
+const encryption = <const Extra extends Schema.Struct.Fields>(extra: Extra) => {
+  const rest = {
+    ...commonFields,
+    ...extra,
+    /** Addresses the files are shared with as they are saved. */
+    shareTo: Schema.optional(Schema.Array(Schema.String))
+  }
+  return Schema.Union([Schema.Struct({ ...rest, ...signerOwner }), Schema.Struct({ ...rest, ...addressOwner })])
+}
+
+/**
+ * Options of encrypted uploads: who owns the files ({@link EncryptionOwner}) and whom they are
+ * shared with. Encrypted files are stored on IPFS only, as with the provider's SDK (it never
+ * routes them to Walrus).
+ *
+ * @category schemas
+ */
+export const EncryptionOptions = encryption({})
+/** @category models */
+export type EncryptionOptions = typeof EncryptionOptions.Type
+
+/**
+ * Options of `Upload.encryptedText` and `Upload.encryptedBuffer`.
+ *
+ * @category schemas
+ */
+export const EncryptedNamedOptions = encryption(namedFields)
+/** @category models */
+export type EncryptedNamedOptions = typeof EncryptedNamedOptions.Type
 
 /**
  * How request bodies are sent: `stream` (a `ReadableStream`, constant memory, progress as the
@@ -143,9 +223,10 @@ export type UploadFailure =
   | FileStreamError
   | PlatformError
 
-/** Why an encrypted upload failed. */
+/** Why an encrypted upload failed (signing in included, when a signer is given). */
 export type EncryptedUploadFailure =
   | UploadFailure
+  | SignInFailure
   | InvalidPublicKey
   | DuplicateFileName
   | AuthTokenMustBeJwt

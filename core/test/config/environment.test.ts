@@ -52,8 +52,8 @@ const configForms = [
   ["Lighthouse.layerConfig()", () => withFiles(Lighthouse.layerConfig())],
   ["Lighthouse.layerBrowserConfig()", () => Lighthouse.layerBrowserConfig()],
   [
-    "Lighthouse.layerWithConfig()",
-    () => Lighthouse.layerWithConfig().pipe(Layer.provide([NodeFileSystem.layer, NodeHttpClient.layerNodeHttp]))
+    "Lighthouse.layerNoDepsConfig()",
+    () => Lighthouse.layerNoDepsConfig().pipe(Layer.provide([NodeFileSystem.layer, NodeHttpClient.layerNodeHttp]))
   ]
 ] as const
 
@@ -211,9 +211,9 @@ describe("a standalone LighthouseConfig beside an all-in-one layer dies with Con
       assert.strictEqual(
         (defect as Lighthouse.ConfigConflict).message,
         "A LighthouseConfig from LighthouseConfig.layer / LighthouseConfig.layerConfig is in the context of an all-in-one " +
-          "layer (Lighthouse.layer, layerBrowser, layerWith, layerNode), which brings its own configuration and would " +
+          "layer (Lighthouse.layer, layerBrowser, layerNoDeps, layerNode), which brings its own configuration and would " +
           "ignore it. Give the options to the all-in-one layer instead, or use its Config form (Lighthouse.layerConfig, " +
-          "layerBrowserConfig, layerWithConfig, layerNodeConfig) to read LIGHTHOUSE_* variables; read the configuration " +
+          "layerBrowserConfig, layerNoDepsConfig, layerNodeConfig) to read LIGHTHOUSE_* variables; read the configuration " +
           "back from the all-in-one layer, which provides LighthouseConfig."
       )
       assert.deepStrictEqual(sent, [])

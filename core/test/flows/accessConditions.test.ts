@@ -5,7 +5,7 @@
  * holder recovers the key, a non-holder is refused until it holds the token, and raising the bar
  * with an update locks the holder out again.
  *
- * The owner signs through the chain's EIP-1193 provider (`Signer.fromEip1193`, the browser path);
+ * The owner signs through the chain's EIP-1193 provider (`Signer.layerFromEip1193`, the browser path);
  * the others with private keys.
  */
 import { assert, describe, it } from "@effect/vitest"

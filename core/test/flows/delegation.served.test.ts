@@ -5,7 +5,7 @@
  */
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { type ServedMockNetwork, serveMockNetwork } from "../../../mocks/src/server/serve.ts"
+import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import * as KeyShards from "../../src/KeyShards.ts"
 import { createLighthouseNode } from "../../src/node.ts"
 import type { LighthouseClient } from "../../src/promise.ts"

@@ -7,7 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import { createMockNetwork } from "../../../mocks/src/index.ts"
+import { createMockNetwork } from "lighthouse-effect/mocks"
 import type { InvalidPublicKey, NodeError } from "../../src/Errors.ts"
 import * as KeyShards from "../../src/KeyShards.ts"
 import * as Signer from "../../src/Signer.ts"

@@ -11,7 +11,7 @@ import { DetailsList } from "../ui/DetailsList.tsx"
 import { short } from "../ui/format.ts"
 
 export interface SignInProps {
-  /** The wallet to sign in with (a browser wallet through `Signer.fromEip1193` in an app). */
+  /** The wallet to sign in with (a browser wallet through `Signer.layerFromEip1193` in an app). */
   readonly signer: Signer.Service
   /** Called with the tokens once both are issued. */
   readonly onSignedIn?: (session: {
