@@ -4,6 +4,7 @@
  * terminal), the keystore (modes, the provider's and ethers' keystores), and each command over
  * the library's services.
  */
+import { execFileSync } from "node:child_process"
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import lighthouse from "@lighthouse-web3/sdk"
@@ -36,6 +37,20 @@ const account = async () => {
 }
 
 describe("the script contract", () => {
+  it("prints completion scripts for bash, zsh and fish that name every command", async () => {
+    const [bash, zsh, fish] = await Promise.all(
+      ["bash", "zsh", "fish"].map((shell) => run(["--completions", shell], base))
+    )
+    for (const script of [bash, zsh, fish]) {
+      expect(script).toMatchObject({ code: 0, stderr: "" })
+      for (const command of ["upload", "download", "pdp", "delegate", "keys"]) expect(script?.stdout).toContain(command)
+    }
+    expect(zsh?.stdout.startsWith("#compdef lighthouse-effect\n")).toBe(true)
+    expect(fish?.stdout).toContain("complete -c lighthouse-effect -n '__fish_seen_subcommand_from pdp;")
+    // bash parses it (`-n`: read, not run).
+    expect(() => execFileSync("bash", ["-n"], { input: bash?.stdout, stdio: ["pipe", "pipe", "pipe"] })).not.toThrow()
+  })
+
   it("a failure exits 1 with the catalogue's message on stderr and {error} on stdout", async () => {
     const ran = await run(["info", "not-a-cid", "--json"], base)
     expect(ran).toMatchObject({ code: 1, stderr: "Invalid CID\n" })
