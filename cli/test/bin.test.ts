@@ -121,4 +121,32 @@ describe("the executable against `dev` over loopback", () => {
     expect(usage.code).toBe(2)
     expect(JSON.parse(usage.stdout)).toMatchObject({ error: { _tag: "MissingArgument" } })
   })
+
+  it("exits 130 on SIGINT during an upload, and records nothing", async () => {
+    const before = JSON.parse((await cli(["uploads", "--json"], env)).stdout) as ReadonlyArray<unknown>
+    const child = spawn(process.execPath, [executable.bin, "upload", "-", "--name", "endless.bin", "--json"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    let stdout = ""
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal }))
+    )
+    // A 4 MiB write cannot fit the pipe: once it drains, the upload is reading stdin, mid-transfer.
+    const chunk = Buffer.alloc(4 * 1024 * 1024, 7)
+    await new Promise<void>((resolve) => {
+      if (child.stdin!.write(chunk)) resolve()
+      else child.stdin!.once("drain", resolve)
+    })
+    child.kill("SIGINT")
+    child.stdin!.on("error", () => {})
+    expect(await exited).toEqual({ code: 130, signal: null })
+    expect(stdout).toBe("")
+    const after = JSON.parse((await cli(["uploads", "--json"], env)).stdout) as ReadonlyArray<unknown>
+    expect(after).toEqual(before)
+  })
 })
