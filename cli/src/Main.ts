@@ -13,6 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Stdio from "effect/Stdio"
 import { CliError, CliOutput, Command, TerminalCapabilities } from "effect/cli"
 import * as Dev from "./commands/Dev.ts"
+import * as Keeping from "./commands/Keeping.ts"
 import * as Names from "./commands/Names.ts"
 import * as Records from "./commands/Records.ts"
 import * as Transfer from "./commands/Transfer.ts"
@@ -38,9 +39,14 @@ export const root = Command.make("lighthouse-effect").pipe(
     Records.usage,
     Records.remove,
     Records.walrusBlobs,
+    Keeping.pin,
+    Keeping.pdp,
     Names.keys,
     Names.share,
     Names.revoke,
+    Names.transfer,
+    Names.delegate,
+    Names.undelegate,
     Wallet.wallet,
     Wallet.apiKey,
     ...Wallet.providerNames,

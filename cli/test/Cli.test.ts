@@ -4,6 +4,7 @@
  * terminal), the keystore (modes, the provider's and ethers' keystores), and each command over
  * the library's services.
  */
+import { execFileSync } from "node:child_process"
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import lighthouse from "@lighthouse-web3/sdk"
@@ -14,8 +15,10 @@ import { startMockNetwork, type RunningMockNetwork } from "lighthouse-effect/moc
 import { freshConfigHome, json, run } from "./support.ts"
 
 let mock: RunningMockNetwork
+/** How far the network's clock is ahead of the machine's (PDP deals show up 20 minutes after a request). */
+let clockAhead = 0
 beforeAll(() => {
-  mock = startMockNetwork({ onUnhandledFrame: "error" })
+  mock = startMockNetwork({ onUnhandledFrame: "error", clock: () => Date.now() + clockAhead })
 })
 afterAll(() => mock.close())
 
@@ -34,6 +37,20 @@ const account = async () => {
 }
 
 describe("the script contract", () => {
+  it("prints completion scripts for bash, zsh and fish that name every command", async () => {
+    const [bash, zsh, fish] = await Promise.all(
+      ["bash", "zsh", "fish"].map((shell) => run(["--completions", shell], base))
+    )
+    for (const script of [bash, zsh, fish]) {
+      expect(script).toMatchObject({ code: 0, stderr: "" })
+      for (const command of ["upload", "download", "pdp", "delegate", "keys"]) expect(script?.stdout).toContain(command)
+    }
+    expect(zsh?.stdout.startsWith("#compdef lighthouse-effect\n")).toBe(true)
+    expect(fish?.stdout).toContain("complete -c lighthouse-effect -n '__fish_seen_subcommand_from pdp;")
+    // bash parses it (`-n`: read, not run).
+    expect(() => execFileSync("bash", ["-n"], { input: bash?.stdout, stdio: ["pipe", "pipe", "pipe"] })).not.toThrow()
+  })
+
   it("a failure exits 1 with the catalogue's message on stderr and {error} on stdout", async () => {
     const ran = await run(["info", "not-a-cid", "--json"], base)
     expect(ran).toMatchObject({ code: 1, stderr: "Invalid CID\n" })
@@ -198,5 +215,50 @@ describe("content", () => {
     expect(json(listed)).toMatchObject([{ ipnsName: key.ipnsName, ipnsId: key.ipnsId, cid }])
     const removed = await run(["keys", "remove", key.ipnsName], env)
     expect(removed).toMatchObject({ code: 0, stdout: `removed ${key.ipnsName}\n` })
+  })
+
+  it("pins another account's content; PDP deals: status, request, wait until completed", async () => {
+    const owner = await account()
+    const { cid } = json(await run(["upload", "-", "--json"], owner.env, "kept twice\n")) as { cid: string }
+    const { env, address } = await account()
+    const pinned = await run(["pin", cid, "--name", "kept.txt", "--json"], env)
+    expect(pinned.code, pinned.stderr).toBe(0)
+    expect(json(pinned)).toMatchObject({ cid, fileName: "kept.txt", publicKey: address })
+    expect(json(await run(["uploads", "--json"], env))).toMatchObject([{ cid, fileName: "kept.txt" }])
+
+    expect(await run(["pdp", "status", cid], env)).toMatchObject({ code: 0, stdout: `no PDP deal for ${cid} yet\n` })
+    expect(json(await run(["pdp", "request", cid, "--json"], env))).toEqual({ cid, requested: true })
+    const early = await run(["pdp", "wait", cid, "--interval", "1", "--timeout", "1", "--json"], env)
+    expect(early.code).toBe(1)
+    expect(json(early)).toMatchObject({ error: { _tag: "PdpDealTimedOut" } })
+    clockAhead = 21 * 60 * 1000
+    try {
+      const waited = await run(["pdp", "wait", cid, "--interval", "1", "--timeout", "30", "--json"], env)
+      expect(waited.code, waited.stderr).toBe(0)
+      expect(json(waited)).toMatchObject({ cid, publicKey: address.toLowerCase(), dealStatus: "completed" })
+    } finally {
+      clockAhead = 0
+    }
+  })
+
+  it("transfers an encrypted file's ownership; delegates every file, then revokes the delegates", async () => {
+    const { env } = await account()
+    const { cid } = json(await run(["upload", "-", "--encrypted", "--json"], env, "to hand over\n")) as { cid: string }
+    const [heir, delegate] = [privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())]
+    const delegated = await run(["delegate", delegate.address, "--json"], env)
+    expect(delegated.code, delegated.stderr).toBe(0)
+    expect(json(delegated)).toMatchObject({ delegates: [delegate.address] })
+    const revoked = await run(["undelegate"], env)
+    expect(revoked).toMatchObject({ code: 0, stdout: "the wallet has no delegates now\n" })
+    const badDelegate = await run(["delegate", "0x1234", "--json"], env)
+    expect(badDelegate.code).toBe(1)
+    expect(json(badDelegate)).toMatchObject({ error: { _tag: "InvalidPublicKey" } })
+
+    const transferred = await run(["transfer", cid, heir.address, "--json"], env)
+    expect(transferred.code, transferred.stderr).toBe(0)
+    expect(json(transferred)).toMatchObject({ cid, newOwner: heir.address })
+    const notOwner = await run(["share", cid, delegate.address, "--json"], env)
+    expect(notOwner.code).toBe(1)
+    expect(json(notOwner)).toMatchObject({ error: { _tag: "AccessDenied" } })
   })
 })

@@ -5,16 +5,15 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { readFile, stat, writeFile } from "node:fs/promises"
-import { createRequire } from "node:module"
 import * as nodePath from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { buildExecutable, type Executable } from "./executable.ts"
 import { freshConfigHome } from "./support.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
-const tsx = createRequire(import.meta.url).resolve("tsx/cli")
-const command = [tsx, "--conditions=@lighthouse-effect/source", nodePath.join(root, "cli/src/bin.ts")]
+let executable: Executable
 
 interface Exited {
   readonly code: number | null
@@ -27,7 +26,7 @@ const cli = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>,
   new Promise<Exited>((resolve) => {
     const child = execFile(
       process.execPath,
-      [...command, ...args],
+      [executable.bin, ...args],
       { cwd: root, env: { PATH: process.env.PATH ?? "", ...env } },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : (child.exitCode ?? null), stdout, stderr })
     )
@@ -40,7 +39,8 @@ let home: string
 let env: Record<string, string>
 
 beforeAll(async () => {
-  dev = spawn(process.execPath, [...command, "dev", "--free-ports", "--json"], {
+  executable = await buildExecutable()
+  dev = spawn(process.execPath, [executable.bin, "dev", "--free-ports", "--json"], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -62,10 +62,12 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  if (dev.exitCode !== null) return
-  const exited = new Promise((resolve) => dev.once("exit", resolve))
-  dev.kill("SIGINT")
-  await exited
+  if (dev !== undefined && dev.exitCode === null) {
+    const exited = new Promise((resolve) => dev.once("exit", resolve))
+    dev.kill("SIGINT")
+    await exited
+  }
+  await executable?.remove()
 })
 
 describe("the executable against `dev` over loopback", () => {
@@ -118,5 +120,33 @@ describe("the executable against `dev` over loopback", () => {
     })
     expect(usage.code).toBe(2)
     expect(JSON.parse(usage.stdout)).toMatchObject({ error: { _tag: "MissingArgument" } })
+  })
+
+  it("exits 130 on SIGINT during an upload, and records nothing", async () => {
+    const before = JSON.parse((await cli(["uploads", "--json"], env)).stdout) as ReadonlyArray<unknown>
+    const child = spawn(process.execPath, [executable.bin, "upload", "-", "--name", "endless.bin", "--json"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    let stdout = ""
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal }))
+    )
+    // A 4 MiB write cannot fit the pipe: once it drains, the upload is reading stdin, mid-transfer.
+    const chunk = Buffer.alloc(4 * 1024 * 1024, 7)
+    await new Promise<void>((resolve) => {
+      if (child.stdin!.write(chunk)) resolve()
+      else child.stdin!.once("drain", resolve)
+    })
+    child.kill("SIGINT")
+    child.stdin!.on("error", () => {})
+    expect(await exited).toEqual({ code: 130, signal: null })
+    expect(stdout).toBe("")
+    const after = JSON.parse((await cli(["uploads", "--json"], env)).stdout) as ReadonlyArray<unknown>
+    expect(after).toEqual(before)
   })
 })

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeFileSystem, NodePath } from "@effect/platform-node"
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Sink from "effect/Sink"
@@ -41,6 +42,14 @@ const capture = (chunks: Array<Uint8Array>) => () =>
     })
   )
 
+/** The CLI module prints some output (completion scripts) with `Console.log`: captured as stdout. */
+const capturedConsole = (chunks: Array<Uint8Array>): Console.Console =>
+  Object.assign(Object.create(console), {
+    log: (...parts: ReadonlyArray<unknown>) => {
+      chunks.push(new TextEncoder().encode(`${parts.join(" ")}\n`))
+    }
+  })
+
 const concat = (chunks: ReadonlyArray<Uint8Array>) => Buffer.concat(chunks.map((c) => Buffer.from(c)))
 
 /** Runs `args` with `env` (and `stdin`), no terminal attached. */
@@ -63,7 +72,11 @@ export const run = (
     ),
     ConfigProvider.layer(ConfigProvider.fromEnv({ env }))
   )
-  return Effect.runPromise(Main.run(args).pipe(Effect.provide(services))).then((code) => {
+  const program = Main.run(args).pipe(
+    Effect.provide(services),
+    Effect.provideService(Console.Console, capturedConsole(out))
+  )
+  return Effect.runPromise(program).then((code) => {
     const stdoutBytes = concat(out)
     return { code, stdout: stdoutBytes.toString("utf8"), stderr: concat(err).toString("utf8"), stdoutBytes }
   })

@@ -1,14 +1,14 @@
 /**
  * IPNS keys of the account (`keys generate`, `publish`, `list`, `remove`; the provider's `ipns`
  * is an alias), and who may open an encrypted file (`share`, `revoke`, with the provider's
- * `share-file` and `revoke-access`). Each is one call of the library's `Ipns` or
- * `AccessControl` service.
+ * `share-file` and `revoke-access`; `transfer` of its ownership; `delegate` and `undelegate` of
+ * every file of the wallet). Each is one call of the library's `Ipns` or `AccessControl` service.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
-import { Argument, Command } from "effect/cli"
+import { Argument, Command, Flag } from "effect/cli"
 import { AccessControl, Auth, Ipns } from "lighthouse-effect"
 import { withLibrary } from "../Client.ts"
 import * as Credentials from "../Credentials.ts"
@@ -95,3 +95,54 @@ export const revoke = Command.make("revoke", accessFlags, ({ cid, address, passw
     yield* Output.result({ cid, revoked: address, nodes: result }, [`${address} may no longer open ${cid}`])
   }).pipe(withLibrary)
 ).pipe(Command.withAlias("revoke-access"), Command.withDescription("Takes back an address's access to a file"))
+
+export const transfer = Command.make(
+  "transfer",
+  {
+    cid: Argument.String("cid").pipe(Argument.withDescription("The encrypted file's CID")),
+    address: Argument.String("address").pipe(Argument.withDescription("The new owner's EVM address")),
+    keepShared: Flag.Boolean("keep-shared").pipe(
+      Flag.withDescription("Keep the addresses the file is shared with (default: the list is cleared)"),
+      Flag.withDefault(false)
+    ),
+    passwordFile: Credentials.passwordFile
+  },
+  ({ cid, address, keepShared, passwordFile }) =>
+    Effect.gen(function* () {
+      const result = yield* asOwner(passwordFile, (owner) =>
+        AccessControl.AccessControl.use((access) =>
+          access.transferOwnership({ ...owner, cid, newOwner: address, resetSharedTo: !keepShared })
+        )
+      )
+      yield* Output.result({ cid, newOwner: address, nodes: result }, [`${address} now owns ${cid}`])
+    }).pipe(withLibrary)
+).pipe(Command.withDescription("Makes another address the owner of an encrypted file"))
+
+export const delegate = Command.make(
+  "delegate",
+  {
+    addresses: Argument.String("address").pipe(
+      Argument.withDescription("EVM addresses that may recover the key of every file of the wallet"),
+      Argument.atLeast(1)
+    ),
+    passwordFile: Credentials.passwordFile
+  },
+  ({ addresses, passwordFile }) =>
+    Effect.gen(function* () {
+      const result = yield* asOwner(passwordFile, (owner) =>
+        AccessControl.AccessControl.use((access) => access.delegateAllFiles({ ...owner, delegates: addresses }))
+      )
+      yield* Output.result({ delegates: addresses, nodes: result }, [
+        `${addresses.join(", ")} may now open every file of the wallet (the previous delegates replaced)`
+      ])
+    }).pipe(withLibrary)
+).pipe(Command.withDescription("Lets addresses open every encrypted file of the wallet; replaces the delegates"))
+
+export const undelegate = Command.make("undelegate", { passwordFile: Credentials.passwordFile }, ({ passwordFile }) =>
+  Effect.gen(function* () {
+    const result = yield* asOwner(passwordFile, (owner) =>
+      AccessControl.AccessControl.use((access) => access.revokeDelegates(owner))
+    )
+    yield* Output.result({ delegates: [], nodes: result }, ["the wallet has no delegates now"])
+  }).pipe(withLibrary)
+).pipe(Command.withDescription("Revokes every delegate of the wallet"))

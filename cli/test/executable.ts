@@ -1,0 +1,50 @@
+/**
+ * The executable as the spawned tests run it: `cli/src/bin.ts` with the library's sources bundled
+ * by esbuild (under the `@lighthouse-effect/source` condition, `dev`'s network kept in a chunk of
+ * its own, loaded only by `dev`), every other package left as an import resolved from this
+ * repository's node_modules. A command then starts from plain JS in well under a second, where
+ * tsx compiled the library's sources again in every process. What ships is tested by
+ * `npm run test:cli-package` (the packed, tsc-compiled package installed by npx).
+ */
+import { mkdir, mkdtemp, rm } from "node:fs/promises"
+import * as nodePath from "node:path"
+import { fileURLToPath } from "node:url"
+import { build, type Plugin } from "esbuild"
+
+const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
+
+/** The library (by its name) is bundled from source; every other package stays an import. */
+const otherPackagesExternal: Plugin = {
+  name: "other-packages-external",
+  setup: (builder) => {
+    builder.onResolve({ filter: /^[^./#]/ }, ({ path }) =>
+      path === "lighthouse-effect" || path.startsWith("lighthouse-effect/") ? undefined : { path, external: true }
+    )
+  }
+}
+
+export interface Executable {
+  /** The entry to run with `node`. */
+  readonly bin: string
+  readonly remove: () => Promise<void>
+}
+
+/** Bundles the executable into a fresh folder of node_modules/.cache (so its imports resolve). */
+export const buildExecutable = async (): Promise<Executable> => {
+  const cache = nodePath.join(root, "node_modules", ".cache")
+  await mkdir(cache, { recursive: true })
+  const outdir = await mkdtemp(nodePath.join(cache, "lighthouse-effect-cli-"))
+  await build({
+    entryPoints: [nodePath.join(root, "cli/src/bin.ts")],
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node22",
+    conditions: ["@lighthouse-effect/source"],
+    outdir,
+    logLevel: "error",
+    plugins: [otherPackagesExternal]
+  })
+  return { bin: nodePath.join(outdir, "bin.js"), remove: () => rm(outdir, { recursive: true, force: true }) }
+}
