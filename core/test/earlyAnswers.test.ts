@@ -43,7 +43,15 @@ const fresh = (dataLimit = 1024 * MiB) => {
 }
 
 const cases: ReadonlyArray<Case> = [
-  { status: 401, tag: "UploadRejected", message: "Authentication failed", arrange: () => (fresh(), "wrong-key") },
+  {
+    status: 401,
+    tag: "UploadRejected",
+    message: "Authentication failed",
+    arrange: () => {
+      fresh()
+      return "wrong-key"
+    }
+  },
   {
     status: 402,
     tag: "UploadRejected",
