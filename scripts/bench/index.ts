@@ -4,7 +4,7 @@
  * machine and date at the top.
  *
  * Sizes can be reduced for a quick look with the variables each benchmark reads
- * (e.g. `BENCH_PLAIN_MIB=64 BENCH_ENCRYPTED_MIB=32 npm run bench`).
+ * (e.g. `BENCH_PLAIN_MIB=64 BENCH_ENCRYPTED_MIB=32 BENCH_WIRE_MIB=128 BENCH_WIRE_RUNS=3 npm run bench`).
  *
  * @since 0.1.0
  */
@@ -14,7 +14,16 @@ import { cpus, totalmem } from "node:os"
 import { fileURLToPath } from "node:url"
 import { writePreamble } from "./report.ts"
 
-const benches = ["crypto.ts", "nodes.ts", "transfer.ts", "verify.ts", "network.ts", "bundle.ts", "installSize.ts"]
+const benches = [
+  "crypto.ts",
+  "nodes.ts",
+  "transfer.ts",
+  "verify.ts",
+  "wire.ts",
+  "network.ts",
+  "bundle.ts",
+  "installSize.ts"
+]
 
 for (const bench of benches) {
   console.log(`\n=== ${bench} ===`)

@@ -45,7 +45,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url))
 // The server
 // =============================================================================
 
-interface Server {
+export interface Server {
   readonly process: ChildProcess
   readonly urls: Readonly<Record<"api" | "node" | "gateway" | "encryption", string>>
   readonly rss: () => number
@@ -57,8 +57,11 @@ const rssOf = (pid: number) => {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024
 }
 
-/** `serve` in a child process of its own (no chain), on free ports; `stateDir` puts it on disk. */
-export const startServer = async (stateDir: string | undefined): Promise<Server> => {
+/** `serve` in a child process of its own (no chain), on free ports; `stateDir` puts it on disk; `seed` is the account it knows. */
+export const startServer = async (
+  stateDir: string | undefined,
+  seed: { readonly address: string; readonly apiKey: string } = { address, apiKey }
+): Promise<Server> => {
   const args = [
     "--conditions=@lighthouse-effect/source",
     "--import",
@@ -68,7 +71,7 @@ export const startServer = async (stateDir: string | undefined): Promise<Server>
     "--no-chain",
     "--free-ports"
   ]
-  args.push("--data-limit", String(64 * 1024 * MiB), "--seed", `${address}:${apiKey}`)
+  args.push("--data-limit", String(64 * 1024 * MiB), "--seed", `${seed.address}:${seed.apiKey}`)
   if (stateDir !== undefined) args.push("--state-dir", stateDir)
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
   let stderr = ""

@@ -11,7 +11,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Readable } from "node:stream"
 import { getResponse } from "msw"
 import type { HostName } from "../faults/index.ts"
 import { HostNames } from "../faults/index.ts"
@@ -19,6 +18,7 @@ import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "..
 import { withStateDir } from "../node.ts"
 import type { SweepResult } from "../storage/Sweep.ts"
 import { answerDevClock, type DevClock, devClockPath, makeDevClock } from "./DevClock.ts"
+import { drained, requestBody, sized } from "./RequestBody.ts"
 
 export interface ServeOptions extends MockNetworkOptions {
   /** Serve this network instead of creating one from the other options. */
@@ -114,7 +114,7 @@ export const toFetchRequest = (incoming: IncomingMessage, base: string, signal: 
     method,
     headers,
     signal,
-    ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" } : {})
+    ...(hasBody ? { body: requestBody(incoming), duplex: "half" } : {})
   } as RequestInit)
 }
 
@@ -122,7 +122,11 @@ export const toFetchRequest = (incoming: IncomingMessage, base: string, signal: 
 export const writeFetchResponse = async (
   response: Response,
   outgoing: ServerResponse,
-  options: { readonly head: boolean }
+  options: {
+    readonly head: boolean
+    /** Awaited after the body is written, before the answer ends. */
+    readonly beforeEnd?: (() => Promise<void>) | undefined
+  }
 ): Promise<void> => {
   if (response.type === "error") {
     outgoing.socket?.destroy()
@@ -139,6 +143,7 @@ export const writeFetchResponse = async (
   outgoing.writeHead(response.status, response.statusText, headers)
   if (options.head || response.body === null) {
     await response.body?.cancel()
+    await options.beforeEnd?.()
     outgoing.end()
     return
   }
@@ -160,6 +165,7 @@ export const writeFetchResponse = async (
         if (outgoing.destroyed) break
       }
     }
+    await options.beforeEnd?.()
     outgoing.end()
   } catch {
     // The body failed half way: cut the connection so the client sees a broken transfer.
@@ -201,11 +207,17 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
     })
     try {
       const request = toFetchRequest(incoming, network.hosts[host], abort.signal)
-      const response =
+      const answer =
         new URL(request.url).pathname === devClockPath
           ? await answerDevClock(clock, request)
           : ((await getResponse(handlers, request)) ?? Response.json({ error: "Not Found" }, { status: 404 }))
-      await writeFetchResponse(response, outgoing, { head: incoming.method === "HEAD" })
+      // Answered before the whole body came (a refusal): read the rest rather than reset under the client.
+      const early = request.body !== null && !incoming.complete && answer.type !== "error"
+      const response = early ? await sized(answer) : answer
+      await writeFetchResponse(response, outgoing, {
+        head: incoming.method === "HEAD",
+        ...(early ? { beforeEnd: () => drained(incoming) } : {})
+      })
     } catch (error) {
       if (outgoing.headersSent) {
         outgoing.destroy()

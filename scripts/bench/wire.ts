@@ -1,0 +1,414 @@
+/**
+ * "Against the wire": this library's client CPU per GiB against the floors of the same bytes on the
+ * same served local network in the same run: curl (where present), a bare Node pipeline
+ * (`wireFloor.ts`, fixed code), SHA-256 of the file and bare `node:crypto` AES-256-GCM.
+ *
+ * Every case is a fresh process measured from the outside: its user + system CPU time, children
+ * included, as `/usr/bin/time` reports it (or the shell's `times` where it is absent). A Node
+ * process is measured less the median of the same program's start-up without the transfer (the
+ * library's child: loader, imports, layers, sign-in; the floors: plain `node` and the imports).
+ * Each figure is the median of `BENCH_WIRE_RUNS` (default 5) processes, with the spread (min–max).
+ * The served network (`npm run serve -- --no-chain --state-dir DIR --free-ports`, one process for
+ * the whole run) is measured too: its CPU time (`/proc/<pid>/stat`) while answering curl's plain
+ * `/ipfs/` and its `?format=car`.
+ *
+ * Sizes: `BENCH_WIRE_MIB` (default 1024), `BENCH_WIRE_RUNS` (default 5); a quick look:
+ * `BENCH_WIRE_MIB=128 BENCH_WIRE_RUNS=3 npx tsx --conditions=@lighthouse-effect/source scripts/bench/wire.ts`.
+ * It prints the rows and rewrites the `## Against the wire` section of BENCHMARKS.md.
+ */
+import { execFile, execFileSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import * as fs from "node:fs/promises"
+import { cpus, tmpdir } from "node:os"
+import * as nodePath from "node:path"
+import { fileURLToPath } from "node:url"
+import { Effect, ManagedRuntime } from "effect"
+import { Auth, Download, Signer, Upload } from "lighthouse-effect"
+import { privateKeyToAccount } from "viem/accounts"
+import { clientLayer, envNumber, MiB, makeFile, median, sha256Of } from "./measure.ts"
+import { type Server, startServer } from "./network.ts"
+import * as Report from "./report.ts"
+
+// Hardhat's account #1: a throw-away key for the local network only.
+const PRIVATE_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+const API_KEY = "bench-wire-key"
+const CHILD = "--wire-child"
+const self = fileURLToPath(import.meta.url)
+const floorScript = fileURLToPath(new URL("wireFloor.ts", import.meta.url))
+
+type Urls = Readonly<Record<"api" | "node" | "gateway" | "encryption", string>>
+type LibraryCase =
+  | "none"
+  | "upload-unverified"
+  | "upload-verified"
+  | "download-off"
+  | "download-car"
+  | "upload-encrypted"
+  | "download-decrypt"
+
+interface ChildInput {
+  readonly urls: Urls
+  readonly file: string
+  readonly cid?: string | undefined
+  readonly out?: string | undefined
+}
+
+// =============================================================================
+// Child: the library, one operation after the same set-up every case has
+// =============================================================================
+
+const libraryCase = async (which: LibraryCase, input: ChildInput): Promise<string> => {
+  const runtime = ManagedRuntime.make(clientLayer(input.urls))
+  const signer = Signer.makeFromAccount(privateKeyToAccount(PRIVATE_KEY))
+  const token = await runtime.runPromise(Effect.flatMap(Effect.service(Auth.Auth), (auth) => auth.token(signer)))
+  const upload = await runtime.runPromise(Effect.service(Upload.Upload))
+  const download = await runtime.runPromise(Effect.service(Download.Download))
+  const file = Upload.Input.path(input.file)
+  const run = <A, E>(effect: Effect.Effect<A, E, never>) => runtime.runPromise(effect)
+  try {
+    switch (which) {
+      case "none":
+        return ""
+      case "upload-unverified":
+        return (await run(upload.file(file, { apiKey: API_KEY, verify: false }))).Hash
+      case "upload-verified":
+        return (await run(upload.file(file, { apiKey: API_KEY }))).Hash
+      case "upload-encrypted":
+        return (await run(upload.encryptedFile(file, { apiKey: API_KEY, address: signer.address, token }))).Hash
+      case "download-off":
+        await run(download.toFile(input.cid!, input.out!, { verification: "off" }))
+        return ""
+      case "download-car":
+        await run(download.toFile(input.cid!, input.out!, { verification: "required" }))
+        return ""
+      case "download-decrypt":
+        await run(download.toFile(input.cid!, input.out!, { decrypt: { signer } }))
+        return ""
+    }
+  } finally {
+    await runtime.dispose()
+  }
+}
+
+// =============================================================================
+// Parent: processes measured from the outside
+// =============================================================================
+
+interface Timed {
+  readonly cpuS: number
+  readonly stdout: string
+}
+
+const hasTime = existsSync("/usr/bin/time")
+
+/** Runs `command` to its end; its user + system CPU time, children included, as the OS accounts it. */
+const timed = (command: string, args: ReadonlyArray<string>, timesFile: string) =>
+  new Promise<Timed>((resolve, reject) => {
+    const [file, argv] = hasTime
+      ? ["/usr/bin/time", ["-f", "%U %S", "-o", timesFile, command, ...args]]
+      : ["sh", ["-c", `"$@" && times > ${JSON.stringify(timesFile)}`, "sh", command, ...args]]
+    execFile(file, argv, { maxBuffer: 16 * MiB }, async (error, stdout, stderr) => {
+      if (error) return reject(new Error(`${command} ${args.join(" ")} failed: ${error.message}\n${stderr}`))
+      const text = await fs.readFile(timesFile, "utf8")
+      // `times`: the shell's own line, then its children's, each "0m0.40s 0m0.10s".
+      const figures = hasTime
+        ? text.trim().split("\n").at(-1)!.split(" ").map(Number)
+        : text
+            .trim()
+            .split("\n")
+            .at(-1)!
+            .split(" ")
+            .map((t) => {
+              const [, m, s] = /(\d+)m([\d.]+)s/.exec(t)!
+              return Number(m) * 60 + Number(s)
+            })
+      resolve({ cpuS: figures[0]! + figures[1]!, stdout })
+    })
+  })
+
+/** The server process's user + system CPU seconds so far. */
+const serverCpu = (server: Server): number => {
+  const stat = readFileSync(`/proc/${server.process.pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  const ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim())
+  return (Number(fields[11]) + Number(fields[12])) / ticks
+}
+
+interface Floors {
+  readonly curl: boolean
+  readonly dir: string
+  readonly file: string
+  readonly urls: Urls
+}
+
+const nodeLibrary = (which: LibraryCase, input: ChildInput, timesFile: string) =>
+  timed(process.execPath, [...process.execArgv, self, CHILD, which, JSON.stringify(input)], timesFile)
+
+const nodeFloor = (args: ReadonlyArray<string>, timesFile: string) =>
+  timed(process.execPath, [floorScript, ...args], timesFile)
+
+const curlArgs = {
+  upload: (f: Floors) => [
+    "-sS",
+    "-H",
+    `Authorization: Bearer ${API_KEY}`,
+    "-F",
+    `file=@${f.file}`,
+    `${f.urls.node}/api/v0/add?cid-version=1&wrap-with-directory=false`
+  ],
+  download: (f: Floors, cid: string, car: boolean) => [
+    "-sS",
+    "--fail",
+    "-o",
+    nodePath.join(f.dir, "curl-out.bin"),
+    `${f.urls.gateway}/ipfs/${cid}${car ? "?format=car" : ""}`
+  ]
+}
+
+// =============================================================================
+// Runs and rows
+// =============================================================================
+
+/** Every figure's samples in seconds, by name. */
+type Samples = Record<string, Array<number>>
+
+const sample = (samples: Samples, key: string, value: number) => {
+  samples[key] ??= []
+  samples[key].push(value)
+}
+
+/** One round of every case, in a fixed order; answers the CIDs it uploaded. */
+const round = async (samples: Samples, f: Floors, server: Server) => {
+  const times = nodePath.join(f.dir, "times.txt")
+  const out = nodePath.join(f.dir, "out.bin")
+  const input = (extra: Partial<ChildInput> = {}): ChildInput => ({ urls: f.urls, file: f.file, out, ...extra })
+  sample(samples, "node start-up", (await nodeFloor(["none"], times)).cpuS)
+  sample(samples, "library start-up", (await nodeLibrary("none", input(), times)).cpuS)
+  sample(samples, "sha256", (await nodeFloor(["sha256", f.file], times)).cpuS)
+  sample(samples, "aes", (await nodeFloor(["aes", f.file], times)).cpuS)
+  sample(samples, "node upload", (await nodeFloor(["upload", f.urls.node, API_KEY, f.file], times)).cpuS)
+  const unverified = await nodeLibrary("upload-unverified", input(), times)
+  sample(samples, "upload-unverified", unverified.cpuS)
+  sample(samples, "upload-verified", (await nodeLibrary("upload-verified", input(), times)).cpuS)
+  const cid = unverified.stdout.trim().split("\n").at(-1)!
+  const encrypted = await nodeLibrary("upload-encrypted", input(), times)
+  sample(samples, "upload-encrypted", encrypted.cpuS)
+  const encryptedCid = encrypted.stdout.trim().split("\n").at(-1)!
+  sample(samples, "node download", (await nodeFloor(["download", `${f.urls.gateway}/ipfs/${cid}`, out], times)).cpuS)
+  for (const which of ["download-off", "download-car"] as const) {
+    sample(samples, which, (await nodeLibrary(which, input({ cid }), times)).cpuS)
+    await sameBytes(f.file, out, which)
+  }
+  sample(samples, "download-decrypt", (await nodeLibrary("download-decrypt", input({ cid: encryptedCid }), times)).cpuS)
+  await sameBytes(f.file, out, "download-decrypt")
+  if (f.curl) {
+    sample(samples, "curl upload", (await timed("curl", curlArgs.upload(f), times)).cpuS)
+    for (const car of [false, true]) {
+      const before = serverCpu(server)
+      sample(
+        samples,
+        car ? "curl car" : "curl download",
+        (await timed("curl", curlArgs.download(f, cid, car), times)).cpuS
+      )
+      sample(samples, car ? "server car" : "server plain", serverCpu(server) - before)
+    }
+  } else {
+    for (const car of [false, true]) {
+      const before = serverCpu(server)
+      const url = `${f.urls.gateway}/ipfs/${cid}${car ? "?format=car" : ""}`
+      await nodeFloor(["download", url, nodePath.join(f.dir, "floor-out.bin")], times)
+      sample(samples, car ? "server car" : "server plain", serverCpu(server) - before)
+    }
+  }
+}
+
+const sameBytes = async (source: string, out: string, which: string) => {
+  if ((await sha256Of(out)) !== (await sha256Of(source))) throw new Error(`${which} wrote other bytes`)
+  await fs.rm(out)
+}
+
+/** A figure in s/GiB: the median and the spread (min–max) of its samples, each less `startUp`. */
+interface Figure {
+  readonly median: number
+  readonly min: number
+  readonly max: number
+}
+
+const perGiB = (samples: ReadonlyArray<number>, startUp: number, mib: number): Figure => {
+  const scaled = samples.map((s) => ((s - startUp) * 1024) / mib)
+  return { median: median(scaled), min: Math.min(...scaled), max: Math.max(...scaled) }
+}
+
+const shown = (f: Figure) => `${Report.figure(f.median)} (${Report.figure(f.min)}–${Report.figure(f.max)})`
+
+interface Row {
+  readonly operation: string
+  readonly here: Figure
+  /** The floor the ratio is against, and its name. */
+  readonly floor: { readonly name: string; readonly value: number }
+  /** The other floor, when both curl and the Node pipeline were measured. */
+  readonly alsoFloor?: { readonly name: string; readonly value: number } | undefined
+  readonly targetText: string
+  readonly target: number
+}
+
+/** Every row of the section, from the samples of every round. */
+const rowsOf = (samples: Samples, mib: number, curl: boolean) => {
+  const nodeStart = median(samples["node start-up"]!)
+  const libraryStart = median(samples["library start-up"]!)
+  const lib = (key: string) => perGiB(samples[key]!, libraryStart, mib)
+  const bare = (key: string) => perGiB(samples[key]!, nodeStart, mib)
+  const outside = (key: string) => perGiB(samples[key]!, 0, mib)
+  const floors = {
+    sha256: bare("sha256"),
+    aes: bare("aes"),
+    nodeUpload: bare("node upload"),
+    nodeDownload: bare("node download"),
+    ...(curl
+      ? { curlUpload: outside("curl upload"), curlDownload: outside("curl download"), curlCar: outside("curl car") }
+      : {})
+  }
+  const up = curl
+    ? { name: "curl", value: floors.curlUpload!.median }
+    : { name: "Node pipeline", value: floors.nodeUpload.median }
+  const down = curl
+    ? { name: "curl", value: floors.curlDownload!.median }
+    : { name: "Node pipeline", value: floors.nodeDownload.median }
+  const alsoUp = curl ? { name: "Node pipeline", value: floors.nodeUpload.median } : undefined
+  const alsoDown = curl ? { name: "Node pipeline", value: floors.nodeDownload.median } : undefined
+  const sha = floors.sha256.median
+  const aes = floors.aes.median
+  const row = (
+    operation: string,
+    key: string,
+    floor: Row["floor"],
+    also: Row["alsoFloor"],
+    k: number,
+    extra: number,
+    extraText: string
+  ): Row => ({
+    operation,
+    here: lib(key),
+    floor,
+    alsoFloor: also,
+    targetText: `≤ ${k}× ${floor.name}${extraText} = ${Report.figure(k * floor.value + extra)}`,
+    target: k * floor.value + extra
+  })
+  const rows: Array<Row> = [
+    row("plain upload, `verify: false`", "upload-unverified", up, alsoUp, 3, 0, ""),
+    row("plain upload, verified (default)", "upload-verified", up, alsoUp, 3, 2 * sha, " + 2× SHA-256"),
+    row('download into a file, `verification: "off"`', "download-off", down, alsoDown, 2, 0, ""),
+    row("download into a file, CAR verified", "download-car", down, alsoDown, 2, 2 * sha, " + 2× SHA-256"),
+    row("encrypted upload (verified)", "upload-encrypted", up, alsoUp, 3, 2 * sha + aes, " + 2× SHA-256 + AES"),
+    row(
+      "decrypting download (CAR verified)",
+      "download-decrypt",
+      down,
+      alsoDown,
+      2,
+      2 * sha + aes,
+      " + 2× SHA-256 + AES"
+    )
+  ]
+  const serverPlain = outside("server plain")
+  const serverCar = outside("server car")
+  return { rows, floors, serverPlain, serverCar, nodeStart, libraryStart }
+}
+
+type Result = ReturnType<typeof rowsOf>
+
+const tableOf = (result: Result): Array<string> => [
+  "| operation | this library, s/GiB (spread) | floor, s/GiB | ratio | target, s/GiB | met |",
+  "|---|---|---|---|---|---|",
+  ...result.rows.map((r) => {
+    const also = r.alsoFloor
+      ? `; ${r.alsoFloor.name} ${Report.figure(r.alsoFloor.value)} (${Report.figure(r.here.median / r.alsoFloor.value)}×)`
+      : ""
+    return (
+      `| ${r.operation} | ${shown(r.here)} | ${r.floor.name} ${Report.figure(r.floor.value)}${also} | ` +
+      `${Report.figure(r.here.median / r.floor.value)}× | ${r.targetText} | ${r.here.median <= r.target ? "yes" : "**no**"} |`
+    )
+  }),
+  `| served network: \`?format=car\` answer (server CPU) | ${shown(result.serverCar)} | plain \`/ipfs/\` ${shown(result.serverPlain)} | ` +
+    `${Report.figure(result.serverCar.median / result.serverPlain.median)}× | ≤ 1.5× plain = ${Report.figure(1.5 * result.serverPlain.median)} | ` +
+    `${result.serverCar.median <= 1.5 * result.serverPlain.median ? "yes" : "**no**"} |`
+]
+
+const floorTable = (result: Result): Array<string> => {
+  const f = result.floors
+  const line = (name: string, figure: Figure | undefined) => (figure ? [`| ${name} | ${shown(figure)} |`] : [])
+  return [
+    "| floor | s/GiB (spread) |",
+    "|---|---|",
+    ...line("curl, upload (`-F file=@…` to `/api/v0/add`)", f.curlUpload),
+    ...line("curl, download (`/ipfs/{cid}` into a file)", f.curlDownload),
+    ...line("curl, download of `?format=car` into a file", f.curlCar),
+    ...line("Node pipeline, upload (`fs.createReadStream` → `http.request`, 1 MiB reads)", f.nodeUpload),
+    ...line("Node pipeline, download (`http.request` → `fs.createWriteStream`)", f.nodeDownload),
+    ...line("SHA-256 of the file (`node:crypto`, 1 MiB reads)", f.sha256),
+    ...line("AES-256-GCM over the file (`node:crypto`, 1 MiB reads)", f.aes)
+  ]
+}
+
+const sectionOf = (result: Result, mib: number, runs: number, curl: boolean): string =>
+  [
+    "## Against the wire",
+    "",
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/wire.ts\` on Node ${process.version}, ` +
+      `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} threads); a ${mib} MiB random file, ${runs} fresh processes per figure, median (min–max).`,
+    "",
+    ...tableOf(result),
+    "",
+    ...floorTable(result),
+    "",
+    `Client CPU is user + system time of the whole process, children included, as ${hasTime ? "`/usr/bin/time`" : "the shell's `times`"} reports it,`,
+    `in seconds per GiB. Node processes are counted less their start-up without the transfer, measured alike: the library's`,
+    `child (loader, imports, layers, sign-in) ${Report.figure(result.libraryStart)} s, plain \`node\` with the floor's imports ${Report.figure(result.nodeStart)} s.`,
+    `${curl ? "curl" : "curl is absent here, so the bare Node pipeline"} is the floor the ratios are against; the Node pipeline`,
+    "(`scripts/bench/wireFloor.ts`) is fixed code, not tuned. All against one served local network",
+    "(`serve --no-chain --state-dir DIR --free-ports`); the server's CPU is read from `/proc/<pid>/stat` while it answers",
+    "curl. Every download is compared with the file by SHA-256."
+  ].join("\n")
+
+const main = async () => {
+  const mib = envNumber("BENCH_WIRE_MIB") ?? 1024
+  const runs = envNumber("BENCH_WIRE_RUNS") ?? 5
+  const curl = process.env.BENCH_WIRE_NO_CURL === undefined && hasCurl()
+  const dir = await fs.mkdtemp(nodePath.join(tmpdir(), "bench-wire-"))
+  const address = privateKeyToAccount(PRIVATE_KEY).address
+  const server = await startServer(nodePath.join(dir, "state"), { address, apiKey: API_KEY })
+  try {
+    const file = nodePath.join(dir, "source.bin")
+    await makeFile(file, mib)
+    const floors: Floors = { curl, dir, file, urls: server.urls }
+    const samples: Samples = {}
+    for (let r = 0; r < runs; r++) {
+      console.log(`round ${r + 1} of ${runs}`)
+      await round(samples, floors, server)
+    }
+    const section = sectionOf(rowsOf(samples, mib, curl), mib, runs, curl)
+    console.log(section)
+    Report.writeSection(section)
+  } finally {
+    await server.stop()
+    await fs.rm(dir, { recursive: true, force: true })
+  }
+}
+
+const hasCurl = () => {
+  try {
+    execFileSync("curl", ["--version"], { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  }
+}
+
+if (process.argv[1] === self) {
+  if (process.argv[2] === CHILD) {
+    const cid = await libraryCase(process.argv[3] as LibraryCase, JSON.parse(process.argv[4]!) as ChildInput)
+    console.log(cid)
+  } else {
+    await main()
+  }
+}
