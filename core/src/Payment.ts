@@ -56,8 +56,13 @@ import type {
 } from "./payment/Models.ts"
 import * as PriceOps from "./payment/Price.ts"
 import * as Reads from "./payment/Reads.ts"
+import * as X402 from "./payment/X402.ts"
 
 export type * from "./payment/Models.ts"
+export type { X402Requirements, X402Settlement, X402UploadInput, X402UploadResult } from "./payment/X402.ts"
+
+/** What an x402 upload can fail with (nothing is stored or settled in any case). */
+export type X402UploadError = Effect.Error<ReturnType<typeof X402.upload>>
 
 // =============================================================================
 // Service
@@ -83,6 +88,8 @@ export interface Service {
   readonly balance: (input: BalanceInput) => Effect.Effect<bigint, TargetError | ChainFailure>
   /** The txId of the latest payment to the contract; 0 before the first. */
   readonly paymentCount: (input?: Omit<Target, "token">) => Effect.Effect<bigint, TargetError | ChainFailure>
+  /** Uploads a file paid per upload over x402 (`POST /api/x402/upload`): USDC, EIP-3009, no API key. */
+  readonly x402Upload: (input: X402.X402UploadInput) => Effect.Effect<X402.X402UploadResult, X402UploadError>
 }
 
 /**
@@ -113,7 +120,8 @@ export const make = Effect.gen(function* () {
     tokenStatus: (input) => Reads.tokenStatus(chain, input),
     contractBalance: (input) => Reads.contractBalance(chain, input),
     balance: (input) => Reads.balance(chain, input),
-    paymentCount: (input) => Reads.paymentCount(chain, input)
+    paymentCount: (input) => Reads.paymentCount(chain, input),
+    x402Upload: (input) => X402.upload({ client: pricing.http, config }, input)
   })
 })
 

@@ -308,7 +308,20 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     tokenStatus: [arg(struct(target), "{ network?, token? }")],
     contractBalance: [arg(struct(target), "{ network?, token? }")],
     balance: [arg(struct({ ...target, address: string }), "{ address, network?, token? }")],
-    paymentCount: [opt(struct({ network: optional(string) }), "{ network? }")]
+    paymentCount: [opt(struct({ network: optional(string) }), "{ network? }")],
+    x402Upload: [
+      arg(
+        struct({
+          file: (u) => typeof Blob !== "undefined" && u instanceof Blob,
+          fileName: optional(string),
+          account: struct({ address: string, signTypedData: fn }),
+          asset: optional(string),
+          amount: optional((u) => typeof u === "bigint"),
+          nonce: optional(string)
+        }),
+        "{ file: Blob, account: LocalAccount, fileName?, asset?, amount?: bigint, nonce? }"
+      )
+    ]
   }
 }
 
