@@ -10,13 +10,15 @@ import { Effect, Layer } from "effect"
 import * as TestClock from "effect/testing/TestClock"
 import { type Address, erc20Abi, type Hex, toHex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { afterAll } from "vitest"
+import { afterAll, expect } from "vitest"
 import { type LocalDeployment, testUsdcAbi } from "lighthouse-effect/contracts"
 import { createMockNetwork, type MockNetwork } from "lighthouse-effect/mocks"
 import type { LocalChain } from "lighthouse-effect/mocks/chain"
 import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
 import { CID } from "multiformats/cid"
+import * as Errors from "../../src/Errors.ts"
 import * as Config from "../../src/LighthouseConfig.ts"
+import { createLighthouseNode } from "../../src/node.ts"
 import * as Payment from "../../src/Payment.ts"
 import { chainTransport, localNetworks, withDeployedChain } from "../support/chain.ts"
 import { fetchLayer } from "../support/layers.ts"
@@ -178,4 +180,22 @@ describe("x402 pay-per-upload", () => {
       )
     }).pipe(Effect.provide(layer()))
   )
+
+  it("through the Promise facade: paid and stored; a wrong argument shape is refused before any request", async () => {
+    const lighthouse = createLighthouseNode()
+    try {
+      const account = await Effect.runPromise(payer(5, 10_000n))
+      const paid = await lighthouse.payment.x402Upload({ file: file("from a promise"), account })
+      expect(paid.paid.amount).toBe(ONE_MIB_PRICE)
+      expect(network.state.files.of(account.address.toLowerCase()).map((r) => r.cid)).toEqual([paid.entry.Hash])
+      const loose = lighthouse.payment.x402Upload as (input: unknown) => Promise<unknown>
+      const refused = await loose({ file: "./note.txt", account }).catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(Errors.InvalidArgument)
+      expect((refused as Error).message).toBe(
+        "Invalid argument to payment.x402Upload: argument 1 must be { file: Blob, account: LocalAccount, fileName?, asset?, amount?: bigint, nonce? }"
+      )
+    } finally {
+      await lighthouse.dispose()
+    }
+  })
 })
