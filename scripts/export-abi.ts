@@ -22,6 +22,7 @@ export const exportedContracts: ReadonlyArray<{
 }> = [
   { name: "LighthousePayment", source: "LighthousePayment.sol", dir: "." },
   { name: "MockStablecoin", source: "mocks/MockStablecoin.sol", dir: "." },
+  { name: "TestUsdc", source: "mocks/TestUsdc.sol", dir: "." },
   ...[
     "FeeOnTransferToken",
     "ReturnsFalseToken",

@@ -17,6 +17,7 @@ import {
 } from "viem"
 import { lighthousePaymentAbi, lighthousePaymentBytecode } from "./LighthousePayment.ts"
 import { mockStablecoinAbi, mockStablecoinBytecode } from "./MockStablecoin.ts"
+import { testUsdcAbi, testUsdcBytecode } from "./TestUsdc.ts"
 
 /** The local stablecoins, like the provider's: 6-decimal USDC (Filecoin, Polygon) and 18-decimal DAI. */
 export const localTokens = {
@@ -32,6 +33,11 @@ export interface LocalDeployment {
   readonly usdc: Address
   /** The 18-decimal stablecoin (anyone may `mint`), allow-listed on `payment`. */
   readonly dai: Address
+  /**
+   * The 6-decimal `TestUsdc` (anyone may `mint`) with EIP-3009 `transferWithAuthorization`: the
+   * asset x402 uploads are paid in. Not allow-listed on `payment`.
+   */
+  readonly x402Usdc: Address
   /** Owner of `payment`: the wallet client's account. */
   readonly owner: Address
   /** Block of the payment contract's deployment: scan `ReceivedPayment` logs from here. */
@@ -40,7 +46,7 @@ export interface LocalDeployment {
 
 /**
  * Deploys `LighthousePayment` (owned by `walletClient`'s account), a 6-decimal "USDC" and an
- * 18-decimal "DAI" `MockStablecoin`, and allow-lists both tokens. Waits for every receipt and
+ * 18-decimal "DAI" `MockStablecoin`, and allow-lists both tokens; then the EIP-3009 `TestUsdc`. Waits for every receipt and
  * throws if any transaction fails. The endowment and FilForwarder are left unset, as on the
  * provider's deployments.
  */
@@ -94,5 +100,14 @@ export const deployLocal = async (
     )
   }
 
-  return { payment, usdc, dai, owner, blockNumber: paymentReceipt.blockNumber }
+  const x402Usdc = getAddress(
+    (
+      await confirm(
+        await walletClient.deployContract({ abi: testUsdcAbi, bytecode: testUsdcBytecode }),
+        "deploying TestUsdc"
+      )
+    ).contractAddress!
+  )
+
+  return { payment, usdc, dai, x402Usdc, owner, blockNumber: paymentReceipt.blockNumber }
 }

@@ -74,8 +74,8 @@ const constantPrefix = (name: string): string => name.charAt(0).toLowerCase() + 
 const coverage = hre.globalOptions.coverage === true
 
 describe("contracts/abi modules", () => {
-  it("are there: the payment contract, the stablecoin and the 9 test contracts", () => {
-    assert.equal(generatedModules.length, 11)
+  it("are there: the payment contract, the stablecoin, the EIP-3009 USDC and the 9 test contracts", () => {
+    assert.equal(generatedModules.length, 12)
   })
   for (const { file, name, source } of generatedModules) {
     const load = async () => ({

@@ -58,8 +58,14 @@ import type {
 } from "./payment/Models.ts"
 import * as PriceOps from "./payment/Price.ts"
 import * as Reads from "./payment/Reads.ts"
+import * as X402 from "./payment/X402.ts"
 
 export * from "./payment/Models.ts"
+export type { X402Requirements, X402Settlement, X402UploadResult } from "./payment/X402.ts"
+export { X402UploadInput } from "./payment/X402.ts"
+
+/** What an x402 upload can fail with (nothing is stored or settled in any case). */
+export type X402UploadError = Effect.Error<ReturnType<typeof X402.upload>>
 
 // =============================================================================
 // Service
@@ -89,6 +95,8 @@ export interface Service {
   readonly balance: (input: BalanceInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
   /** The txId of the latest payment to the contract; 0 before the first. */
   readonly paymentCount: (input?: NetworkInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
+  /** Uploads a file paid per upload over x402 (`POST /api/x402/upload`): USDC, EIP-3009, no API key. */
+  readonly x402Upload: (input: X402.X402UploadInput) => Effect.Effect<X402.X402UploadResult, X402UploadError>
 }
 
 /**
@@ -109,7 +117,8 @@ export class Payment extends Context.Service<Payment, Service>()("lighthouse-eff
  */
 export const make = Effect.gen(function* () {
   const config = yield* LighthouseConfig
-  const hosts = Hosts.make(config, yield* HttpClient.HttpClient)
+  const client = yield* HttpClient.HttpClient
+  const hosts = Hosts.make(config, client)
   const chain: Reads.ChainDeps = { config, transportOf: yield* Chain.ChainTransport }
   return Payment.of({
     price: (input) => PriceOps.price(hosts, input),
@@ -119,7 +128,8 @@ export const make = Effect.gen(function* () {
     tokenStatus: (input) => Reads.tokenStatus(chain, input),
     contractBalance: (input) => Reads.contractBalance(chain, input),
     balance: (input) => Reads.balance(chain, input),
-    paymentCount: (input) => Reads.paymentCount(chain, input)
+    paymentCount: (input) => Reads.paymentCount(chain, input),
+    x402Upload: (input) => X402.upload({ client, config }, input)
   })
 })
 

@@ -157,7 +157,37 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "InvalidArgument",
     "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"
   ],
-  [new Errors.Aborted({}), "Aborted", "This operation was aborted"]
+  [new Errors.Aborted({}), "Aborted", "This operation was aborted"],
+  [
+    new Errors.X402Underpaid({ amount: "3906", required: "3907" }),
+    "X402Underpaid",
+    "x402 payment of 3906 is below the 3907 required"
+  ],
+  [
+    new Errors.X402WrongAsset({ asked: "0xA", offered: "0xB" }),
+    "X402WrongAsset",
+    "x402 payment asked in 0xA, offered 0xB"
+  ],
+  [
+    new Errors.X402AuthorizationExpired({ validBefore: "1700000000" }),
+    "X402AuthorizationExpired",
+    "x402 authorisation expired (valid before 1700000000)"
+  ],
+  [
+    new Errors.X402AuthorizationReplayed({ nonce: "0x01" }),
+    "X402AuthorizationReplayed",
+    "x402 authorisation 0x01 was already used"
+  ],
+  [
+    new Errors.X402InsufficientFunds({ payer: "0xA", required: "3907" }),
+    "X402InsufficientFunds",
+    "x402 payer 0xA holds less than 3907"
+  ],
+  [
+    new Errors.X402PaymentRefused({ reason: "invalid_network" }),
+    "X402PaymentRefused",
+    "x402 payment refused: invalid_network"
+  ]
 ]
 
 /** Every error class the `Errors` module exports, by its export name. */

@@ -1,4 +1,5 @@
-// Hardhat Ignition module: the payment contract and the two allow-listed local stablecoins.
+// Hardhat Ignition module: the payment contract, the two allow-listed local stablecoins, and the
+// EIP-3009 test USDC that x402 uploads are paid in.
 // `npm run deploy:local` runs it against `npx hardhat node`; Ignition records the addresses in
 // ignition/deployments/chain-31337/deployed_addresses.json.
 import { buildModule } from "@nomicfoundation/hardhat-ignition/modules"
@@ -12,5 +13,6 @@ export default buildModule("LocalPayment", (m) => {
   const dai = m.contract("MockStablecoin", [d.name, d.symbol, d.decimals], { id: "DAI" })
   m.call(payment, "updateERC20Token", [usdc, true], { id: "AllowUSDC" })
   m.call(payment, "updateERC20Token", [dai, true], { id: "AllowDAI" })
-  return { payment, usdc, dai }
+  const x402Usdc = m.contract("TestUsdc", [], { id: "X402USDC" })
+  return { payment, usdc, dai, x402Usdc }
 })

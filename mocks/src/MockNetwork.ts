@@ -41,6 +41,7 @@ import type { StateStore } from "./storage/State.ts"
 import { ContentStore } from "./storage/ContentStore.ts"
 import { gatewayHandlers } from "./gateway/GatewayHost.ts"
 import { uploadNodeHandlers } from "./upload/UploadNode.ts"
+import { type X402Options, x402Handlers } from "./x402/UploadRoute.ts"
 
 /** Base URLs of the hosts, without trailing slashes. */
 export type MockHosts = Readonly<Record<HostName, string>> & {
@@ -65,6 +66,8 @@ export interface MockNetworkOptions {
   readonly payments?: PaymentsOptions
   /** Chain(s) EVM access conditions of the key nodes are evaluated against. */
   readonly chain?: EvmChainSource
+  /** Pay-per-upload over x402 (`POST /api/x402/upload`): the token, payee and chain. Absent: 404. */
+  readonly x402?: X402Options
   /** Key-node token lifetimes. */
   readonly keyNodes?: { readonly jwtTtlSeconds?: number; readonly refreshTtlSeconds?: number }
   /** Share a fault registry with other code; a new one by default. */
@@ -236,11 +239,14 @@ const networkHandlers = (
     readonly pageSize: number
     readonly clock: () => number
     readonly log: RouteErrorLog | undefined
+    readonly x402: X402Options | undefined
   }
 ): ReadonlyArray<HttpHandler> => {
   const { accounts, files, content, deals, ipns, tickers, walrus, published, pdp } = r
-  const { faults, pageSize, clock, log } = how
+  const { faults, pageSize, clock, log, x402 } = how
   return [
+    // Before the API host's own routes, whose catch-all answers 404.
+    ...(x402 === undefined ? [] : x402Handlers({ host: hosts.api, files, content, faults, x402, log })),
     ...apiHandlers({
       host: hosts.api,
       accounts,
@@ -338,7 +344,8 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
     faults: hostFaults,
     pageSize,
     clock,
-    log: options.logRouteErrors
+    log: options.logRouteErrors,
+    x402: options.x402
   })
 
   const state = { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published, pdp }

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs"
 
 const prelude = `import { Effect, type Redacted, Stream } from "effect"
 import { AccessControl, Auth, Download, Files, Ipns, KeyShards, Payment, Signer, Upload } from "lighthouse-effect"
-import type { Address, Hex } from "viem"
+import type { Address, Hex, LocalAccount } from "viem"
 
 declare const signer: Signer.Service
 declare const apiKey: Redacted.Redacted<string>
@@ -19,6 +19,7 @@ declare const friend: Address
 declare const friendAddress: Address
 declare const newOwner: Address
 declare const usdc: Address
+declare const account: LocalAccount
 declare const readable: ReadableStream<Uint8Array>
 declare const size: number
 

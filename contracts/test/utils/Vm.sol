@@ -19,6 +19,9 @@ interface Vm {
     /// @notice The address of the account whose private key is `privateKey`.
     function addr(uint256 privateKey) external pure returns (address);
 
+    /// @notice Signs `digest` with `privateKey` (secp256k1, as an EOA signs).
+    function sign(uint256 privateKey, bytes32 digest) external pure returns (uint8 v, bytes32 r, bytes32 s);
+
     /// @notice Names `account` in traces and failure output.
     function label(address account, string calldata newLabel) external;
 

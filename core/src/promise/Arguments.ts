@@ -42,6 +42,7 @@ import {
   QuotePathsInput,
   Target
 } from "../payment/Models.ts"
+import { X402UploadInput } from "../payment/X402.ts"
 import { Credential } from "../schema/Credential.ts"
 import { ServiceSchema as SignerSchema } from "../Signer.ts"
 import type { Upload } from "../Upload.ts"
@@ -201,7 +202,10 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     tokenStatus: [arg(Target, "{ network?, token? }")],
     contractBalance: [arg(Target, "{ network?, token? }")],
     balance: [arg(BalanceInput, "{ address, network?, token? }")],
-    paymentCount: [opt(NetworkInput, "{ network? }")]
+    paymentCount: [opt(NetworkInput, "{ network? }")],
+    x402Upload: [
+      arg(X402UploadInput, "{ file: Blob, account: LocalAccount, fileName?, asset?, amount?: bigint, nonce? }")
+    ]
   }
 }
 

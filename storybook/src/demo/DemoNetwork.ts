@@ -13,7 +13,7 @@ import { type HttpHandler, http } from "msw"
 import type { LocalDeployment } from "lighthouse-effect/contracts"
 import { createMockNetwork, type MockNetwork } from "lighthouse-effect/mocks"
 import { type LighthouseRuntime, type LighthouseServices, makeRuntime } from "../runtime/LighthouseLayer.ts"
-import { mockOptionsFor, networksFor, publicClient } from "./chain.ts"
+import { mockOptionsFor, networksFor, publicClient, x402OptionsFor } from "./chain.ts"
 import { alice, bob } from "./wallets.ts"
 
 export interface Demo {
@@ -28,6 +28,11 @@ export interface DemoOptions {
   readonly pageSize?: number
   /** Pay with the contracts of this deployment on the local chain (`localhost` network). */
   readonly deployment?: () => Promise<LocalDeployment>
+  /**
+   * Accept x402 uploads paid in the deployment's EIP-3009 USDC: the test accounts that submit
+   * settlements (one per story file, so their nonces never race) and that are paid.
+   */
+  readonly x402?: { readonly settler: number; readonly payTo: number }
 }
 
 /** What the msw addon puts in the story context. */
@@ -53,7 +58,8 @@ export const startDemo =
       // EVM access conditions are evaluated on the local chain.
       chain: publicClient,
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-      ...(deployed === undefined ? {} : mockOptionsFor(deployed, nextBlock))
+      ...(deployed === undefined ? {} : mockOptionsFor(deployed, nextBlock)),
+      ...(deployed === undefined || options.x402 === undefined ? {} : { x402: x402OptionsFor(deployed, options.x402) })
     })
     network.seedAccount(alice.address, { apiKey: alice.apiKey })
     network.seedAccount(bob.address, { apiKey: bob.apiKey })

@@ -76,3 +76,14 @@ export const mint = async (token: Address, to: Address, amount: bigint, minter: 
   })
   await publicClient.waitForTransactionReceipt({ hash })
 }
+
+/** The mock network's x402 options: the deployment's EIP-3009 USDC, settled by test account `settler`. */
+export const x402OptionsFor = (
+  deployed: LocalDeployment,
+  accounts: { readonly settler: number; readonly payTo: number }
+) => ({
+  publicClient,
+  settler: walletClientOf(mnemonicToAccount(testMnemonic, { addressIndex: accounts.settler })),
+  asset: deployed.x402Usdc,
+  payTo: mnemonicToAccount(testMnemonic, { addressIndex: accounts.payTo }).address
+})
