@@ -47,7 +47,8 @@ const readStdin = Effect.gen(function* () {
   )
 })
 
-const fromFile = (file: string) =>
+/** The text of `file`, or of stdin when it is `-`. */
+export const fromFile = (file: string) =>
   Effect.gen(function* () {
     if (file === "-") return yield* readStdin
     const fs = yield* FileSystem.FileSystem

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stdio from "effect/Stdio"
 import { CliError, CliOutput, Command, TerminalCapabilities } from "effect/cli"
+import * as Conditions from "./commands/Conditions.ts"
 import * as Dev from "./commands/Dev.ts"
 import * as Keeping from "./commands/Keeping.ts"
 import * as Names from "./commands/Names.ts"
@@ -47,6 +48,7 @@ export const root = Command.make("lighthouse-effect").pipe(
     Names.transfer,
     Names.delegate,
     Names.undelegate,
+    Conditions.conditions,
     Wallet.wallet,
     Wallet.apiKey,
     ...Wallet.providerNames,
