@@ -20,6 +20,7 @@ import * as Records from "./commands/Records.ts"
 import * as Transfer from "./commands/Transfer.ts"
 import * as Wallet from "./commands/Wallet.ts"
 import * as Output from "./Output.ts"
+import * as Payment from "./commands/Payment.ts"
 
 export const version = "0.1.0"
 
@@ -49,6 +50,8 @@ export const root = Command.make("lighthouse-effect").pipe(
     Names.delegate,
     Names.undelegate,
     Conditions.conditions,
+    Payment.quote,
+    Payment.pay,
     Wallet.wallet,
     Wallet.apiKey,
     ...Wallet.providerNames,
