@@ -20,6 +20,7 @@ import * as Records from "./commands/Records.ts"
 import * as Transfer from "./commands/Transfer.ts"
 import * as Wallet from "./commands/Wallet.ts"
 import * as Output from "./Output.ts"
+import * as Progress from "./Progress.ts"
 import * as Payment from "./commands/Payment.ts"
 
 export const version = "0.1.0"
@@ -57,7 +58,7 @@ export const root = Command.make("lighthouse-effect").pipe(
     ...Wallet.providerNames,
     Dev.dev
   ]),
-  Command.withGlobalFlags([Output.Json])
+  Command.withGlobalFlags([Output.Json, Progress.Mode])
 )
 
 /** Whether `--json` is among the flags (before `--`): known even when parsing fails. */
