@@ -1,25 +1,31 @@
 /**
  * The library's services for a command: the all-in-one Node layer, configured from the library's
  * `LIGHTHOUSE_*` variables (hosts, time-outs, key-node policy, network). A variable that does not
- * parse is a usage error naming it.
+ * parse is a usage error naming it. Payments may add rows to the network table (a local chain's
+ * deployment) with `--networks FILE`.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { Networks } from "lighthouse-effect"
 import { LighthouseConfig } from "lighthouse-effect"
 import { layerNode } from "lighthouse-effect/node"
 import { UsageError } from "./Errors.ts"
 
-export const layer = Layer.unwrap(
-  Effect.gen(function* () {
-    const options = yield* LighthouseConfig.LighthouseConfig
-    return layerNode(options)
-  }).pipe(
-    Effect.provide(LighthouseConfig.layerConfig),
-    Effect.mapError((error) => new UsageError({ detail: `configuration: ${error.message}` }))
+/** The services, with `networks` added to (or replacing rows of) the network table. */
+export const layerWith = (networks: Networks.NetworkTable) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const options = yield* LighthouseConfig.LighthouseConfig
+      return layerNode({ ...options, networks: { ...options.networks, ...networks } })
+    }).pipe(
+      Effect.provide(LighthouseConfig.layerConfig),
+      Effect.mapError((error) => new UsageError({ detail: `configuration: ${error.message}` }))
+    )
   )
-)
+
+export const layer = layerWith({})
 
 /** Runs `effect` with the library's services. */
 export const withLibrary = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, layer)

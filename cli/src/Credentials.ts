@@ -47,7 +47,8 @@ const readStdin = Effect.gen(function* () {
   )
 })
 
-const fromFile = (file: string) =>
+/** The text of `file`, or of stdin when it is `-`. */
+export const fromFile = (file: string) =>
   Effect.gen(function* () {
     if (file === "-") return yield* readStdin
     const fs = yield* FileSystem.FileSystem
@@ -118,10 +119,13 @@ export const openWallet = (password: Option.Option<string>) =>
     return yield* Keystore.decrypt(text.value, yield* walletPassword(password))
   })
 
-/** Who signs: `LIGHTHOUSE_PRIVATE_KEY`, else the stored wallet. */
-export const signer = (password: Option.Option<string>) =>
+/** The wallet's private key: `LIGHTHOUSE_PRIVATE_KEY`, else the stored keystore opened. */
+export const privateKey = (password: Option.Option<string>) =>
   Effect.gen(function* () {
     const env = yield* Config.option(Config.Redacted("LIGHTHOUSE_PRIVATE_KEY"))
-    const key = Option.isSome(env) ? env.value : (yield* openWallet(password)).privateKey
-    return yield* Signer.makeFromPrivateKey(key)
+    return Option.isSome(env) ? env.value : (yield* openWallet(password)).privateKey
   })
+
+/** Who signs: `LIGHTHOUSE_PRIVATE_KEY`, else the stored wallet. */
+export const signer = (password: Option.Option<string>) =>
+  Effect.flatMap(privateKey(password), Signer.makeFromPrivateKey)

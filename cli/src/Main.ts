@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stdio from "effect/Stdio"
 import { CliError, CliOutput, Command, TerminalCapabilities } from "effect/cli"
+import * as Conditions from "./commands/Conditions.ts"
 import * as Dev from "./commands/Dev.ts"
 import * as Keeping from "./commands/Keeping.ts"
 import * as Names from "./commands/Names.ts"
@@ -19,6 +20,8 @@ import * as Records from "./commands/Records.ts"
 import * as Transfer from "./commands/Transfer.ts"
 import * as Wallet from "./commands/Wallet.ts"
 import * as Output from "./Output.ts"
+import * as Progress from "./Progress.ts"
+import * as Payment from "./commands/Payment.ts"
 
 export const version = "0.1.0"
 
@@ -47,12 +50,15 @@ export const root = Command.make("lighthouse-effect").pipe(
     Names.transfer,
     Names.delegate,
     Names.undelegate,
+    Conditions.conditions,
+    Payment.quote,
+    Payment.pay,
     Wallet.wallet,
     Wallet.apiKey,
     ...Wallet.providerNames,
     Dev.dev
   ]),
-  Command.withGlobalFlags([Output.Json])
+  Command.withGlobalFlags([Output.Json, Progress.Mode])
 )
 
 /** Whether `--json` is among the flags (before `--`): known even when parsing fails. */

@@ -1,15 +1,18 @@
 /**
- * A transfer's progress for a person: one line on stderr, redrawn in place, with bytes, rate and
- * time left, only when stderr is a terminal that can animate and `--json` is off. Piped or in a
- * script, nothing is drawn.
+ * A transfer's progress. On a terminal that can animate (and without `--json`): one line on
+ * stderr, redrawn in place, with bytes, rate and time left; piped or in a script, nothing is
+ * drawn. With `--progress ndjson`: one JSON event per line on stderr for a script to read,
+ * `{"event":"progress","bytes":…,"total":…}` as the transfer goes (`total` null when unknown),
+ * then one final `{"event":"done"|"failed"|"interrupted","bytes":…,"total":…}`.
  *
  * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { TerminalCapabilities } from "effect/cli"
+import { Flag, GlobalFlag, TerminalCapabilities } from "effect/cli"
 import type { Upload } from "lighthouse-effect"
 import * as Output from "./Output.ts"
 
@@ -45,23 +48,73 @@ export const line = (sent: number, total: number | undefined, elapsedMs: number)
   return `[${"#".repeat(done)}${"-".repeat(width - done)}] ${formatBytes(sent)} / ${formatBytes(total)}  ${rateText}  ${eta} left`
 }
 
-/** Draws the bar around `transfer` (given its `onProgress`) on an animating stderr; else runs it as is. */
+/** The global `--progress` flag. */
+export const Mode = GlobalFlag.Setting("progress")({
+  flag: Flag.Literals("progress", ["auto", "ndjson", "none"]).pipe(
+    Flag.withDescription(
+      "auto: a bar when stderr is a terminal; ndjson: JSON events on stderr ({event:progress,bytes,total}, then done|failed|interrupted); none"
+    ),
+    Flag.withDefault("auto" as const)
+  )
+})
+
+type OnProgress = (progress: Upload.Progress.Progress) => Effect.Effect<void>
+
+/**
+ * Reports progress around `transfer` (given its `onProgress`, `undefined` when nothing is to be
+ * reported). `bytesOf` gives the final event's byte count from the result, for a transfer that
+ * reports no progress of its own.
+ */
 export const around = <A, E, R>(
-  transfer: (onProgress: Upload.Progress.OnProgress | undefined) => Effect.Effect<A, E, R>
+  transfer: (onProgress: OnProgress | undefined) => Effect.Effect<A, E, R>,
+  options?: { readonly bytesOf?: (result: A) => number }
 ) =>
   Effect.gen(function* () {
-    const onProgress = yield* reporter
+    const mode = yield* Mode
+    if (mode === "ndjson") return yield* asEvents(transfer, options?.bytesOf)
+    const onProgress = mode === "auto" ? yield* bar : undefined
     if (onProgress === undefined) return yield* transfer(undefined)
     return yield* transfer(onProgress).pipe(Effect.ensuring(Output.stderr("")))
   })
 
-const reporter = Effect.gen(function* () {
+const event = (value: { readonly event: string; readonly bytes: number; readonly total: number | undefined }) =>
+  Output.stderr(Output.toJson({ ...value, total: value.total ?? null }))
+
+const finalEvent = (exit: Exit.Exit<unknown, unknown>) =>
+  Exit.isSuccess(exit) ? "done" : Exit.hasInterrupts(exit) ? "interrupted" : "failed"
+
+const asEvents = <A, E, R>(
+  transfer: (onProgress: OnProgress) => Effect.Effect<A, E, R>,
+  bytesOf: ((result: A) => number) | undefined
+) =>
+  Effect.gen(function* () {
+    const stdio = yield* Stdio.Stdio
+    let last: Upload.Progress.Progress = { bytesSent: 0, totalBytes: undefined }
+    const onProgress: OnProgress = (progress) => {
+      last = progress
+      return event({ event: "progress", bytes: progress.bytesSent, total: progress.totalBytes }).pipe(
+        Effect.provideService(Stdio.Stdio, stdio)
+      )
+    }
+    return yield* transfer(onProgress).pipe(
+      Effect.onExit((exit) => {
+        const bytes = Exit.isSuccess(exit) && bytesOf !== undefined ? bytesOf(exit.value) : last.bytesSent
+        return event({
+          event: finalEvent(exit),
+          bytes,
+          total: last.totalBytes ?? (Exit.isSuccess(exit) ? bytes : undefined)
+        })
+      })
+    )
+  })
+
+const bar = Effect.gen(function* () {
   const stdio = yield* Stdio.Stdio
   const terminal = yield* TerminalCapabilities.TerminalCapabilities
   const animate = terminal.canAnimate && (yield* stdio.stderrIsTerminal) && !(yield* Output.Json)
   if (!animate) return undefined
   const started = yield* Clock.currentTimeMillis
-  const onProgress: Upload.Progress.OnProgress = (progress) =>
+  const onProgress: OnProgress = (progress) =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const text = `\r${line(progress.bytesSent, progress.totalBytes, now - started)}\u001b[K`

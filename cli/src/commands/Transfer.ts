@@ -156,15 +156,23 @@ const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<str
   Effect.gen(function* () {
     const download = yield* Download.Download
     if (decrypt) {
-      const retrieved = yield* download.retrieve(cid, yield* decryption(true, passwordFile))
+      const options = yield* decryption(true, passwordFile)
+      const retrieved = yield* Progress.around(() => download.retrieve(cid, options), {
+        bytesOf: (retrieved) => retrieved.bytes.length
+      })
       yield* Output.stdoutBytes(retrieved.bytes)
       return { bytes: retrieved.bytes.length, verification: retrieved.verification }
     }
     const stdio = yield* Stdio.Stdio
     let bytes = 0
-    yield* download.stream(cid).pipe(
-      Stream.tap((chunk) => Effect.sync(() => (bytes += chunk.length))),
-      Stream.run(stdio.stdout({ endOnDone: false }))
+    yield* Progress.around((onProgress) =>
+      download.stream(cid).pipe(
+        Stream.tap((chunk) => {
+          bytes += chunk.length
+          return onProgress === undefined ? Effect.void : onProgress({ bytesSent: bytes, totalBytes: undefined })
+        }),
+        Stream.run(stdio.stdout({ endOnDone: false }))
+      )
     )
     return { bytes, verification: { verified: true } as const }
   })
@@ -201,9 +209,18 @@ export const download = Command.make(
       }
       const target = yield* targetOf(cid, output, force)
       const download = yield* Download.Download
-      const verification = yield* download.toFile(cid, target, yield* decryption(decrypt, passwordFile))
-      const size = (yield* (yield* FileSystem.FileSystem).stat(target)).size
-      yield* Output.result({ cid, output: target, bytes: Number(size), verification }, [target])
+      const fs = yield* FileSystem.FileSystem
+      const options = yield* decryption(decrypt, passwordFile)
+      // The library's toFile reports no progress: only the final event, with the file's size.
+      const written = yield* Progress.around(
+        () =>
+          Effect.gen(function* () {
+            const verification = yield* download.toFile(cid, target, options)
+            return { verification, bytes: Number((yield* fs.stat(target)).size) }
+          }),
+        { bytesOf: (written) => written.bytes }
+      )
+      yield* Output.result({ cid, output: target, ...written }, [target])
     }).pipe(withLibrary)
 ).pipe(
   Command.withAlias("decrypt-file"),

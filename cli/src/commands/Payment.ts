@@ -1,0 +1,136 @@
+/**
+ * What storage costs and paying for it: `quote <path|size>…` prices files on disk (folders
+ * walked) and sizes in bytes as one upload, with each file's size and type; `pay <amount>` pays
+ * the network's payment contract in a stablecoin or its native coin and waits for the receipt.
+ * Each is a call of the library's `Payment` service (`quotePaths`, `quote`, `fund`).
+ *
+ * The payer's private key never comes from argv: it is `LIGHTHOUSE_PRIVATE_KEY` or the stored
+ * wallet opened with its password. `--networks FILE` adds rows to the library's network table,
+ * e.g. `localhost` pointing at the deployment of a local chain.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { Argument, Command, Flag } from "effect/cli"
+import { Networks, Payment } from "lighthouse-effect"
+import { layerWith } from "../Client.ts"
+import * as Credentials from "../Credentials.ts"
+import { UsageError } from "../Errors.ts"
+import * as Output from "../Output.ts"
+
+const targetFlags = {
+  network: Flag.String("network").pipe(
+    Flag.withDescription("polygon, filecoin, optimism, … or localhost (default: LIGHTHOUSE_NETWORK, else polygon)"),
+    Flag.optional
+  ),
+  token: Flag.Literals("token", ["native", "usdc", "usdt", "dai"]).pipe(
+    Flag.withDescription("The network's native coin or one of its stablecoins"),
+    Flag.withDefault("native" as const)
+  ),
+  networks: Flag.String("networks").pipe(
+    Flag.withDescription('A JSON file of network table rows to add, e.g. {"localhost": {…the local deployment…}}'),
+    Flag.optional
+  )
+}
+
+const NetworksJson = Schema.fromJsonString(Networks.NetworkTable)
+
+/** The extra rows of the network table; what does not decode is a usage error naming the file. */
+const extraNetworks = (file: Option.Option<string>) =>
+  Effect.gen(function* () {
+    if (Option.isNone(file)) return {}
+    const text = yield* Credentials.fromFile(file.value)
+    return yield* Schema.decodeUnknownEffect(NetworksJson)(text).pipe(
+      Effect.mapError((error) => new UsageError({ detail: `${file.value}: not a network table (${error.message})` }))
+    )
+  })
+
+/** Runs `effect` with the library's services over the table with `--networks`' rows. */
+const withNetworks =
+  (file: Option.Option<string>) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(extraNetworks(file), (networks) => Effect.provide(effect, layerWith(networks)))
+
+const target = (network: Option.Option<string>, token: string) =>
+  Option.match(network, { onNone: () => ({ token }), onSome: (network) => ({ network, token }) })
+
+/** A whole number of bytes or of a token's smallest unit. */
+const wholeNumber = /^\d+$/
+
+const priceLine = (price: Payment.Price) =>
+  `${price.formatted} ${price.token} on ${price.network} (${price.amount} in the smallest unit, ${price.usd} USD)`
+
+export const quote = Command.make(
+  "quote",
+  {
+    inputs: Argument.String("path|size").pipe(
+      Argument.withDescription("A file or folder, or a size in bytes (digits only; ./123 is a file named 123)"),
+      Argument.atLeast(1)
+    ),
+    ...targetFlags
+  },
+  ({ inputs, network, token, networks }) =>
+    Effect.gen(function* () {
+      const payment = yield* Payment.Payment
+      const sizes = inputs.filter((input) => wholeNumber.test(input)).map(Number)
+      const paths = inputs.filter((input) => !wholeNumber.test(input))
+      const onDisk =
+        paths.length === 0 ? [] : (yield* payment.quotePaths({ paths, ...target(network, token) })).metaData
+      const quoted = yield* payment.quote({ files: [...onDisk, ...sizes], ...target(network, token) })
+      yield* Output.result(quoted, [
+        ...quoted.metaData.map((file) => `${file.fileSize}  ${file.mimeType ?? "-"}  ${file.fileName || "-"}`),
+        `total ${quoted.totalSize} bytes: ${priceLine(quoted.price)}`
+      ])
+    }).pipe(withNetworks(networks))
+).pipe(
+  Command.withDescription("The price of storing files, folders or sizes as one upload"),
+  Command.withExamples([
+    { command: "lighthouse-effect quote photos/ --token usdc --json", description: "A folder's price in USDC" },
+    { command: "lighthouse-effect quote 1073741824 --network filecoin", description: "1 GiB in FIL" }
+  ])
+)
+
+export const pay = Command.make(
+  "pay",
+  {
+    amount: Argument.String("amount").pipe(
+      Argument.withDescription("In the token's smallest unit (the `amount` of a quote's price)")
+    ),
+    ...targetFlags,
+    passwordFile: Credentials.passwordFile
+  },
+  ({ amount, network, token, networks, passwordFile }) =>
+    Effect.gen(function* () {
+      if (!wholeNumber.test(amount))
+        return yield* new UsageError({
+          detail: `the amount is a whole number of the token's smallest unit, not ${amount}`
+        })
+      const privateKey = yield* Credentials.privateKey(passwordFile)
+      const paid = yield* Payment.Payment.use((payment) =>
+        payment.fund({ amount: BigInt(amount), privateKey, ...target(network, token) })
+      )
+      const summary = {
+        hash: paid.hash,
+        explorerUrl: paid.explorerUrl ?? null,
+        approval: paid.approval?.hash ?? null,
+        payment: paid.payment ?? null
+      }
+      yield* Output.result(summary, [
+        `paid ${amount} (${token}) in ${paid.hash}`,
+        ...(paid.explorerUrl === undefined ? [] : [paid.explorerUrl])
+      ])
+    }).pipe(withNetworks(networks))
+).pipe(
+  Command.withDescription(
+    "Pays the network's payment contract; the private key from the wallet or LIGHTHOUSE_PRIVATE_KEY"
+  ),
+  Command.withExamples([
+    {
+      command:
+        "lighthouse-effect pay $(lighthouse-effect quote big.iso --token usdc --json | jq -r .price.amount) --token usdc",
+      description: "Pay a quote in USDC (approve, then receiveToken)"
+    }
+  ])
+)
