@@ -11,7 +11,7 @@
  * `#stream-cipher` import (package.json `imports`) is `FileCipherNode.ts` under the `node`
  * condition (Node, Bun and Deno set it, as do bundlers targeting Node), streaming in constant
  * memory, and `FileCipherWeb.ts` for browsers, workers and any other target, which streams in
- * constant memory too (WebCrypto's AES-CTR and an incremental GHASH, `StreamingGcm.ts`). So a
+ * constant memory too (WebCrypto's AES-CTR and per-segment GHASH, `StreamingGcm.ts`). So a
  * browser or worker bundle never holds `node:crypto`, whatever the bundler does with dynamic
  * imports.
  *
@@ -41,7 +41,7 @@ export const encryptStream: (
  * Decrypts a ciphertext stream. **Unverified** until the stream has ended without error: only
  * for callers that hold the output back until then (a temporary file, a buffer). On Node
  * targets with `node:crypto` (`FileCipherNode.decryptStreamUnverified`), elsewhere with WebCrypto
- * (`FileCipherWeb.decryptStreamUnverified`, which verifies a file up to 1 MiB before emitting it).
+ * (`FileCipherWeb.decryptStreamUnverified`, which verifies a file up to 256 KiB before emitting it).
  */
 export const decryptStreamUnverified: (
   key: MasterKey | FileKey

@@ -1,9 +1,9 @@
 /**
  * The provider's encrypted-file format (`FileFormat.ts`) with WebCrypto, so it runs in browsers,
  * workers and Node alike. {@link encrypt} and {@link decrypt} take a whole file (WebCrypto's
- * AES-GCM is one-shot). The streams run in constant memory: a file up to one segment (1 MiB) goes
+ * AES-GCM is one-shot). The streams run in constant memory: a file up to one segment (256 KiB) goes
  * through the one-shot AES-GCM, a longer one segment by segment through `StreamingGcm.ts`
- * (WebCrypto's AES-CTR and an incremental GHASH), with the same bytes. Node targets stream with
+ * (WebCrypto's AES-CTR, and its GHASH chained over segments), with the same bytes. Node targets stream with
  * `FileCipherNode.ts` instead; the public `FileCipher` (`FileCipher.ts`) picks one per platform.
  *
  * @since 0.1.0
@@ -100,12 +100,9 @@ export const decrypt = Effect.fn("FileCipher.decrypt")(function* (
 
 /**
  * Bytes the streams hold at most (plus a tag when decrypting), and the longest file they
- * encrypt or decrypt with the one-shot AES-GCM (faster than the JavaScript GHASH).
+ * encrypt or decrypt with the one-shot AES-GCM (verified before release, and one call).
  */
-export const SEGMENT_LENGTH = 1024 * 1024
-
-// GHASH tables for long inputs: only files beyond one segment take the streaming path.
-const GHASH_EXPECTED_LENGTH = 1024 * 1024
+export const SEGMENT_LENGTH = 256 * 1024
 
 /** A fixed buffer that input is copied into until it holds a segment. */
 interface Pending {
@@ -133,7 +130,7 @@ interface Sealing {
 
 const sealSegment = (state: Sealing, plaintext: Uint8Array) =>
   Effect.gen(function* () {
-    state.gcm ??= yield* Gcm.start(Redacted.value(state.fileKey.key), state.iv, GHASH_EXPECTED_LENGTH)
+    state.gcm ??= yield* Gcm.start(Redacted.value(state.fileKey.key), state.iv)
     return yield* Gcm.encryptSegment(state.gcm, plaintext)
   })
 
@@ -199,7 +196,7 @@ export const encryptStreamIn =
 
 /**
  * Encrypts a plaintext stream into the provider's layout (`plaintext + 44` bytes) in constant
- * memory: the 28-byte header first, then the ciphertext a segment (1 MiB) at a time, then the
+ * memory: the 28-byte header first, then the ciphertext a segment (256 KiB) at a time, then the
  * tag; a file up to one segment comes out in one piece after the header. Each run is a new
  * file: a new IV, and with a master key a new salt and key.
  */
@@ -223,7 +220,7 @@ const ivOf = (state: Opening) => state.header.bytes.subarray(SALT_LENGTH, HEADER
 
 const openSegment = (state: Opening, fileKey: FileKey, ciphertext: Uint8Array) =>
   Effect.gen(function* () {
-    state.gcm ??= yield* Gcm.start(Redacted.value(fileKey.key), ivOf(state), GHASH_EXPECTED_LENGTH)
+    state.gcm ??= yield* Gcm.start(Redacted.value(fileKey.key), ivOf(state))
     return yield* Gcm.decryptSegment(state.gcm, ciphertext)
   })
 
@@ -290,7 +287,7 @@ export const decryptStreamUnverifiedIn =
  * Decrypts a ciphertext stream in constant memory; the key is derived once, when the 16-byte
  * salt has arrived.
  *
- * **Gotchas** As `FileCipherNode`'s, a file longer than one segment (1 MiB) is NOT authenticated
+ * **Gotchas** As `FileCipherNode`'s, a file longer than one segment (256 KiB) is NOT authenticated
  * until the stream ends without error: its plaintext goes downstream a segment at a time, and a
  * wrong key or altered data fails the stream with `DecryptionFailed` only at the end (the last
  * segment is withheld then). Hold the output back until the end, or use {@link decrypt}. A file

@@ -84,7 +84,7 @@ describe("StreamingGcm", () => {
         "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72" +
           "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255"
       )
-      const gcm = yield* Gcm.start(key, iv, 1024)
+      const gcm = yield* Gcm.start(key, iv)
       // Two segments: one block, then the other three.
       const sealed = concat([
         yield* Gcm.encryptSegment(gcm, plaintext.subarray(0, 16)),
@@ -103,7 +103,7 @@ describe("StreamingGcm", () => {
 
   it.effect("dies on a segment after one that was not whole blocks", () =>
     Effect.gen(function* () {
-      const gcm = yield* Gcm.start(new Uint8Array(32), IV, 1024)
+      const gcm = yield* Gcm.start(new Uint8Array(32), IV)
       yield* Gcm.encryptSegment(gcm, new Uint8Array(20))
       const exit = yield* Effect.exit(Gcm.encryptSegment(gcm, new Uint8Array(16)))
       assert.isTrue(
