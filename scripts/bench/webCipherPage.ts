@@ -11,7 +11,13 @@ import { FileCipher } from "lighthouse-effect"
 import { CHUNK, chunksOf, IV, MASTER, makeBlock, SALT } from "./webCipherInput.ts"
 
 /** What a pass does; `stream*` go through `FileCipher`'s streams, `oneShot*` through `encrypt`/`decrypt`. */
-export type PassKind = "streamEncrypt" | "streamDecrypt" | "streamRoundTrip" | "oneShotEncrypt" | "oneShotDecrypt"
+export type PassKind =
+  | "streamEncrypt"
+  | "streamDecrypt"
+  | "streamRoundTrip"
+  | "oneShotEncrypt"
+  | "oneShotDecrypt"
+  | "bareCtr"
 
 export interface PassRequest {
   readonly kind: PassKind
@@ -118,7 +124,30 @@ const oneShotPass = async (request: PassRequest): Promise<PassResult> => {
   return { seconds, outBytes: out.count(), outputSha256: out.digest() }
 }
 
+/**
+ * What the stream is built on, without it: WebCrypto's AES-CTR over the same input, 256 KiB per
+ * call, in a plain loop (the floor of its time and of the garbage WebCrypto's outputs make).
+ */
+const bareCtrPass = async (request: PassRequest): Promise<PassResult> => {
+  const key = await crypto.subtle.importKey("raw", new Uint8Array(32), "AES-CTR", false, ["encrypt"])
+  const segment = new Uint8Array(256 * 1024)
+  for (let at = 0; at < segment.length; at += CHUNK) segment.set(block, at)
+  const out = sink(request.hash)
+  const started = performance.now()
+  for (let at = 0; at < request.bytes; at += segment.length) {
+    const counter = new Uint8Array(16)
+    new DataView(counter.buffer).setUint32(12, at / 16)
+    const part = segment.subarray(0, Math.min(segment.length, request.bytes - at))
+    out.take(new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CTR", counter, length: 32 }, key, part)))
+  }
+  return { seconds: (performance.now() - started) / 1000, outBytes: out.count(), outputSha256: out.digest() }
+}
+
 const run = (request: PassRequest): Promise<PassResult> =>
-  request.kind.startsWith("stream") ? streamPass(request) : oneShotPass(request)
+  request.kind === "bareCtr"
+    ? bareCtrPass(request)
+    : request.kind.startsWith("stream")
+      ? streamPass(request)
+      : oneShotPass(request)
 
 ;(globalThis as { webCipherBench?: unknown }).webCipherBench = { run, ready: fileKey.then(() => true) }
