@@ -14,7 +14,16 @@ import { cpus, totalmem } from "node:os"
 import { fileURLToPath } from "node:url"
 import { writePreamble } from "./report.ts"
 
-const benches = ["crypto.ts", "nodes.ts", "transfer.ts", "verify.ts", "network.ts", "bundle.ts", "installSize.ts"]
+const benches = [
+  "crypto.ts",
+  "webCipher.ts",
+  "nodes.ts",
+  "transfer.ts",
+  "verify.ts",
+  "network.ts",
+  "bundle.ts",
+  "installSize.ts"
+]
 
 for (const bench of benches) {
   console.log(`\n=== ${bench} ===`)
