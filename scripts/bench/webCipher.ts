@@ -276,8 +276,8 @@ export const markdownSection = (result: WebCipherRun): string => {
       ? []
       : [
           "",
-          `The bare WebCrypto loop is the floor of any construction on WebCrypto: every call returns a new`,
-          `ArrayBuffer, which Chromium collects late; that loop alone grows RSS by ${Report.figure(bare.growthMiB)} MiB.`
+          "For comparison, the bare WebCrypto loop: every call returns a new ArrayBuffer, which Chromium",
+          `collects late; that loop alone grows RSS by ${Report.figure(bare.growthMiB)} MiB.`
         ]),
     "",
     ...result.checks.map((c) => `- ${c.what}: ${c.holds ? "yes" : "**no**"}`),
