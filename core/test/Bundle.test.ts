@@ -58,7 +58,8 @@ describe("the bundled library", () => {
       "core/src/crypto/FileCipher.ts",
       "core/src/crypto/FileCipherWeb.ts",
       "core/src/crypto/FileFormat.ts",
-      "core/src/crypto/Shamir.ts"
+      "core/src/crypto/Shamir.ts",
+      "core/src/crypto/StreamingGcm.ts"
     ])
   })
 
@@ -72,9 +73,10 @@ describe("the bundled library", () => {
         "core/src/crypto/FileFormat.ts"
       ],
       "core/src/crypto/FileCipherNode.ts": ["core/src/crypto/FileFormat.ts"],
-      "core/src/crypto/FileCipherWeb.ts": ["core/src/crypto/FileFormat.ts"],
+      "core/src/crypto/FileCipherWeb.ts": ["core/src/crypto/FileFormat.ts", "core/src/crypto/StreamingGcm.ts"],
       "core/src/crypto/FileFormat.ts": [],
-      "core/src/crypto/Shamir.ts": []
+      "core/src/crypto/Shamir.ts": [],
+      "core/src/crypto/StreamingGcm.ts": ["core/src/crypto/FileFormat.ts"]
     })
   })
 })

@@ -54,6 +54,8 @@ const bundle = async (name: string, source: string, dir: string): Promise<Bundle
     minify: true,
     format: "esm",
     platform: "browser",
+    // The sources, as the package's own `#stream-cipher` import names them without a build.
+    conditions: ["@lighthouse-effect/source", "browser"],
     target: "es2022",
     write: false,
     logLevel: "silent",

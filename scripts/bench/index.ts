@@ -16,6 +16,7 @@ import { writePreamble } from "./report.ts"
 
 const benches = [
   "crypto.ts",
+  "webCipher.ts",
   "nodes.ts",
   "transfer.ts",
   "verify.ts",

@@ -10,9 +10,10 @@
  * The platform is chosen where the package is resolved, not at run time: the package's
  * `#stream-cipher` import (package.json `imports`) is `FileCipherNode.ts` under the `node`
  * condition (Node, Bun and Deno set it, as do bundlers targeting Node), streaming in constant
- * memory, and `FileCipherWeb.ts` for browsers, workers and any other target, which collects the
- * bytes (WebCrypto's AES-GCM is one-shot). So a browser or worker bundle never holds
- * `node:crypto`, whatever the bundler does with dynamic imports.
+ * memory, and `FileCipherWeb.ts` for browsers, workers and any other target, which streams in
+ * constant memory too (WebCrypto's AES-CTR and per-segment GHASH, `StreamingGcm.ts`). So a
+ * browser or worker bundle never holds `node:crypto`, whatever the bundler does with dynamic
+ * imports.
  *
  * @since 0.1.0
  */
@@ -26,9 +27,9 @@ export { decrypt, encrypt } from "./FileCipherWeb.ts"
 export * from "./FileFormat.ts"
 
 /**
- * Encrypts a plaintext stream into the provider's layout (`plaintext + 44` bytes): on Node
- * targets as a stream in constant memory (`FileCipherNode.encryptStream`), elsewhere over the
- * collected bytes (`FileCipherWeb.encryptStream`). Each run is a new file: a new IV, and with a
+ * Encrypts a plaintext stream into the provider's layout (`plaintext + 44` bytes) in constant
+ * memory: on Node targets with `node:crypto` (`FileCipherNode.encryptStream`), elsewhere with
+ * WebCrypto (`FileCipherWeb.encryptStream`), the same bytes either way. Each run is a new file: a new IV, and with a
  * master key a new salt and key.
  */
 export const encryptStream: (
@@ -39,8 +40,8 @@ export const encryptStream: (
 /**
  * Decrypts a ciphertext stream. **Unverified** until the stream has ended without error: only
  * for callers that hold the output back until then (a temporary file, a buffer). On Node
- * targets as a stream (`FileCipherNode.decryptStreamUnverified`), elsewhere over the collected
- * bytes (`FileCipherWeb.decryptStreamUnverified`, verified before anything is emitted).
+ * targets with `node:crypto` (`FileCipherNode.decryptStreamUnverified`), elsewhere with WebCrypto
+ * (`FileCipherWeb.decryptStreamUnverified`, which verifies a file up to 256 KiB before emitting it).
  */
 export const decryptStreamUnverified: (
   key: MasterKey | FileKey

@@ -1,9 +1,10 @@
 /**
- * The provider's encrypted-file format (`FileFormat.ts`) with WebCrypto only, so it runs in
- * browsers, workers and Node alike. WebCrypto's AES-GCM is one-shot: {@link encrypt} and
- * {@link decrypt} take a whole file, and the streams here collect their input first (memory grows
- * with the file). Node targets stream in constant memory with `FileCipherNode.ts` instead; the
- * public `FileCipher` (`FileCipher.ts`) picks one of the two per platform.
+ * The provider's encrypted-file format (`FileFormat.ts`) with WebCrypto, so it runs in browsers,
+ * workers and Node alike. {@link encrypt} and {@link decrypt} take a whole file (WebCrypto's
+ * AES-GCM is one-shot). The streams run in constant memory: a file up to one segment (256 KiB) goes
+ * through the one-shot AES-GCM, a longer one segment by segment through `StreamingGcm.ts`
+ * (WebCrypto's AES-CTR, and its GHASH chained over segments), with the same bytes. Node targets stream with
+ * `FileCipherNode.ts` instead; the public `FileCipher` (`FileCipher.ts`) picks one per platform.
  *
  * @since 0.1.0
  */
@@ -14,6 +15,7 @@ import type { DecryptionFailed } from "../Errors.ts"
 import {
   checkLength,
   type EncryptOptions,
+  equalBytes,
   type FileKey,
   HEADER_LENGTH,
   IV_LENGTH,
@@ -23,9 +25,11 @@ import {
   randomBytes,
   resolveFileKey,
   SALT_LENGTH,
+  TAG_LENGTH,
   tagMismatch,
   tooShort
 } from "./FileFormat.ts"
+import * as Gcm from "./StreamingGcm.ts"
 
 // WebCrypto's typings want ArrayBuffer-backed views; copy only when the input is not one.
 const buffer = (bytes: Uint8Array): Uint8Array<ArrayBuffer> =>
@@ -50,16 +54,32 @@ export const encrypt = Effect.fn("FileCipher.encrypt")(function* (
   const iv = options?.iv ?? randomBytes(IV_LENGTH)
   yield* checkLength("iv", iv, IV_LENGTH)
   const fileKey = yield* resolveFileKey(key)
-  const aesKey = yield* importAesKey(fileKey, "encrypt")
-  const sealed = yield* Effect.promise(() =>
-    crypto.subtle.encrypt({ name: "AES-GCM", iv: buffer(iv) }, aesKey, buffer(plaintext))
-  )
+  const sealed = yield* sealBody(fileKey, iv, plaintext)
   const out = new Uint8Array(HEADER_LENGTH + sealed.byteLength)
   out.set(fileKey.salt, 0)
   out.set(iv, SALT_LENGTH)
-  out.set(new Uint8Array(sealed), HEADER_LENGTH)
+  out.set(sealed, HEADER_LENGTH)
   return out
 })
+
+/** AES-GCM in one call: the ciphertext and tag of `plaintext`. */
+const sealBody = (fileKey: FileKey, iv: Uint8Array, plaintext: Uint8Array): Effect.Effect<Uint8Array> =>
+  Effect.flatMap(importAesKey(fileKey, "encrypt"), (aesKey) =>
+    Effect.promise(
+      async () =>
+        new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv: buffer(iv) }, aesKey, buffer(plaintext)))
+    )
+  )
+
+/** AES-GCM in one call: the plaintext of `sealed` (ciphertext and tag), or `DecryptionFailed`. */
+const openBody = (fileKey: FileKey, iv: Uint8Array, sealed: Uint8Array): Effect.Effect<Uint8Array, DecryptionFailed> =>
+  Effect.flatMap(importAesKey(fileKey, "decrypt"), (aesKey) =>
+    Effect.tryPromise({
+      try: async () =>
+        new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: buffer(iv) }, aesKey, buffer(sealed))),
+      catch: tagMismatch
+    })
+  )
 
 /**
  * Decrypts a whole file in the provider's layout. A wrong key, altered bytes or a truncated file
@@ -71,38 +91,209 @@ export const decrypt = Effect.fn("FileCipher.decrypt")(function* (
 ): Effect.fn.Return<Uint8Array, DecryptionFailed> {
   if (ciphertext.length < OVERHEAD) return yield* tooShort()
   const fileKey = yield* keyForHeader(key, ciphertext.subarray(0, SALT_LENGTH))
-  const aesKey = yield* importAesKey(fileKey, "decrypt")
-  const plain = yield* Effect.tryPromise({
-    try: () =>
-      crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: buffer(ciphertext.slice(SALT_LENGTH, HEADER_LENGTH)) },
-        aesKey,
-        buffer(ciphertext.subarray(HEADER_LENGTH))
-      ),
-    catch: tagMismatch
-  })
-  return new Uint8Array(plain)
+  return yield* openBody(fileKey, ciphertext.slice(SALT_LENGTH, HEADER_LENGTH), ciphertext.subarray(HEADER_LENGTH))
 })
 
 // =============================================================================
-// Streams over the one-shot cipher (the signatures of FileCipherNode's)
+// Streams (the signatures of FileCipherNode's)
 // =============================================================================
 
 /**
- * Encrypts a plaintext stream into the provider's layout (`plaintext + 44` bytes) with
- * {@link encrypt}: the plaintext is collected first, and the file comes out as one chunk.
+ * Bytes the streams hold at most (plus a tag when decrypting), and the longest file they
+ * encrypt or decrypt with the one-shot AES-GCM (verified before release, and one call).
  */
-export const encryptStream =
-  (key: MasterKey | FileKey, options?: EncryptOptions) =>
-  <E, R>(plaintext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E, R> =>
-    Stream.fromEffect(Effect.flatMap(Stream.mkUint8Array(plaintext), (bytes) => encrypt(bytes, key, options)))
+export const SEGMENT_LENGTH = 256 * 1024
+
+/** A fixed buffer that input is copied into until it holds a segment. */
+interface Pending {
+  readonly bytes: Uint8Array
+  filled: number
+}
 
 /**
- * Decrypts a ciphertext stream with {@link decrypt}: the ciphertext is collected first, so,
- * unlike `FileCipherNode`'s, this stream emits nothing before the tag has verified. The name is
- * the shared one of both ciphers' streams.
+ * Copies `chunk[at..]` into `pending` up to its capacity; returns how many bytes were taken.
  */
-export const decryptStreamUnverified =
-  (key: MasterKey | FileKey) =>
+const fill = (pending: Pending, chunk: Uint8Array, at: number): number => {
+  const taken = Math.min(pending.bytes.length - pending.filled, chunk.length - at)
+  pending.bytes.set(chunk.subarray(at, at + taken), pending.filled)
+  pending.filled += taken
+  return taken
+}
+
+/** The state of one run of {@link encryptStreamIn}: the pending plaintext, and the GCM once a segment has gone. */
+interface Sealing {
+  readonly fileKey: FileKey
+  readonly iv: Uint8Array
+  readonly pending: Pending
+  gcm: Gcm.StreamingGcm | undefined
+}
+
+const sealSegment = (state: Sealing, plaintext: Uint8Array) =>
+  Effect.gen(function* () {
+    state.gcm ??= yield* Gcm.start(Redacted.value(state.fileKey.key), state.iv)
+    return yield* Gcm.encryptSegment(state.gcm, plaintext)
+  })
+
+/**
+ * Encrypts the segments that more bytes follow: a full segment waits for the next byte, so a
+ * file of exactly one segment still ends on the one-shot path. Whole segments inside `chunk`
+ * are encrypted where they are, without a copy.
+ */
+const sealChunk = (state: Sealing, chunk: Uint8Array) =>
+  Effect.gen(function* () {
+    const { pending } = state
+    const segment = pending.bytes.length
+    const out: Array<Uint8Array> = []
+    let at = 0
+    while (at < chunk.length) {
+      if (pending.filled === segment) {
+        out.push(yield* sealSegment(state, pending.bytes))
+        pending.filled = 0
+      }
+      const direct = pending.filled === 0 ? Math.floor((chunk.length - at - 1) / segment) * segment : 0
+      if (direct > 0) {
+        out.push(yield* sealSegment(state, chunk.subarray(at, at + direct)))
+        at += direct
+      } else at += fill(pending, chunk, at)
+    }
+    return out
+  })
+
+/** The rest of the ciphertext and the tag; the whole sealed body when no segment has gone (one-shot). */
+const sealEnd = (state: Sealing) =>
+  Effect.gen(function* () {
+    const rest = state.pending.bytes.subarray(0, state.pending.filled)
+    if (state.gcm === undefined) return [yield* sealBody(state.fileKey, state.iv, rest)]
+    const last = rest.length > 0 ? yield* Gcm.encryptSegment(state.gcm, rest) : new Uint8Array(0)
+    return [last, Gcm.tag(state.gcm)]
+  })
+
+/** @internal {@link encryptStream} with a given segment length (a multiple of 16), for tests. */
+export const encryptStreamIn =
+  (segmentLength: number, key: MasterKey | FileKey, options?: EncryptOptions) =>
+  <E, R>(plaintext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E, R> =>
+    Stream.unwrap(
+      Effect.gen(function* () {
+        const iv = options?.iv ?? randomBytes(IV_LENGTH)
+        yield* checkLength("iv", iv, IV_LENGTH)
+        const fileKey = yield* resolveFileKey(key)
+        const state: Sealing = {
+          fileKey,
+          iv: iv.slice(),
+          pending: { bytes: new Uint8Array(segmentLength), filled: 0 },
+          gcm: undefined
+        }
+        const header = new Uint8Array(HEADER_LENGTH)
+        header.set(fileKey.salt, 0)
+        header.set(iv, SALT_LENGTH)
+        return Stream.succeed(header).pipe(
+          Stream.concat(Stream.flattenIterable(Stream.mapEffect(plaintext, (chunk) => sealChunk(state, chunk)))),
+          Stream.concat(Stream.flattenIterable(Stream.fromEffect(Effect.suspend(() => sealEnd(state))))),
+          Stream.filter((bytes) => bytes.length > 0)
+        )
+      })
+    )
+
+/**
+ * Encrypts a plaintext stream into the provider's layout (`plaintext + 44` bytes) in constant
+ * memory: the 28-byte header first, then the ciphertext a segment (256 KiB) at a time, then the
+ * tag; a file up to one segment comes out in one piece after the header. Each run is a new
+ * file: a new IV, and with a master key a new salt and key.
+ */
+export const encryptStream = (
+  key: MasterKey | FileKey,
+  options?: EncryptOptions
+): (<E, R>(plaintext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E, R>) =>
+  encryptStreamIn(SEGMENT_LENGTH, key, options)
+
+/** The state of one run of {@link decryptStreamUnverifiedIn}. */
+interface Opening {
+  readonly key: MasterKey | FileKey
+  readonly header: Pending
+  /** Ciphertext not yet deciphered: a segment and the 16 bytes that are the tag if the file ends there. */
+  readonly pending: Pending
+  fileKey: FileKey | undefined
+  gcm: Gcm.StreamingGcm | undefined
+}
+
+const ivOf = (state: Opening) => state.header.bytes.subarray(SALT_LENGTH, HEADER_LENGTH)
+
+const openSegment = (state: Opening, fileKey: FileKey, ciphertext: Uint8Array) =>
+  Effect.gen(function* () {
+    state.gcm ??= yield* Gcm.start(Redacted.value(fileKey.key), ivOf(state))
+    return yield* Gcm.decryptSegment(state.gcm, ciphertext)
+  })
+
+/** Reads the header (the key is derived when the salt is in), then deciphers the segments that more bytes follow. */
+const openChunk = (state: Opening, chunk: Uint8Array) =>
+  Effect.gen(function* () {
+    let at = 0
+    if (state.fileKey === undefined) {
+      at = fill(state.header, chunk, 0)
+      if (state.header.filled < HEADER_LENGTH) return []
+      state.fileKey = yield* keyForHeader(state.key, state.header.bytes.subarray(0, SALT_LENGTH))
+    }
+    const { pending } = state
+    const out: Array<Uint8Array> = []
+    // A full buffer waits for the next byte (which proves its last 16 are not the tag), so a file
+    // of exactly one segment still ends on the one-shot path.
+    while (at < chunk.length) {
+      if (pending.filled === pending.bytes.length) {
+        const segment = pending.filled - TAG_LENGTH
+        out.push(yield* openSegment(state, state.fileKey, pending.bytes.subarray(0, segment)))
+        pending.bytes.copyWithin(0, segment)
+        pending.filled = TAG_LENGTH
+      }
+      at += fill(pending, chunk, at)
+    }
+    return out
+  })
+
+/**
+ * The last plaintext once the tag verifies; the whole file's when no segment has gone (one-shot,
+ * so nothing was released before the tag was checked).
+ */
+const openEnd = (state: Opening) =>
+  Effect.gen(function* () {
+    const { fileKey, pending } = state
+    if (fileKey === undefined || pending.filled < TAG_LENGTH) return yield* tooShort()
+    const body = pending.bytes.subarray(0, pending.filled)
+    if (state.gcm === undefined) return [yield* openBody(fileKey, ivOf(state), body)]
+    const cut = body.length - TAG_LENGTH
+    const last = cut > 0 ? yield* Gcm.decryptSegment(state.gcm, body.subarray(0, cut)) : new Uint8Array(0)
+    if (!equalBytes(Gcm.tag(state.gcm), body.subarray(cut))) return yield* tagMismatch()
+    return [last]
+  })
+
+/** @internal {@link decryptStreamUnverified} with a given segment length (a multiple of 16), for tests. */
+export const decryptStreamUnverifiedIn =
+  (segmentLength: number, key: MasterKey | FileKey) =>
   <E, R>(ciphertext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E | DecryptionFailed, R> =>
-    Stream.fromEffect(Effect.flatMap(Stream.mkUint8Array(ciphertext), (bytes) => decrypt(bytes, key)))
+    Stream.suspend(() => {
+      const state: Opening = {
+        key,
+        header: { bytes: new Uint8Array(HEADER_LENGTH), filled: 0 },
+        pending: { bytes: new Uint8Array(segmentLength + TAG_LENGTH), filled: 0 },
+        fileKey: undefined,
+        gcm: undefined
+      }
+      return Stream.flattenIterable(Stream.mapEffect(ciphertext, (chunk) => openChunk(state, chunk))).pipe(
+        Stream.concat(Stream.flattenIterable(Stream.fromEffect(Effect.suspend(() => openEnd(state))))),
+        Stream.filter((bytes) => bytes.length > 0)
+      )
+    })
+
+/**
+ * Decrypts a ciphertext stream in constant memory; the key is derived once, when the 16-byte
+ * salt has arrived.
+ *
+ * **Gotchas** As `FileCipherNode`'s, a file longer than one segment (256 KiB) is NOT authenticated
+ * until the stream ends without error: its plaintext goes downstream a segment at a time, and a
+ * wrong key or altered data fails the stream with `DecryptionFailed` only at the end (the last
+ * segment is withheld then). Hold the output back until the end, or use {@link decrypt}. A file
+ * up to one segment is verified before any of it is emitted.
+ */
+export const decryptStreamUnverified = (
+  key: MasterKey | FileKey
+): (<E, R>(ciphertext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E | DecryptionFailed, R>) =>
+  decryptStreamUnverifiedIn(SEGMENT_LENGTH, key)

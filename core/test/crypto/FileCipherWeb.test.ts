@@ -1,8 +1,8 @@
 import { createCipheriv, pbkdf2Sync } from "node:crypto"
 import { assert, describe, it } from "@effect/vitest"
 import * as sdk from "@lighthouse-web3/sdk/dist/Lighthouse/uploadEncrypted/encryptionNode.js"
-import { Arbitrary, Effect, Redacted, Schema, Stream } from "effect"
-import { decrypt, decryptStreamUnverified, encrypt, encryptStream } from "../../src/crypto/FileCipherWeb.ts"
+import { Arbitrary, Effect, Redacted, Schema } from "effect"
+import { decrypt, encrypt } from "../../src/crypto/FileCipherWeb.ts"
 import { deriveFileKey, HEADER_LENGTH, OVERHEAD, PBKDF2_ITERATIONS, SALT_LENGTH } from "../../src/crypto/FileFormat.ts"
 
 const MASTER = "635aa83f11730c019aa3138e54876ea4541b8fca21e8104609ee6d699a475d59"
@@ -118,35 +118,4 @@ describe("FileCipherWeb", () => {
       }),
     { timeout: 120_000, arbitrary: { runs: 40 } }
   )
-
-  describe("streams (the web platform's FileCipher streams)", () => {
-    const pieces = (bytes: Uint8Array, cut: number) => Stream.make(bytes.subarray(0, cut), bytes.subarray(cut))
-
-    it.effect.prop("encrypt to the one-shot bytes, as one chunk", [bytes(300), int(0, 300)], ([plaintext, cut]) =>
-      Effect.gen(function* () {
-        const chunks = yield* Stream.runCollect(pieces(plaintext, cut).pipe(encryptStream(fileKey, { iv: IV })))
-        assert.deepStrictEqual(chunks, [yield* encrypt(plaintext, fileKey, { iv: IV })])
-        const opened = yield* Stream.runCollect(pieces(chunks[0]!, cut).pipe(decryptStreamUnverified(fileKey)))
-        assert.deepStrictEqual(opened, [plaintext])
-      })
-    )
-
-    it.effect("emit nothing from a file whose tag does not verify", () =>
-      Effect.gen(function* () {
-        const sealed = yield* encrypt(text("not for the wrong key"), fileKey)
-        const emitted: Array<Uint8Array> = []
-        const error = yield* Effect.flip(
-          pieces(sealed, 30).pipe(
-            decryptStreamUnverified(yield* deriveFileKey(OTHER, SALT)),
-            Stream.runForEach((chunk) => Effect.sync(() => emitted.push(chunk)))
-          )
-        )
-        assert.strictEqual(
-          error.message,
-          "Decryption failed: the tag does not verify: wrong key, or the data was altered"
-        )
-        assert.deepStrictEqual(emitted, [])
-      })
-    )
-  })
 })

@@ -1,0 +1,294 @@
+/**
+ * The web path's cipher in Chromium (the browser of the Storybook tests, from
+ * `@sparticuz/chromium`): `FileCipher`'s streams (WebCrypto's AES-CTR, and GHASH chained over segments)
+ * encrypting and decrypting 1 GiB, their output hashed or counted and discarded, beside
+ * WebCrypto's one-shot AES-GCM. Memory is the summed RSS of every Chromium process, sampled
+ * every 20 ms, over its level before the pass; the stream's bytes are checked against
+ * `node:crypto` computing the same file in this process, and against the one-shot.
+ *
+ * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/webCipher.ts` (sizes:
+ * `BENCH_WEB_STREAM_MIB`, default 1024; `BENCH_WEB_ONESHOT_MIB`, default 256).
+ *
+ * @since 0.1.0
+ */
+import { createCipheriv, createHash, pbkdf2Sync } from "node:crypto"
+import { mkdir, readdir, readFile } from "node:fs/promises"
+import { createServer, type Server } from "node:http"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import Chromium from "@sparticuz/chromium"
+import { build } from "esbuild"
+import { type Browser, chromium, type Page } from "playwright-core"
+import * as Report from "./report.ts"
+import type { PassKind, PassRequest, PassResult } from "./webCipherPage.ts"
+import { chunksOf, IV, MASTER, makeBlock, SALT } from "./webCipherInput.ts"
+
+const MiB = 1024 * 1024
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
+const streamBytes = Number(process.env.BENCH_WEB_STREAM_MIB ?? 1024) * MiB
+const oneShotBytes = Number(process.env.BENCH_WEB_ONESHOT_MIB ?? 256) * MiB
+const LIMIT_MIB = 64
+
+// =============================================================================
+// Chromium's memory
+// =============================================================================
+
+/** Every process below `pid` (Chromium's browser, renderers, GPU and utility processes). */
+const descendants = async (pid: number): Promise<Array<number>> => {
+  const parents = new Map<number, Array<number>>()
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "")
+    // The command name is in parentheses and may hold spaces: the fields after it are plain.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)])
+  }
+  const found: Array<number> = []
+  const walk = (p: number) => {
+    for (const child of parents.get(p) ?? []) {
+      found.push(child)
+      walk(child)
+    }
+  }
+  walk(pid)
+  return found
+}
+
+/** The summed resident set of the processes, in bytes (a process gone meanwhile counts 0). */
+const summedRss = async (pids: ReadonlyArray<number>): Promise<number> => {
+  let total = 0
+  for (const pid of pids) {
+    const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "")
+    const kib = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
+    total += kib === undefined ? 0 : Number(kib) * 1024
+  }
+  return total
+}
+
+/** Samples the summed RSS every 20 ms until stopped; the peak. Processes are looked up on each sample. */
+const sampleRss = () => {
+  let peak = 0
+  let running = true
+  const loop = (async () => {
+    while (running) {
+      peak = Math.max(peak, await summedRss(await descendants(process.pid)))
+      await new Promise((done) => setTimeout(done, 20))
+    }
+  })()
+  return {
+    stop: async () => {
+      running = false
+      await loop
+      return peak
+    }
+  }
+}
+
+// =============================================================================
+// The page
+// =============================================================================
+
+const executablePath = async (): Promise<string> => {
+  if (process.env.CHROMIUM_PATH !== undefined) return process.env.CHROMIUM_PATH
+  const previous = process.env.TMPDIR
+  process.env.TMPDIR = path.join(root, "node_modules", ".cache", "chromium")
+  await mkdir(process.env.TMPDIR, { recursive: true })
+  try {
+    return await Chromium.executablePath()
+  } finally {
+    if (previous === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = previous
+  }
+}
+
+/** The page script, bundled as a browser app would bundle the library. */
+const bundlePage = async (): Promise<Uint8Array> => {
+  const result = await build({
+    entryPoints: [path.join(root, "scripts", "bench", "webCipherPage.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    conditions: ["@lighthouse-effect/source", "browser"],
+    write: false,
+    logLevel: "silent",
+    absWorkingDir: root
+  })
+  return result.outputFiles[0]!.contents
+}
+
+const serve = (script: Uint8Array) =>
+  new Promise<Server>((done) => {
+    const server = createServer((request, response) => {
+      if (request.url === "/page.js") response.writeHead(200, { "content-type": "text/javascript" }).end(script)
+      else
+        response
+          .writeHead(200, { "content-type": "text/html" })
+          .end('<!doctype html><script type="module" src="/page.js"></script>')
+    })
+    server.listen(0, "127.0.0.1", () => done(server))
+  })
+
+export interface WebPass {
+  readonly name: string
+  readonly request: PassRequest
+  readonly result: PassResult
+  /** Peak summed RSS of Chromium over its level before the pass, MiB. */
+  readonly growthMiB: number
+}
+
+/** One pass on a fresh page (a new renderer), its baseline taken after a full collection. */
+const runPass = async (browser: Browser, url: string, name: string, request: PassRequest): Promise<WebPass> => {
+  const page: Page = await browser.newPage()
+  try {
+    await page.goto(url)
+    await page.waitForFunction(() => "webCipherBench" in globalThis)
+    await page.evaluate(
+      () => (globalThis as unknown as { webCipherBench: { ready: Promise<boolean> } }).webCipherBench.ready
+    )
+    await page.evaluate(() => (globalThis as unknown as { gc: () => void }).gc())
+    await new Promise((done) => setTimeout(done, 500))
+    const baseline = await summedRss(await descendants(process.pid))
+    const sampler = sampleRss()
+    const result = await page.evaluate(
+      (r) =>
+        (
+          globalThis as unknown as { webCipherBench: { run: (r: PassRequest) => Promise<PassResult> } }
+        ).webCipherBench.run(r),
+      request
+    )
+    const peak = await sampler.stop()
+    const pass = { name, request, result, growthMiB: (peak - baseline) / MiB }
+    console.log(
+      `${name}: ${(request.bytes / MiB).toFixed(0)} MiB in ${result.seconds.toFixed(2)} s, ` +
+        `${(request.bytes / MiB / result.seconds).toFixed(0)} MiB/s, RSS +${pass.growthMiB.toFixed(1)} MiB`
+    )
+    return pass
+  } finally {
+    await page.close()
+  }
+}
+
+// =============================================================================
+// The same file in node:crypto
+// =============================================================================
+
+/** SHA-256 of the file `node:crypto` makes of the generated input, and of the input itself. */
+const nodeReference = (total: number) => {
+  const key = pbkdf2Sync(Buffer.from(MASTER, "utf8"), SALT, 250_000, 32, "sha256")
+  const cipher = createCipheriv("aes-256-gcm", key, IV)
+  const sealed = createHash("sha256").update(SALT).update(IV)
+  const plain = createHash("sha256")
+  for (const chunk of chunksOf(makeBlock(), total)) {
+    sealed.update(cipher.update(chunk))
+    plain.update(chunk)
+  }
+  sealed.update(cipher.final()).update(cipher.getAuthTag())
+  return { sealed: sealed.digest("hex"), plain: plain.digest("hex") }
+}
+
+// =============================================================================
+// Run and report
+// =============================================================================
+
+export interface WebCipherRun {
+  readonly chromium: string
+  readonly passes: ReadonlyArray<WebPass>
+  /** Each check of the stream's bytes, and whether it held. */
+  readonly checks: ReadonlyArray<{ readonly what: string; readonly holds: boolean }>
+}
+
+const plan: ReadonlyArray<readonly [string, PassKind, number, boolean]> = [
+  ["bare WebCrypto AES-CTR loop (no tag, no stream)", "bareCtr", streamBytes, false],
+  ["stream encrypt", "streamEncrypt", streamBytes, false],
+  ["stream decrypt", "streamDecrypt", streamBytes, false],
+  ["stream encrypt → decrypt, both hashed", "streamRoundTrip", streamBytes, true],
+  ["one-shot encrypt (WebCrypto AES-GCM)", "oneShotEncrypt", oneShotBytes, true],
+  ["one-shot decrypt (WebCrypto AES-GCM)", "oneShotDecrypt", oneShotBytes, false],
+  ["stream encrypt, hashed", "streamEncrypt", oneShotBytes, true]
+]
+
+/** Each pass of `passes` in turn, each on a fresh page of one Chromium. */
+export const runPasses = async (
+  passes: ReadonlyArray<readonly [string, PassKind, number, boolean]>
+): Promise<{ readonly chromium: string; readonly passes: ReadonlyArray<WebPass> }> => {
+  const server = await serve(await bundlePage())
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`
+  const browser = await chromium.launch({
+    executablePath: await executablePath(),
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--js-flags=--expose-gc"]
+  })
+  try {
+    const done: Array<WebPass> = []
+    for (const [name, kind, bytes, hash] of passes) done.push(await runPass(browser, url, name, { kind, bytes, hash }))
+    return { chromium: browser.version(), passes: done }
+  } finally {
+    await browser.close()
+    server.close()
+  }
+}
+
+export const run = async (): Promise<WebCipherRun> => {
+  const { chromium: version, passes } = await runPasses(plan)
+  const [, , , roundTrip, oneShot, , streamAtOneShot] = passes
+  const long = nodeReference(streamBytes)
+  const short = nodeReference(oneShotBytes)
+  const gib = `${(streamBytes / MiB).toFixed(0)} MiB`
+  const checks = [
+    { what: `stream ciphertext of ${gib} = node:crypto's`, holds: roundTrip!.result.ciphertextSha256 === long.sealed },
+    { what: `stream round trip of ${gib} = the input`, holds: roundTrip!.result.outputSha256 === long.plain },
+    {
+      what: `stream ciphertext of ${(oneShotBytes / MiB).toFixed(0)} MiB = WebCrypto's one-shot = node:crypto's`,
+      holds:
+        streamAtOneShot!.result.outputSha256 === oneShot!.result.outputSha256 &&
+        oneShot!.result.outputSha256 === short.sealed
+    }
+  ]
+  return { chromium: version, passes, checks }
+}
+
+export const markdownSection = (result: WebCipherRun): string => {
+  const timed = result.passes.filter((p) => !p.request.hash || p.request.kind.startsWith("oneShot"))
+  const memory = result.passes.filter((p) => p.request.kind.startsWith("stream"))
+  const rate = (p: WebPass) => p.request.bytes / MiB / p.result.seconds
+  const bare = result.passes.find((p) => p.request.kind === "bareCtr")
+  return [
+    "## Web cipher in Chromium",
+    "",
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/webCipher.ts\`:`,
+    `headless Chromium ${result.chromium} (\`@sparticuz/chromium\`), the library bundled for the browser. \`FileCipher\`'s`,
+    "streams take 64 KiB chunks and stream in constant memory (WebCrypto's AES-CTR for the keystream; the tag",
+    "from WebCrypto's GHASH of each 256 KiB segment, chained with `@noble/ciphers`); the one-shot is WebCrypto's AES-GCM",
+    "over the whole file in memory. Output is counted (timed passes) or SHA-256 hashed, never kept. Memory is",
+    "the summed RSS of all Chromium processes, sampled every 20 ms, at its peak over its level before the pass.",
+    "",
+    "| pass | size | time | throughput | Chromium RSS growth |",
+    "|---|---|---|---|---|",
+    ...timed.map(
+      (p) =>
+        `| ${p.name} | ${(p.request.bytes / MiB).toFixed(0)} MiB | ${Report.figure(p.result.seconds)} s | ${Report.figure(rate(p))} MiB/s | ${Report.figure(p.growthMiB)} MiB |`
+    ),
+    "",
+    `Target: a stream pass grows Chromium's RSS by ≤ ${LIMIT_MIB} MiB: ${
+      memory.every((p) => p.growthMiB <= LIMIT_MIB) ? "met" : "**not met**"
+    } (largest ${Report.figure(Math.max(...memory.map((p) => p.growthMiB)))} MiB, hashed passes included).`,
+    ...(bare === undefined
+      ? []
+      : [
+          "",
+          "For comparison, the bare WebCrypto loop: every call returns a new ArrayBuffer, which Chromium",
+          `collects late; that loop alone grows RSS by ${Report.figure(bare.growthMiB)} MiB.`
+        ]),
+    "",
+    ...result.checks.map((c) => `- ${c.what}: ${c.holds ? "yes" : "**no**"}`),
+    ""
+  ].join("\n")
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const result = await run()
+  const section = markdownSection(result)
+  console.log(section)
+  Report.writeSection(section)
+  if (!result.checks.every((c) => c.holds)) process.exitCode = 1
+}

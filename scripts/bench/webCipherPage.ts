@@ -1,0 +1,153 @@
+/**
+ * The browser side of the web cipher benchmark (`webCipher.ts` bundles this for a page in
+ * Chromium): each pass runs the library's web cipher over generated input, its output hashed
+ * (SHA-256 of `@noble/hashes`, incremental) or only counted, never kept.
+ *
+ * @since 0.1.0
+ */
+import { sha256 } from "@noble/hashes/sha2.js"
+import { Effect, Stream } from "effect"
+import { FileCipher } from "lighthouse-effect"
+import { CHUNK, chunksOf, IV, MASTER, makeBlock, SALT } from "./webCipherInput.ts"
+
+/** What a pass does; `stream*` go through `FileCipher`'s streams, `oneShot*` through `encrypt`/`decrypt`. */
+export type PassKind =
+  | "streamEncrypt"
+  | "streamDecrypt"
+  | "streamRoundTrip"
+  | "oneShotEncrypt"
+  | "oneShotDecrypt"
+  | "bareCtr"
+
+export interface PassRequest {
+  readonly kind: PassKind
+  readonly bytes: number
+  /** Hash the output (and, for a round trip, the ciphertext in between); a timed pass does not. */
+  readonly hash: boolean
+}
+
+export interface PassResult {
+  readonly seconds: number
+  /** Bytes that came out (plaintext or ciphertext, header and tag included). */
+  readonly outBytes: number
+  readonly outputSha256?: string | undefined
+  readonly ciphertextSha256?: string | undefined
+}
+
+const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+
+/** Counts, and hashes if asked, whatever passes through. */
+const sink = (hash: boolean) => {
+  const hasher = hash ? sha256.create() : undefined
+  let count = 0
+  return {
+    take: (bytes: Uint8Array) => {
+      count += bytes.length
+      hasher?.update(bytes)
+    },
+    count: () => count,
+    digest: () => (hasher === undefined ? undefined : toHex(hasher.digest()))
+  }
+}
+
+const block = makeBlock()
+const plaintext = (total: number) => Stream.fromIterable(chunksOf(block, total)).pipe(Stream.rechunk(1))
+const fileKey = Effect.runPromise(FileCipher.deriveFileKey(MASTER, SALT))
+
+/**
+ * Decryption of the whole input without a real file: the header, the generated chunks as
+ * ciphertext and a tag that cannot verify. Every byte is deciphered and released, then the stream
+ * fails at the tag, as it would on an altered file.
+ */
+const fakeSealed = (total: number) =>
+  Stream.make(new Uint8Array([...SALT, ...IV])).pipe(
+    Stream.concat(plaintext(total)),
+    Stream.concat(Stream.make(new Uint8Array(FileCipher.TAG_LENGTH)))
+  )
+
+const streamPass = async (request: PassRequest): Promise<PassResult> => {
+  const key = await fileKey
+  const out = sink(request.hash)
+  const between = sink(request.hash)
+  const started = performance.now()
+  if (request.kind === "streamEncrypt") {
+    await Effect.runPromise(
+      Stream.runForEach(plaintext(request.bytes).pipe(FileCipher.encryptStream(key, { iv: IV })), (b) =>
+        Effect.sync(() => out.take(b))
+      )
+    )
+  } else if (request.kind === "streamDecrypt") {
+    const error = await Effect.runPromise(
+      Effect.flip(
+        Stream.runForEach(fakeSealed(request.bytes).pipe(FileCipher.decryptStreamUnverified(key)), (b) =>
+          Effect.sync(() => out.take(b))
+        )
+      )
+    )
+    if (error._tag !== "DecryptionFailed") throw new Error(`unexpected ${String(error)}`)
+  } else {
+    const sealed = plaintext(request.bytes).pipe(
+      FileCipher.encryptStream(key, { iv: IV }),
+      Stream.tap((b) => Effect.sync(() => between.take(b)))
+    )
+    await Effect.runPromise(
+      Stream.runForEach(sealed.pipe(FileCipher.decryptStreamUnverified(key)), (b) => Effect.sync(() => out.take(b)))
+    )
+  }
+  return {
+    seconds: (performance.now() - started) / 1000,
+    outBytes: out.count(),
+    outputSha256: out.digest(),
+    ciphertextSha256: between.digest()
+  }
+}
+
+/** The whole input in memory, as the one-shot cipher needs it. */
+const wholeInput = (total: number) => {
+  const bytes = new Uint8Array(total)
+  for (let at = 0; at < total; at += CHUNK) bytes.set(block.subarray(0, Math.min(CHUNK, total - at)), at)
+  return bytes
+}
+
+const oneShotPass = async (request: PassRequest): Promise<PassResult> => {
+  const key = await fileKey
+  const out = sink(request.hash)
+  let input: Uint8Array = wholeInput(request.bytes)
+  if (request.kind === "oneShotDecrypt") input = await Effect.runPromise(FileCipher.encrypt(input, key, { iv: IV }))
+  const started = performance.now()
+  const result =
+    request.kind === "oneShotEncrypt"
+      ? await Effect.runPromise(FileCipher.encrypt(input, key, { iv: IV }))
+      : await Effect.runPromise(FileCipher.decrypt(input, key))
+  const seconds = (performance.now() - started) / 1000
+  out.take(result)
+  return { seconds, outBytes: out.count(), outputSha256: out.digest() }
+}
+
+/**
+ * What the stream is built on, without it: WebCrypto's AES-CTR over the same input, 256 KiB per
+ * call, in a plain loop (the floor of its time and of the garbage WebCrypto's outputs make).
+ */
+const bareCtrPass = async (request: PassRequest): Promise<PassResult> => {
+  const key = await crypto.subtle.importKey("raw", new Uint8Array(32), "AES-CTR", false, ["encrypt"])
+  const segment = new Uint8Array(256 * 1024)
+  for (let at = 0; at < segment.length; at += CHUNK) segment.set(block, at)
+  const out = sink(request.hash)
+  const started = performance.now()
+  for (let at = 0; at < request.bytes; at += segment.length) {
+    const counter = new Uint8Array(16)
+    new DataView(counter.buffer).setUint32(12, at / 16)
+    const part = segment.subarray(0, Math.min(segment.length, request.bytes - at))
+    out.take(new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CTR", counter, length: 32 }, key, part)))
+  }
+  return { seconds: (performance.now() - started) / 1000, outBytes: out.count(), outputSha256: out.digest() }
+}
+
+const run = (request: PassRequest): Promise<PassResult> =>
+  request.kind === "bareCtr"
+    ? bareCtrPass(request)
+    : request.kind.startsWith("stream")
+      ? streamPass(request)
+      : oneShotPass(request)
+
+;(globalThis as { webCipherBench?: unknown }).webCipherBench = { run, ready: fileKey.then(() => true) }
