@@ -157,7 +157,18 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "InvalidArgument",
     "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"
   ],
-  [new Errors.Aborted({}), "Aborted", "This operation was aborted"]
+  [new Errors.Aborted({}), "Aborted", "This operation was aborted"],
+  [
+    new Errors.AllSourcesFailed({
+      cid: "bafyroot",
+      sources: [
+        { gateway: "https://a.example", reason: "HTTP 429" },
+        { gateway: "https://b.example", reason: "stalled 30 s" }
+      ]
+    }),
+    "AllSourcesFailed",
+    "Every source of bafyroot failed: https://a.example (HTTP 429); https://b.example (stalled 30 s)"
+  ]
 ]
 
 /** Every error class the `Errors` module exports, by its export name. */
