@@ -193,7 +193,7 @@ const present = <T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], 
   }
 
 /**
- * `base` with `over` on top; `hosts` and `nodes` merge key by key, and an `undefined` in `over` keeps `base`'s.
+ * `base` with `over` on top; `hosts`, `nodes` and `downloads` merge key by key, and an `undefined` in `over` keeps `base`'s.
  *
  * @category constructors
  */
@@ -202,7 +202,9 @@ export const merge = (base: PartialOptions, over: PartialOptions): PartialOption
   ...present(over),
   hosts: { ...base.hosts, ...present(over.hosts ?? {}) },
   nodes: { ...base.nodes, ...present(over.nodes ?? {}) },
-  downloads: { ...base.downloads, ...present(over.downloads ?? {}) }
+  ...(base.downloads === undefined && over.downloads === undefined
+    ? {}
+    : { downloads: { ...base.downloads, ...present(over.downloads ?? {}) } })
 })
 
 /** A time-out in milliseconds: a zero or negative one would fail every request at once. */
