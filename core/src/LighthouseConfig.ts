@@ -63,6 +63,23 @@ export interface NodePolicy {
   readonly retryDelay: Duration.Duration
 }
 
+/**
+ * Where downloads come from when a call names no `sources`, and how they share it.
+ *
+ * @category models
+ */
+export interface DownloadSources {
+  /**
+   * Trustless gateways (base URLs) every download reads from, verified block by block; none by
+   * default: each download reads from its one gateway. @default undefined
+   */
+  readonly sources: ReadonlyArray<string> | undefined
+  /** @default "fallback" */
+  readonly strategy: "fallback" | "race"
+  /** How long a source may keep a download waiting for bytes before it is dropped. @default 30 seconds */
+  readonly stallTimeout: Duration.Duration
+}
+
 /** @category models */
 export interface Options {
   readonly hosts: Hosts
@@ -71,6 +88,8 @@ export interface Options {
   /** Time-out of uploads and downloads. @default 7 200 000 millis (2 h) */
   readonly transferTimeout: Duration.Duration
   readonly nodes: NodePolicy
+  /** Downloads from several gateways at once. */
+  readonly downloads: DownloadSources
   /** Network used by payments when none is given. @default "polygon" */
   readonly defaultNetwork: NetworkName
   readonly networks: NetworkTable
@@ -82,6 +101,7 @@ export const defaults: Options = {
   requestTimeout: Duration.millis(8000),
   transferTimeout: Duration.millis(7_200_000),
   nodes: { mode: "sequential", pause: Duration.millis(1000), tries: 3, retryDelay: Duration.millis(1000) },
+  downloads: { sources: undefined, strategy: "fallback", stallTimeout: Duration.seconds(30) },
   defaultNetwork,
   networks
 }
@@ -110,6 +130,11 @@ export interface PartialOptions {
     readonly tries: number
     readonly retryDelay: Duration.Input
   }>
+  readonly downloads?: {
+    readonly sources?: ReadonlyArray<string> | undefined
+    readonly strategy?: DownloadSources["strategy"] | undefined
+    readonly stallTimeout?: Duration.Input | undefined
+  }
   readonly defaultNetwork?: NetworkName
   readonly networks?: NetworkTable
 }
@@ -128,6 +153,11 @@ export const make = (options: PartialOptions = {}): Options => ({
     pause: Duration.fromInputUnsafe(options.nodes?.pause ?? defaults.nodes.pause),
     tries: options.nodes?.tries ?? defaults.nodes.tries,
     retryDelay: Duration.fromInputUnsafe(options.nodes?.retryDelay ?? defaults.nodes.retryDelay)
+  },
+  downloads: {
+    sources: options.downloads?.sources ?? defaults.downloads.sources,
+    strategy: options.downloads?.strategy ?? defaults.downloads.strategy,
+    stallTimeout: Duration.fromInputUnsafe(options.downloads?.stallTimeout ?? defaults.downloads.stallTimeout)
   },
   defaultNetwork: options.defaultNetwork ?? defaults.defaultNetwork,
   networks: options.networks ?? defaults.networks
@@ -163,7 +193,7 @@ const present = <T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], 
   }
 
 /**
- * `base` with `over` on top; `hosts` and `nodes` merge key by key, and an `undefined` in `over` keeps `base`'s.
+ * `base` with `over` on top; `hosts`, `nodes` and `downloads` merge key by key, and an `undefined` in `over` keeps `base`'s.
  *
  * @category constructors
  */
@@ -171,7 +201,10 @@ export const merge = (base: PartialOptions, over: PartialOptions): PartialOption
   ...base,
   ...present(over),
   hosts: { ...base.hosts, ...present(over.hosts ?? {}) },
-  nodes: { ...base.nodes, ...present(over.nodes ?? {}) }
+  nodes: { ...base.nodes, ...present(over.nodes ?? {}) },
+  ...(base.downloads === undefined && over.downloads === undefined
+    ? {}
+    : { downloads: { ...base.downloads, ...present(over.downloads ?? {}) } })
 })
 
 /** A time-out in milliseconds: a zero or negative one would fail every request at once. */

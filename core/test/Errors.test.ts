@@ -187,6 +187,17 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     new Errors.X402PaymentRefused({ reason: "invalid_network" }),
     "X402PaymentRefused",
     "x402 payment refused: invalid_network"
+  ],
+  [
+    new Errors.AllSourcesFailed({
+      cid: "bafyroot",
+      sources: [
+        { gateway: "https://a.example", reason: "HTTP 429" },
+        { gateway: "https://b.example", reason: "stalled 30 s" }
+      ]
+    }),
+    "AllSourcesFailed",
+    "Every source of bafyroot failed: https://a.example (HTTP 429); https://b.example (stalled 30 s)"
   ]
 ]
 

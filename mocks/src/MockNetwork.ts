@@ -83,6 +83,18 @@ export interface MockNetworkOptions {
    * Default: nobody, so a passing test prints nothing; `logRouteErrorsToConsole` writes each one.
    */
   readonly logRouteErrors?: RouteErrorLog
+  /**
+   * More gateways (base URLs) serving the same content, each with a fault registry of its own
+   * (`network.gateways`), to download from several sources at once: one lies, one is down… Their
+   * faults are scoped `{ host: "gateway" }` in their own registry.
+   */
+  readonly gateways?: ReadonlyArray<string>
+}
+
+/** A gateway beside the network's own, with its own faults. */
+export interface ExtraGateway {
+  readonly url: string
+  readonly faults: Faults
 }
 
 /** Blocks and state of a network (`memoryBlocks()` and no state store by default). */
@@ -122,6 +134,8 @@ export interface SeedAccountOptions {
 
 export interface MockNetwork {
   readonly hosts: MockHosts
+  /** The gateways of the `gateways` option, in its order. */
+  readonly gateways: ReadonlyArray<ExtraGateway>
   /** Every handler of every host; hand them to `setupServer` / `setupWorker`. */
   readonly handlers: ReadonlyArray<HttpHandler>
   readonly state: MockNetworkState
@@ -214,6 +228,15 @@ const hostsOf = (options: MockNetworkOptions): MockHosts => {
     throw new Error(`the six hosts must differ: ${JSON.stringify(hosts)}`)
   }
   return hosts
+}
+
+/** The extra gateways, each with its own faults; their URLs must differ from each other and from the hosts. */
+const extraGatewaysOf = (options: MockNetworkOptions, hosts: MockHosts): ReadonlyArray<ExtraGateway> => {
+  const urls = (options.gateways ?? []).map(trimHost)
+  if (new Set([...Object.values(hosts), ...urls]).size !== 6 + urls.length) {
+    throw new Error(`the extra gateways must differ from each other and from the hosts: ${JSON.stringify(urls)}`)
+  }
+  return urls.map((url) => ({ url, faults: makeFaults() }))
 }
 
 /** The key nodes on the encryption host, with the network's clock, faults and chain. */
@@ -340,17 +363,33 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
   }
 
   const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus, published, pdp }
-  const handlers = networkHandlers(hosts, registries, {
-    faults: hostFaults,
-    pageSize,
-    clock,
-    log: options.logRouteErrors,
-    x402: options.x402
-  })
+  const gateways = extraGatewaysOf(options, hosts)
+  const handlers = [
+    ...gateways.flatMap((gateway) =>
+      gatewayHandlers({
+        host: gateway.url,
+        content,
+        files,
+        ipns,
+        published,
+        faults: gateway.faults,
+        clock,
+        log: options.logRouteErrors
+      })
+    ),
+    ...networkHandlers(hosts, registries, {
+      faults: hostFaults,
+      pageSize,
+      clock,
+      log: options.logRouteErrors,
+      x402: options.x402
+    })
+  ]
 
   const state = { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published, pdp }
   return {
     hosts,
+    gateways,
     handlers,
     state,
     faults,
@@ -377,6 +416,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
     reset: () => {
       resetRegistries(state, initialPrices)
       faults.clear()
+      for (const gateway of gateways) gateway.faults.clear()
       if (store !== undefined) {
         store.clear()
         mirror?.forget()

@@ -10,6 +10,7 @@
  */
 export {
   createMockNetwork,
+  type ExtraGateway,
   type MockHosts,
   type MockNetwork,
   type MockNetworkOptions,

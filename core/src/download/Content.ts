@@ -16,6 +16,7 @@ import { type Hosts, urlOf } from "../internal/Hosts.ts"
 import type { FetchKeyFailure, KeyShards } from "../KeyShards.ts"
 import { type Cid, decodeCid, parseCid } from "../schema/Cid.ts"
 import { retrieve, slice } from "../verify/Retrieval.ts"
+import { planOf, retrieveFromSources } from "./Sources.ts"
 import * as Cipher from "../crypto/FileCipher.ts"
 import type { ByteRange, Decryption, DecryptOptions, FetchFailure, Options, VerificationReport } from "./Models.ts"
 
@@ -77,6 +78,8 @@ const stored = Effect.fnUntraced(function* (
 ) {
   const retrieval = { gateway: gatewayClient(deps.hosts, options) }
   const target = { root: decodeCid(cid), path: segmentsOf(options?.path), range }
+  const sources = planOf(deps.hosts, cid, target, options)
+  if (sources !== undefined) return retrieveFromSources(sources)
   return yield* retrieve(retrieval, target, options, cat(deps, cid, options))
 })
 

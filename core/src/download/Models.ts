@@ -6,6 +6,7 @@
 import type { SignInFailure } from "../Auth.ts"
 import * as Schema from "effect/Schema"
 import type {
+  AllSourcesFailed,
   ContentVerificationFailed,
   DecryptionFailed,
   HttpStatusError,
@@ -20,9 +21,13 @@ import { Credential } from "../schema/Credential.ts"
 import { Fields } from "../schema/Shape.ts"
 import { StorageType } from "../schema/Walrus.ts"
 import { ServiceSchema as SignerSchema } from "../Signer.ts"
-import type { VerificationReport } from "../verify/Retrieval.ts"
+import type { VerificationReport as Verification } from "../verify/Retrieval.ts"
+import { type SourceReport, sourceFields } from "./SourceOptions.ts"
 
-export type { VerificationReport }
+export type { SourceReport }
+
+/** What a download's verification came to; with `sources`, what each source did. */
+export type VerificationReport = Verification & { readonly sources?: ReadonlyArray<SourceReport> }
 
 /**
  * How to decrypt: with the file's master key (64-hex, plain or `Redacted`), or with a signer
@@ -68,7 +73,8 @@ const optionFields = {
   /** @default "if-supported" */
   verification: Schema.optional(Schema.Literals(["required", "if-supported", "off"])),
   /** One CAR (`car`) or a request per block (`raw`). @default "car" */
-  trustless: Schema.optional(Schema.Literals(["car", "raw"]))
+  trustless: Schema.optional(Schema.Literals(["car", "raw"])),
+  ...sourceFields
 }
 
 /**
@@ -105,6 +111,7 @@ export type FetchFailure =
   | InvalidResponse
   | ContentVerificationFailed
   | VerificationUnsupported
+  | AllSourcesFailed
 
 /** Why a decrypting download failed. */
 export type DecryptFailure = FetchFailure | DecryptionFailed | FetchKeyFailure | SignInFailure

@@ -14,7 +14,9 @@
  *   the answers of the 5 key nodes stop being identical (file bytes get one byte flipped);
  * - `lie`: the handler runs but its answer no longer matches the CIDs it claims (`Lies.ts`): the
  *   node answers wrong CIDs, the gateway serves a flipped byte, another file, a cut answer, a
- *   missing block or extra blocks.
+ *   missing block or extra blocks;
+ * - `stall`: the handler runs and its answer starts, but after `afterBytes` bytes of its body no
+ *   more come, until the client gives up (the connection stays open, as a stuck peer's does).
  *
  * Faults are permanent until cleared, or last `times` requests. The most recently armed matching
  * fault wins; `slow` composes with the others (a slow node can also be down).
@@ -45,6 +47,7 @@ export type FaultKind =
   | { readonly kind: "status"; readonly status: number; readonly body?: unknown }
   | { readonly kind: "inconsistent"; readonly mutate?: (body: unknown, request: Request) => unknown }
   | { readonly kind: "lie"; readonly lie: Lie }
+  | { readonly kind: "stall"; readonly afterBytes: number }
 
 export interface FaultOptions {
   /** Number of matching requests the fault applies to, then it disarms itself. Default: forever. */
@@ -83,6 +86,8 @@ export interface Faults {
   ) => number
   /** The host answers, but tells `lie` (see `Lies.ts`). */
   readonly lie: (scope: FaultScope, lie: Lie, options?: FaultOptions) => number
+  /** The answer's body stops after `afterBytes` bytes and hangs until the client gives up. */
+  readonly stall: (scope: FaultScope, afterBytes: number, options?: FaultOptions) => number
   readonly remove: (id: number) => boolean
   /** Disarms every fault, or only those whose scope lies inside the given host / node. */
   readonly clear: (scope?: { readonly host?: HostName; readonly node?: number }) => void
@@ -207,12 +212,41 @@ const alter = async (
   return new Response(JSON.stringify(mutate(body, request)), { status: response.status, headers })
 }
 
+/**
+ * `response` whose body gives its first `afterBytes` bytes and then nothing more, until the client
+ * gives up (which cancels it).
+ */
+const stalling = (response: Response, afterBytes: number): Response => {
+  const body = response.body
+  if (body === null) return response
+  const reader = body.getReader()
+  let left = afterBytes
+  const stalled = new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      // Nothing more, ever: a client that gives up cancels this body (and so the handler's).
+      if (left <= 0) return new Promise<void>(() => undefined)
+      const { done, value } = await reader.read()
+      if (done) return controller.close()
+      const piece = value.subarray(0, left)
+      left -= piece.length
+      controller.enqueue(piece)
+    },
+    cancel: (reason) => reader.cancel(reason)
+  })
+  const headers = new Headers(response.headers)
+  headers.delete("content-length")
+  return new Response(stalled, { status: response.status, headers })
+}
+
 /** Refuses a fault that could never fire as asked. */
 const validateFault = (fault: FaultKind, options: FaultOptions | undefined): void => {
   if (options?.times !== undefined && (!Number.isInteger(options.times) || options.times < 1)) {
     throw new RangeError(`times must be a positive integer, got ${options.times}`)
   }
   if (fault.kind === "slow" && !(fault.ms >= 0)) throw new RangeError(`slow needs ms >= 0, got ${fault.ms}`)
+  if (fault.kind === "stall" && !(Number.isInteger(fault.afterBytes) && fault.afterBytes >= 0)) {
+    throw new RangeError(`stall needs a whole afterBytes >= 0, got ${fault.afterBytes}`)
+  }
   if (fault.kind === "status" && !(fault.status >= 100 && fault.status <= 599)) {
     throw new RangeError(`status must be an HTTP status, got ${fault.status}`)
   }
@@ -233,6 +267,8 @@ const answerUnder = async (
       return alter(await answer(), request, fault.mutate ?? defaultMutation)
     case "lie":
       return tellLie(fault.lie, await answer())
+    case "stall":
+      return stalling(await answer(), fault.afterBytes)
     case "slow":
       return answer()
   }
@@ -312,6 +348,7 @@ export const makeFaults = (): Faults => {
         options
       ),
     lie: (scope, lie, options) => inject(scope, { kind: "lie", lie }, options),
+    stall: (scope, afterBytes, options) => inject(scope, { kind: "stall", afterBytes }, options),
     remove,
     clear,
     active: () => armed.map(({ id, scope, fault, remaining, hits }) => ({ id, scope, fault, remaining, hits })),

@@ -64,6 +64,8 @@ export interface ServedMockNetwork {
   readonly clock: DevClock | undefined
   /** `http://127.0.0.1:<port>` per host. */
   readonly urls: Readonly<Record<HostName, string>>
+  /** `http://127.0.0.1:<port>` of each of the network's extra `gateways`, in order (on free ports). */
+  readonly gatewayUrls: ReadonlyArray<string>
   /** What `collectGarbage` did before serving, when asked. */
   readonly garbage: SweepResult | undefined
   readonly close: () => Promise<void>
@@ -196,7 +198,7 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
   const handlers = [...network.handlers]
   const servers: Array<Server> = []
 
-  const handle = (host: HostName) => async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+  const handle = (base: string) => async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     if (incoming.method === "OPTIONS") {
       outgoing.writeHead(204, corsHeaders).end()
       return
@@ -206,7 +208,7 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
       if (!outgoing.writableFinished) abort.abort()
     })
     try {
-      const request = toFetchRequest(incoming, network.hosts[host], abort.signal)
+      const request = toFetchRequest(incoming, base, abort.signal)
       const answer =
         new URL(request.url).pathname === devClockPath
           ? await answerDevClock(clock, request)
@@ -229,13 +231,15 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
   }
 
   const urls = {} as Record<HostName, string>
+  const gatewayUrls: Array<string> = []
+  const serve = async (base: string, host: HostName, port: number) => {
+    const server = createServer(handle(base))
+    servers.push(server)
+    return `http://${bind.includes(":") ? `[${bind}]` : bind}:${await listen(server, host, port, bind)}`
+  }
   try {
-    for (const host of HostNames) {
-      const server = createServer(handle(host))
-      servers.push(server)
-      const port = await listen(server, host, options.ports?.[host] ?? 0, bind)
-      urls[host] = `http://${bind.includes(":") ? `[${bind}]` : bind}:${port}`
-    }
+    for (const host of HostNames) urls[host] = await serve(network.hosts[host], host, options.ports?.[host] ?? 0)
+    for (const gateway of network.gateways) gatewayUrls.push(await serve(gateway.url, "gateway", 0))
   } catch (error) {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
     if (options.network === undefined) network.close()
@@ -246,6 +250,7 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
     network,
     clock,
     urls,
+    gatewayUrls,
     garbage,
     close: async () => {
       await Promise.all(
