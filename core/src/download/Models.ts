@@ -10,9 +10,7 @@ import type {
   DecryptionFailed,
   HttpStatusError,
   InvalidCid,
-  InvalidResponse,
-  NetworkError,
-  RequestTimedOut,
+  TransportFailure,
   VerificationUnsupported
 } from "../Errors.ts"
 import type { FetchKeyFailure } from "../KeyShards.ts"
@@ -100,9 +98,7 @@ export type DecryptOptions = typeof DecryptOptions.Type
 export type FetchFailure =
   | InvalidCid
   | HttpStatusError
-  | NetworkError
-  | RequestTimedOut
-  | InvalidResponse
+  | TransportFailure
   | ContentVerificationFailed
   | VerificationUnsupported
 

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import type { InvalidResponse, NetworkError, RequestTimedOut } from "../Errors.ts"
+import type { TransportFailure } from "../Errors.ts"
 import * as Input from "../upload/Input.ts"
 
 /** Data usage of an account, in bytes (`GET /api/user/user_data_usage`). */
@@ -158,5 +158,10 @@ export const UploadsPageOptions = Schema.Struct({
 /** @category models */
 export type UploadsPageOptions = typeof UploadsPageOptions.Type
 
-/** Why a call got no usable answer. */
-export type Transport = NetworkError | RequestTimedOut | InvalidResponse
+/**
+ * Why a call got no usable answer.
+ *
+ * @deprecated Use `Errors.TransportFailure`, the same union; this alias goes in the next release.
+ * @category errors
+ */
+export type Transport = TransportFailure

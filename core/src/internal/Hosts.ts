@@ -28,11 +28,12 @@ import {
   type InvalidResponse,
   NodeError,
   type RequestFailed,
-  RequestTimedOut
+  RequestTimedOut,
+  type TransportFailure
 } from "../Errors.ts"
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import type { StorageType } from "../schema/Walrus.ts"
-import { decodeJson, fromHttpClientError, type StatusStyle, statusError, type TransportFailure } from "./http.ts"
+import { decodeJson, fromHttpClientError, type StatusStyle, statusError } from "./http.ts"
 
 /** A host's client: its failures are catalogue errors `E` (its non-2xx wording) or a transport failure. */
 export type Client<E> = HttpClient.HttpClient.With<TransportFailure | E>

@@ -5,8 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import type { RequestFailed } from "../Errors.ts"
-import type { TransportFailure } from "../internal/http.ts"
+import type { RequestFailed, TransportFailure } from "../Errors.ts"
 
 /**
  * A fresh key: its name (what the other calls take) and its id (the `k51…` name it publishes under).

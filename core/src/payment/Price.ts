@@ -8,13 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { formatUnits } from "viem"
-import {
-  type HttpStatusError,
-  type InvalidResponse,
-  type NetworkError,
-  type RequestTimedOut,
-  TickerPriceFailed
-} from "../Errors.ts"
+import { type HttpStatusError, TickerPriceFailed, type TransportFailure } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import type { Price, PriceInput, QuoteInput, QuotePathsInput } from "./Models.ts"
 import * as Pricing from "./Pricing.ts"
@@ -30,10 +24,7 @@ const tickerPrice = (hosts: Hosts, symbol: string) =>
     HttpClientRequest.get("/api/lighthouse/get_ticker", { urlParams: { symbol } }),
     TickerBody
   ).pipe(
-    Effect.mapError(
-      (e: HttpStatusError | NetworkError | RequestTimedOut | InvalidResponse) =>
-        new TickerPriceFailed({ detail: e.message })
-    ),
+    Effect.mapError((e: HttpStatusError | TransportFailure) => new TickerPriceFailed({ detail: e.message })),
     Effect.flatMap((usd) => {
       const ratio = Pricing.parseTickerPrice(usd)
       return ratio === undefined
