@@ -44,6 +44,11 @@ export type { DelegationFailure } from "./accessControl/Delegation.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `AccessControl` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** Creates (5 shards, POST) or updates (no shards, PUT) a file's access conditions on all 5 nodes. */
   readonly apply: (input: ApplyInput) => Effect.Effect<FanOutResult, ApplyFailure>

@@ -49,6 +49,11 @@ export { jwtExpiry } from "./auth/TokenCache.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `Auth` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** The key nodes' message to sign for `address` (`GET /api/message/{address}`, first item's `message`). */
   readonly nodeMessage: (address: string) => Effect.Effect<string, InvalidPublicKey | NodeError | InvalidResponse>

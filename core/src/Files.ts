@@ -71,6 +71,11 @@ export { PinInput } from "./files/Pin.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `Files` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** The account's data usage. */
   readonly usage: (apiKey: Token) => Effect.Effect<Usage, RequestFailed | TransportFailure>
@@ -137,7 +142,11 @@ export class Files extends Context.Service<Files, Service>()("lighthouse-effect/
 // Constructor
 // =============================================================================
 
-/** Builds the service from the HTTP client, the configuration and a file system (for quotes of paths). */
+/**
+ * Builds the service from the HTTP client, the configuration and a file system (for quotes of paths).
+ *
+ * @category constructors
+ */
 export const make = Effect.gen(function* () {
   const hosts = Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient)
   const fs = yield* FileSystem.FileSystem

@@ -36,6 +36,11 @@ export * from "./keyNodes/Models.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `KeyNodes` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** One node, with the retry policy. */
   readonly call: (nodeId: number, request: NodeRequest) => Effect.Effect<unknown, NodeError>
@@ -71,7 +76,11 @@ export const make = Effect.gen(function* () {
 // Layers
 // =============================================================================
 
-/** The key nodes over the configured encryption host; needs an `HttpClient` and the config. */
+/**
+ * The key nodes over the configured encryption host; needs an `HttpClient` and the config.
+ *
+ * @category layers
+ */
 export const layer: Layer.Layer<KeyNodes, never, LighthouseConfig | HttpClient.HttpClient> = Layer.effect(
   KeyNodes,
   make
