@@ -46,6 +46,8 @@ export interface Service {
   readonly call: (nodeId: number, request: NodeRequest) => Effect.Effect<unknown, NodeError>
   /** The same call on several nodes, with the pause, stop and agreement rules. */
   readonly fanOut: (spec: FanOut) => Effect.Effect<FanOutResult, NodeError | NodesDisagree>
+  /** The full URL of `path` on the encryption host (what an error about a node's answer names). */
+  readonly urlOf: (path: string) => string
 }
 
 /**
@@ -68,7 +70,8 @@ export const make = Effect.gen(function* () {
   const hosts = Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient)
   return KeyNodes.of({
     call: (nodeId, request) => Call.call(hosts, nodeId, request),
-    fanOut: (spec) => FanOutOps.fanOut(hosts, spec)
+    fanOut: (spec) => FanOutOps.fanOut(hosts, spec),
+    urlOf: hosts.keyNodeUrl
   })
 })
 
