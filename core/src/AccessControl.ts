@@ -34,7 +34,6 @@ import type {
 import * as Sharing from "./accessControl/Sharing.ts"
 import type { CidNotFound, InvalidCid, InvalidResponse, NodeError } from "./Errors.ts"
 import { type FanOutResult, KeyNodes } from "./KeyNodes.ts"
-import { LighthouseConfig } from "./LighthouseConfig.ts"
 
 export * from "./accessControl/Models.ts"
 export { DelegateInput, RevokeDelegatesInput } from "./accessControl/Delegation.ts"
@@ -44,6 +43,11 @@ export type { DelegationFailure } from "./accessControl/Delegation.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `AccessControl` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** Creates (5 shards, POST) or updates (no shards, PUT) a file's access conditions on all 5 nodes. */
   readonly apply: (input: ApplyInput) => Effect.Effect<FanOutResult, ApplyFailure>
@@ -83,23 +87,23 @@ export class AccessControl extends Context.Service<AccessControl, Service>()("li
  *
  * @category constructors
  */
-export const make: Effect.Effect<Service, never, LighthouseConfig | KeyNodes> = Effect.gen(function* () {
-  const deps: Conditions.AccessDeps = { config: yield* LighthouseConfig, nodes: yield* KeyNodes }
+export const make: Effect.Effect<Service, never, KeyNodes> = Effect.gen(function* () {
+  const nodes = yield* KeyNodes
   return AccessControl.of({
-    apply: (input) => Conditions.apply(deps, input),
-    update: (input) => Conditions.update(deps, input),
-    get: (cid) => Conditions.get(deps, cid),
-    share: (input) => Sharing.share(deps.nodes, input),
-    revoke: (input) => Sharing.revoke(deps.nodes, input),
-    transferOwnership: (input) => Sharing.transferOwnership(deps.nodes, input),
-    delegateAllFiles: (input) => Delegation.delegateAllFiles(deps.nodes, input),
-    revokeDelegates: (input) => Delegation.revokeDelegates(deps.nodes, input)
+    apply: (input) => Conditions.apply(nodes, input),
+    update: (input) => Conditions.update(nodes, input),
+    get: (cid) => Conditions.get(nodes, cid),
+    share: (input) => Sharing.share(nodes, input),
+    revoke: (input) => Sharing.revoke(nodes, input),
+    transferOwnership: (input) => Sharing.transferOwnership(nodes, input),
+    delegateAllFiles: (input) => Delegation.delegateAllFiles(nodes, input),
+    revokeDelegates: (input) => Delegation.revokeDelegates(nodes, input)
   })
 })
 
 /**
- * The `AccessControl` service; needs the config and the key nodes.
+ * The `AccessControl` service; needs the key nodes.
  *
  * @category layers
  */
-export const layer: Layer.Layer<AccessControl, never, LighthouseConfig | KeyNodes> = Layer.effect(AccessControl, make)
+export const layer: Layer.Layer<AccessControl, never, KeyNodes> = Layer.effect(AccessControl, make)

@@ -49,6 +49,11 @@ export { jwtExpiry } from "./auth/TokenCache.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `Auth` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** The key nodes' message to sign for `address` (`GET /api/message/{address}`, first item's `message`). */
   readonly nodeMessage: (address: string) => Effect.Effect<string, InvalidPublicKey | NodeError | InvalidResponse>
@@ -97,21 +102,20 @@ export class Auth extends Context.Service<Auth, Service>()("lighthouse-effect/Au
 export const make = Effect.fnUntraced(function* (
   options: Options = {}
 ): Effect.fn.Return<Service, never, LighthouseConfig | HttpClient.HttpClient | KeyNodes> {
-  const config = yield* LighthouseConfig
-  const hosts = Hosts.make(config, yield* HttpClient.HttpClient)
-  const node: NodeSignIn.NodeDeps = { config, nodes: yield* KeyNodes }
+  const hosts = Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient)
+  const nodes = yield* KeyNodes
   const tokens: TokenCache.TokenCache = {
-    ...node,
+    nodes,
     cache: new Map(),
     margin: Duration.toMillis(Duration.fromInputUnsafe(options.refreshMargin ?? Duration.seconds(60))),
     // One sign-in at a time: two fibres asking for the same signer's token share one JWT.
     lock: yield* Semaphore.make(1)
   }
   return Auth.of({
-    nodeMessage: (address) => NodeSignIn.nodeMessage(node, address),
-    jwt: (input) => NodeSignIn.jwt(node, input),
-    refresh: (input) => NodeSignIn.refresh(node, input),
-    signIn: (signer, signInOptions) => NodeSignIn.signIn(node, signer, signInOptions),
+    nodeMessage: (address) => NodeSignIn.nodeMessage(nodes, address),
+    jwt: (input) => NodeSignIn.jwt(nodes, input),
+    refresh: (input) => NodeSignIn.refresh(nodes, input),
+    signIn: (signer, signInOptions) => NodeSignIn.signIn(nodes, signer, signInOptions),
     token: (signer) => TokenCache.token(tokens, signer),
     forget: (address) => TokenCache.forget(tokens.cache, address),
     apiAuthMessage: (publicKey) => ApiKey.apiAuthMessage(hosts, publicKey),

@@ -51,6 +51,11 @@ export * from "./download/Models.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `Download` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** The content as stored (never decrypted), streamed from the gateway. */
   readonly stream: (cid: string, options?: Options) => Stream.Stream<Uint8Array, FetchFailure>
@@ -81,7 +86,11 @@ export class Download extends Context.Service<Download, Service>()("lighthouse-e
 // Constructor
 // =============================================================================
 
-/** Builds the service from the HTTP client, the configuration, a file system and the key services. */
+/**
+ * Builds the service from the HTTP client, the configuration, a file system and the key services.
+ *
+ * @category constructors
+ */
 export const make = Effect.gen(function* () {
   const deps: Content.DownloadDeps = {
     hosts: Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient),
@@ -97,7 +106,11 @@ export const make = Effect.gen(function* () {
   })
 })
 
-/** A master key from a hex string, redacted. */
+/**
+ * A master key from a hex string, redacted: the `decrypt` option of a download whose key the caller holds.
+ *
+ * @category constructors
+ */
 export const masterKey = (hex: string): { readonly masterKey: Redacted.Redacted<string> } => ({
   masterKey: Redacted.make(hex, { label: "MasterKey" })
 })

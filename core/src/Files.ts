@@ -31,7 +31,8 @@ import type {
   PdpDealTimedOut,
   PdpSizeLimitExceeded,
   ProofNotFound,
-  RequestFailed
+  RequestFailed,
+  TransportFailure
 } from "./Errors.ts"
 import type {
   Deal,
@@ -40,7 +41,6 @@ import type {
   Proof,
   Quote,
   QuoteInput,
-  Transport,
   UploadedFile,
   UploadsOptions,
   UploadsPageOptions,
@@ -71,54 +71,64 @@ export { PinInput } from "./files/Pin.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `Files` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** The account's data usage. */
-  readonly usage: (apiKey: Token) => Effect.Effect<Usage, RequestFailed | Transport>
+  readonly usage: (apiKey: Token) => Effect.Effect<Usage, RequestFailed | TransportFailure>
   /** Every upload of the account, newest first, following the cursor across pages. */
-  readonly uploads: (apiKey: Token, options?: UploadsOptions) => Stream.Stream<UploadedFile, RequestFailed | Transport>
+  readonly uploads: (
+    apiKey: Token,
+    options?: UploadsOptions
+  ) => Stream.Stream<UploadedFile, RequestFailed | TransportFailure>
   /** One page of uploads after `lastKey` (the first page without it). */
   readonly uploadsPage: (
     apiKey: Token,
     options?: UploadsPageOptions
-  ) => Effect.Effect<UploadsPage, RequestFailed | Transport>
+  ) => Effect.Effect<UploadsPage, RequestFailed | TransportFailure>
   /** A file's record. */
-  readonly fileInfo: (cid: string) => Effect.Effect<FileInfo, InvalidCid | HttpStatusError | Transport>
+  readonly fileInfo: (cid: string) => Effect.Effect<FileInfo, InvalidCid | HttpStatusError | TransportFailure>
   /** The deals of a CID; empty until one is made. */
-  readonly dealStatus: (cid: string) => Effect.Effect<ReadonlyArray<Deal>, InvalidCid | RequestFailed | Transport>
+  readonly dealStatus: (
+    cid: string
+  ) => Effect.Effect<ReadonlyArray<Deal>, InvalidCid | RequestFailed | TransportFailure>
   /** The PoDSI of a CID's deals; `Proof Doesn't exist yet` before there is one. */
-  readonly proof: (cid: string) => Effect.Effect<Proof, InvalidCid | ProofNotFound | RequestFailed | Transport>
+  readonly proof: (cid: string) => Effect.Effect<Proof, InvalidCid | ProofNotFound | RequestFailed | TransportFailure>
   /** Deletes an upload record by its id (from {@link Service.uploads}). */
-  readonly deleteFile: (apiKey: Token, id: string) => Effect.Effect<Deleted, RequestFailed | Transport>
+  readonly deleteFile: (apiKey: Token, id: string) => Effect.Effect<Deleted, RequestFailed | TransportFailure>
   /** The Walrus blob ids of a CID stored on Walrus, one per file. */
   readonly walrusBlobs: (
     cid: string
-  ) => Effect.Effect<ReadonlyArray<WalrusBlobId>, InvalidCid | RequestFailed | Transport>
+  ) => Effect.Effect<ReadonlyArray<WalrusBlobId>, InvalidCid | RequestFailed | TransportFailure>
   /** Deletes a file stored on Walrus by its record id; its bytes leave the Walrus quota. */
-  readonly deleteFileWalrus: (apiKey: Token, id: string) => Effect.Effect<Deleted, RequestFailed | Transport>
+  readonly deleteFileWalrus: (apiKey: Token, id: string) => Effect.Effect<Deleted, RequestFailed | TransportFailure>
   /** Pins content already on IPFS to the account: its record joins the uploads list and counts against the quota. */
   readonly pin: (
     apiKey: Token,
     input: Pin.PinInput
-  ) => Effect.Effect<UploadedFile, InvalidArgument | InvalidCid | ContentUnreachable | RequestFailed | Transport>
+  ) => Effect.Effect<UploadedFile, InvalidArgument | InvalidCid | ContentUnreachable | RequestFailed | TransportFailure>
   /** Asks for a PDP deal of a stored file; over 100 MB it is `PdpSizeLimitExceeded`, before the request. */
   readonly requestPdpDeal: (
     apiKey: Token,
     cid: string
-  ) => Effect.Effect<void, InvalidCid | PdpSizeLimitExceeded | HttpStatusError | RequestFailed | Transport>
+  ) => Effect.Effect<void, InvalidCid | PdpSizeLimitExceeded | HttpStatusError | RequestFailed | TransportFailure>
   /** The PDP deals of a CID; empty until one is made. */
   readonly pdpDealStatus: (
     cid: string
-  ) => Effect.Effect<ReadonlyArray<Pdp.PdpDeal>, InvalidCid | RequestFailed | Transport>
+  ) => Effect.Effect<ReadonlyArray<Pdp.PdpDeal>, InvalidCid | RequestFailed | TransportFailure>
   /** Polls the PDP deal status on a schedule until a completed deal is listed. */
   readonly awaitPdpDeal: (
     cid: string,
     options?: Pdp.AwaitPdpDealOptions
-  ) => Effect.Effect<Pdp.CompletedPdpDeal, InvalidCid | PdpDealTimedOut | RequestFailed | Transport>
+  ) => Effect.Effect<Pdp.CompletedPdpDeal, InvalidCid | PdpDealTimedOut | RequestFailed | TransportFailure>
   /** Sizes and types of files about to be uploaded, with the account's usage. */
   readonly quote: (
     apiKey: Token,
     input: QuoteInput | ReadonlyArray<QuoteInput>
-  ) => Effect.Effect<Quote, RequestFailed | Transport | PlatformError | InvalidUploadInput>
+  ) => Effect.Effect<Quote, RequestFailed | TransportFailure | PlatformError | InvalidUploadInput>
 }
 
 /**
@@ -132,7 +142,11 @@ export class Files extends Context.Service<Files, Service>()("lighthouse-effect/
 // Constructor
 // =============================================================================
 
-/** Builds the service from the HTTP client, the configuration and a file system (for quotes of paths). */
+/**
+ * Builds the service from the HTTP client, the configuration and a file system (for quotes of paths).
+ *
+ * @category constructors
+ */
 export const make = Effect.gen(function* () {
   const hosts = Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient)
   const fs = yield* FileSystem.FileSystem

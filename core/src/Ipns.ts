@@ -3,69 +3,50 @@
  *
  * Every call is `Authorization: Bearer <apiKey>`; a non-2xx answer is `Request failed with status
  * code {n}` (an unknown or already removed key is a 500 on the provider); bodies are decoded with
- * schemas; query values are URL-encoded (the provider concatenated them raw).
+ * schemas; query values are URL-encoded (the provider concatenated them raw); the time-out is the
+ * request time-out.
+ *
+ * The work lives in `ipns/`: `Records.ts` (the API calls), `Models.ts`.
  *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
 import * as HttpClient from "effect/http/HttpClient"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type { InvalidCid } from "./Errors.ts"
+import * as Hosts from "./internal/Hosts.ts"
+import type { Token } from "./internal/http.ts"
+import type {
+  IpnsFailure,
+  IpnsKey,
+  IpnsRecord,
+  PublishedRecord,
+  PublishRecordInput,
+  RemovedKey
+} from "./ipns/Models.ts"
+import * as Records from "./ipns/Records.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
-import type { InvalidCid, InvalidResponse, NetworkError, RequestFailed, RequestTimedOut } from "./Errors.ts"
-import { executeJson, type Token, url, withBearer } from "./internal/http.ts"
-import { parseCid } from "./schema/Cid.ts"
 
-// =============================================================================
-// Models
-// =============================================================================
-
-/** A fresh key: its name (what the other calls take) and its id (the `k51…` name it publishes under). */
-export const IpnsKey = Schema.Struct({
-  ipnsName: Schema.String,
-  ipnsId: Schema.String
-}).annotate({ identifier: "IpnsKey" })
-export type IpnsKey = typeof IpnsKey.Type
-
-/** A published record: `Name` is the key's id, `Value` is `/ipfs/<cid>`. */
-export const PublishedRecord = Schema.Struct({
-  Name: Schema.String,
-  Value: Schema.String
-}).annotate({ identifier: "PublishedRecord" })
-export type PublishedRecord = typeof PublishedRecord.Type
-
-/** A key and what it points to (`cid` is `null` before the first publish). */
-export const IpnsRecord = Schema.Struct({
-  ipnsName: Schema.String,
-  ipnsId: Schema.String,
-  publicKey: Schema.String,
-  cid: Schema.NullOr(Schema.String),
-  lastUpdate: Schema.Number
-}).annotate({ identifier: "IpnsRecord" })
-export type IpnsRecord = typeof IpnsRecord.Type
-
-/** The answer of a removal: the removed key. */
-export const RemovedKey = Schema.Struct({
-  Keys: Schema.Array(Schema.Struct({ Name: Schema.String, Id: Schema.String }))
-}).annotate({ identifier: "RemovedKey" })
-export type RemovedKey = typeof RemovedKey.Type
-
-/** Why an IPNS call failed. */
-export type IpnsFailure = RequestFailed | NetworkError | RequestTimedOut | InvalidResponse
+export * from "./ipns/Models.ts"
 
 // =============================================================================
 // Service
 // =============================================================================
 
+/**
+ * What the `Ipns` service offers.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface Service {
   /** Creates a key. */
   readonly generateKey: (apiKey: Token) => Effect.Effect<IpnsKey, IpnsFailure>
   /** Points the key named `keyName` (an `ipnsName`) at `cid`. */
   readonly publishRecord: (
     apiKey: Token,
-    input: { readonly cid: string; readonly keyName: string }
+    input: PublishRecordInput
   ) => Effect.Effect<PublishedRecord, IpnsFailure | InvalidCid>
   /** Every key of the account with its record. */
   readonly records: (apiKey: Token) => Effect.Effect<ReadonlyArray<IpnsRecord>, IpnsFailure>
@@ -77,6 +58,7 @@ export interface Service {
  * IPNS keys and records on the API host.
  *
  * @category services
+ * @since 0.1.0
  */
 export class Ipns extends Context.Service<Ipns, Service>()("lighthouse-effect/Ipns") {}
 
@@ -84,55 +66,20 @@ export class Ipns extends Context.Service<Ipns, Service>()("lighthouse-effect/Ip
 // Constructor
 // =============================================================================
 
-/** Builds the service from the HTTP client and the configuration. */
-export const make = Effect.gen(function* () {
-  const client = yield* HttpClient.HttpClient
-  const config = yield* LighthouseConfig
-  const options = { style: "request-failed", timeout: config.requestTimeout } as const
-  const api = (path: string, query?: Readonly<Record<string, string>>) => url(config.hosts.api, path, query)
-  const json = HttpClientRequest.setHeader("Content-Type", "application/json")
-
-  const generateKey = Effect.fn("Ipns.generateKey")(function* (apiKey: Token) {
-    return yield* executeJson(
-      client,
-      HttpClientRequest.get(api("/api/ipns/generate_key")).pipe(withBearer(apiKey), json),
-      IpnsKey,
-      options
-    )
+/**
+ * Builds the service from the HTTP client and the configuration.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const make: Effect.Effect<Service, never, HttpClient.HttpClient | LighthouseConfig> = Effect.gen(function* () {
+  const hosts = Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient)
+  return Ipns.of({
+    generateKey: (apiKey) => Records.generateKey(hosts, apiKey),
+    publishRecord: (apiKey, input) => Records.publishRecord(hosts, apiKey, input),
+    records: (apiKey) => Records.records(hosts, apiKey),
+    removeKey: (apiKey, keyName) => Records.removeKey(hosts, apiKey, keyName)
   })
-
-  const publishRecord = Effect.fn("Ipns.publishRecord")(function* (
-    apiKey: Token,
-    input: { readonly cid: string; readonly keyName: string }
-  ) {
-    const cid = yield* parseCid(input.cid)
-    return yield* executeJson(
-      client,
-      HttpClientRequest.get(api("/api/ipns/publish_record", { cid, keyName: input.keyName })).pipe(withBearer(apiKey)),
-      PublishedRecord,
-      options
-    )
-  })
-
-  const records = Effect.fn("Ipns.records")(function* (apiKey: Token) {
-    return yield* executeJson(
-      client,
-      HttpClientRequest.get(api("/api/ipns/get_ipns_records")).pipe(withBearer(apiKey), json),
-      Schema.Array(IpnsRecord),
-      options
-    )
-  })
-
-  const removeKey = Effect.fn("Ipns.removeKey")(function* (apiKey: Token, keyName: string) {
-    return yield* executeJson(
-      client,
-      HttpClientRequest.delete(api("/api/ipns/remove_key", { keyName })).pipe(withBearer(apiKey)),
-      RemovedKey,
-      options
-    )
-  })
-
-  return Ipns.of({ generateKey, publishRecord, records, removeKey })
 })
 
 // =============================================================================
@@ -143,5 +90,6 @@ export const make = Effect.gen(function* () {
  * The service, given an `HttpClient` and `LighthouseConfig`.
  *
  * @category layers
+ * @since 0.1.0
  */
 export const layer: Layer.Layer<Ipns, never, HttpClient.HttpClient | LighthouseConfig> = Layer.effect(Ipns, make)

@@ -36,11 +36,18 @@ export * from "./keyNodes/Models.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `KeyNodes` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** One node, with the retry policy. */
   readonly call: (nodeId: number, request: NodeRequest) => Effect.Effect<unknown, NodeError>
   /** The same call on several nodes, with the pause, stop and agreement rules. */
   readonly fanOut: (spec: FanOut) => Effect.Effect<FanOutResult, NodeError | NodesDisagree>
+  /** The full URL of `path` on the encryption host (what an error about a node's answer names). */
+  readonly urlOf: (path: string) => string
 }
 
 /**
@@ -63,7 +70,8 @@ export const make = Effect.gen(function* () {
   const hosts = Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient)
   return KeyNodes.of({
     call: (nodeId, request) => Call.call(hosts, nodeId, request),
-    fanOut: (spec) => FanOutOps.fanOut(hosts, spec)
+    fanOut: (spec) => FanOutOps.fanOut(hosts, spec),
+    urlOf: hosts.keyNodeUrl
   })
 })
 
@@ -71,7 +79,11 @@ export const make = Effect.gen(function* () {
 // Layers
 // =============================================================================
 
-/** The key nodes over the configured encryption host; needs an `HttpClient` and the config. */
+/**
+ * The key nodes over the configured encryption host; needs an `HttpClient` and the config.
+ *
+ * @category layers
+ */
 export const layer: Layer.Layer<KeyNodes, never, LighthouseConfig | HttpClient.HttpClient> = Layer.effect(
   KeyNodes,
   make

@@ -40,21 +40,21 @@ import { LighthouseConfig } from "./LighthouseConfig.ts"
 /**
  * A fresh master key and its shards (3-of-5 by default).
  *
- * @category constructors
+ * @category key splitting
  */
 export const generate = Shamir.generate
 
 /**
  * Splits an existing master key into shards (3-of-5 by default).
  *
- * @category constructors
+ * @category key splitting
  */
 export const shardKey = Shamir.shardKey
 
 /**
  * Recovers a master key from shards.
  *
- * @category constructors
+ * @category key splitting
  */
 export const recoverKey = Shamir.recoverKey
 
@@ -68,6 +68,11 @@ export { threshold } from "./keyShards/Recover.ts"
 // Service
 // =============================================================================
 
+/**
+ * What the `KeyShards` service offers.
+ *
+ * @category models
+ */
 export interface Service {
   /** Writes the 5 shards to the 5 nodes; the result reports each node's outcome. */
   readonly save: (input: SaveInput) => Effect.Effect<FanOutResult, SaveFailure>

@@ -74,7 +74,12 @@ export interface Options extends LighthouseConfig.PartialOptions {
 /** `fetch` resolved at call time: msw (or any test double) may patch it after the layer is built. */
 const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init))
 
-/** @category layers */
+/**
+ * The `HttpClient` over `fetch`, looked up on every request rather than once: a test double (msw)
+ * that patches `globalThis.fetch` after this layer was built still sees every call.
+ *
+ * @category layers
+ */
 export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
 
 /**

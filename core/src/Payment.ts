@@ -33,7 +33,6 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
-import type * as Path from "effect/Path"
 import type * as PlatformError from "effect/PlatformError"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Hosts from "./internal/Hosts.ts"
@@ -81,10 +80,10 @@ export interface Service {
   readonly price: (input: PriceInput) => Effect.Effect<Price, PriceFailure>
   /** Metadata of files known by size, and the price of their total. */
   readonly quote: (input: QuoteInput) => Effect.Effect<QuoteResult, PriceFailure>
-  /** Metadata of the files under paths on disk, and the price of their total. */
+  /** Metadata of the files under paths on disk (read with the `FileSystem` in context), and the price of their total. */
   readonly quotePaths: (
     input: QuotePathsInput
-  ) => Effect.Effect<QuoteResult, PriceFailure | PlatformError.PlatformError, FileSystem.FileSystem | Path.Path>
+  ) => Effect.Effect<QuoteResult, PriceFailure | PlatformError.PlatformError, FileSystem.FileSystem>
   /** Pays `amount` to the network's payment contract and waits for the receipt. */
   readonly fund: (input: FundInput) => Effect.Effect<FundResult, FundFailure>
   /** Whether the payment contract accepts the token (`getTokenStatus`). */

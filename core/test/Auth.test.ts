@@ -8,7 +8,7 @@ import { Effect, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { createMockNetwork } from "lighthouse-effect/mocks"
 import * as Auth from "../src/Auth.ts"
-import { type InvalidSignature, type NodeError, SignerError } from "../src/Errors.ts"
+import { type InvalidResponse, type InvalidSignature, type NodeError, SignerError } from "../src/Errors.ts"
 import * as Signer from "../src/Signer.ts"
 import { alice, bob } from "./support/accounts.ts"
 import { overKeyNodes } from "./support/layers.ts"
@@ -75,6 +75,7 @@ describe("Auth against the key nodes", () => {
       network.faults.inconsistent({ host: "encryption", path: /^\/api\/message\// }, { mutate: () => [] })
       const error = yield* Effect.flip(settle(auth.nodeMessage(alice.address)))
       assert.strictEqual(error._tag, "InvalidResponse")
+      assert.strictEqual((error as InvalidResponse).url, `${encryption}/api/message/${alice.address.toLowerCase()}`)
     }).pipe(Effect.provide(TestLayer))
   )
 

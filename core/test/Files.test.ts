@@ -5,7 +5,7 @@
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, expectTypeOf, it } from "@effect/vitest"
 import { Effect, Fiber, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import type {
@@ -14,7 +14,8 @@ import type {
   InvalidUploadInput,
   ProofNotFound,
   RequestFailed,
-  RequestTimedOut
+  RequestTimedOut,
+  TransportFailure
 } from "../src/Errors.ts"
 import * as Files from "../src/Files.ts"
 import * as Upload from "../src/Upload.ts"
@@ -319,4 +320,11 @@ describe("Files.quote", () => {
       assert.strictEqual(log.length, 0)
     }).pipe(Effect.provide(layer))
   )
+})
+
+describe("Files.Transport", () => {
+  it("is a deprecated alias of the one transport failure union, Errors.TransportFailure", () => {
+    expectTypeOf<Files.Transport>().toEqualTypeOf<TransportFailure>()
+    expectTypeOf<TransportFailure["_tag"]>().toEqualTypeOf<"NetworkError" | "RequestTimedOut" | "InvalidResponse">()
+  })
 })

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll } from "vitest"
 import * as Config from "../src/LighthouseConfig.ts"
 import type { NodeError } from "../src/Errors.ts"
 import { type FanOut, KeyNodes, layer as keyNodesLayer, type NodeRequest } from "../src/KeyNodes.ts"
-import { fetchLayer } from "./support/layers.ts"
+import * as Lighthouse from "../src/Lighthouse.ts"
 
 const host = "https://encryption.lighthouse.storage"
 const address = "0xf0bc72fa04aea04d04b1fa80b359adb566e1c8b1"
@@ -607,7 +607,7 @@ describe("KeyNodes on the wire", () => {
   /** No pauses and no retry waits, so the real transport needs no clock. */
   const wire = (options: Config.PartialOptions = {}) =>
     keyNodesLayer.pipe(
-      Layer.provide(fetchLayer),
+      Layer.provide(Lighthouse.httpLayer),
       Layer.provide(Config.layer({ ...options, nodes: { pause: 0, retryDelay: 0, ...options.nodes } }))
     )
 

@@ -17,7 +17,7 @@ import * as Files from "../src/Files.ts"
 import * as Config from "../src/LighthouseConfig.ts"
 import { createLighthouseNode } from "../src/node.ts"
 import type { LighthouseClient } from "../src/promise.ts"
-import { fetchLayer } from "./support/layers.ts"
+import * as Lighthouse from "../src/Lighthouse.ts"
 import { makeNetworkHarness } from "./support/network.ts"
 import { alice, bob } from "./upload/harness.ts"
 
@@ -41,7 +41,7 @@ describe("PDP deals over msw, on the TestClock", () => {
   const { network, log, now, settle } = makeNetworkHarness((clock) => createMockNetwork({ clock }))
   const layer = Files.layer.pipe(
     Layer.provideMerge(Config.layer({ requestTimeout: "1 minute" })),
-    Layer.provideMerge(fetchLayer),
+    Layer.provideMerge(Lighthouse.httpLayer),
     Layer.provide(FileSystem.layerNoop({}))
   )
 

@@ -9,19 +9,11 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { InvalidResponse } from "../Errors.ts"
-import { url } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import { validateConditionRequest } from "../schema/AccessCondition.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { ApplyInput, UpdateInput } from "./Models.ts"
 import { fanOutRefined, refine } from "./Refusal.ts"
-
-/** What access control needs: the configuration and the key nodes. */
-export interface AccessDeps {
-  readonly config: LighthouseConfig.Options
-  readonly nodes: KeyNodes["Service"]
-}
 
 const AccessConditionsResponse = Schema.Struct({
   cid: Schema.String,
@@ -34,7 +26,7 @@ const AccessConditionsResponse = Schema.Struct({
   decryptionType: Schema.optionalKey(Schema.String)
 })
 
-export const apply = Effect.fn("AccessControl.apply")(function* ({ nodes }: AccessDeps, input: ApplyInput) {
+export const apply = Effect.fn("AccessControl.apply")(function* (nodes: KeyNodes["Service"], input: ApplyInput) {
   const creating = (input.keyShards?.length ?? 0) > 0
   // Shard count, CID, address and conditions are all checked before anything is sent.
   const valid = yield* validateConditionRequest(input, { creating })
@@ -63,11 +55,11 @@ export const apply = Effect.fn("AccessControl.apply")(function* ({ nodes }: Acce
   })
 })
 
-export const update = Effect.fn("AccessControl.update")(function* (deps: AccessDeps, input: UpdateInput) {
-  return yield* apply(deps, { ...input, keyShards: [] })
+export const update = Effect.fn("AccessControl.update")(function* (nodes: KeyNodes["Service"], input: UpdateInput) {
+  return yield* apply(nodes, { ...input, keyShards: [] })
 })
 
-export const get = Effect.fn("AccessControl.get")(function* ({ config, nodes }: AccessDeps, cidInput: string) {
+export const get = Effect.fn("AccessControl.get")(function* (nodes: KeyNodes["Service"], cidInput: string) {
   const cid = yield* parseCid(cidInput)
   const path = `/api/fileAccessConditions/get/${cid}`
   // The provider serves this from its first node.
@@ -78,6 +70,6 @@ export const get = Effect.fn("AccessControl.get")(function* ({ config, nodes }: 
     })
   )
   return yield* Schema.decodeUnknownEffect(AccessConditionsResponse)(answer).pipe(
-    Effect.mapError((e) => new InvalidResponse({ url: url(config.hosts.encryption, path), detail: e.message }))
+    Effect.mapError((e) => new InvalidResponse({ url: nodes.urlOf(path), detail: e.message }))
   )
 })

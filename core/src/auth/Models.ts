@@ -11,10 +11,9 @@ import type {
   InvalidPublicKey,
   InvalidResponse,
   InvalidSignature,
-  NetworkError,
   NodeError,
-  RequestTimedOut,
-  SignerError
+  SignerError,
+  TransportFailure
 } from "../Errors.ts"
 import { Credential } from "../schema/Credential.ts"
 
@@ -72,7 +71,7 @@ export const SignInOptions = Schema.Struct({ chain: Schema.optional(Schema.Strin
 export type SignInOptions = typeof SignInOptions.Type
 
 /** Failures of a call to the API host (`HTTP error! status {n}` on a non-2xx answer). */
-export type ApiFailure = InvalidPublicKey | HttpStatusError | NetworkError | RequestTimedOut | InvalidResponse
+export type ApiFailure = InvalidPublicKey | HttpStatusError | TransportFailure
 
 /** Failures of signing in to the key nodes. */
 export type SignInFailure = InvalidPublicKey | NodeError | InvalidResponse | SignerError | InvalidSignature

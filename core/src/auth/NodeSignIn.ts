@@ -9,18 +9,11 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { InvalidResponse, InvalidSignature } from "../Errors.ts"
-import { reveal, url } from "../internal/http.ts"
+import { reveal } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { Signer } from "../Signer.ts"
 import type { JwtInput, JwtPair, RefreshInput } from "./Models.ts"
-
-/** What a call to the key nodes needs. */
-export interface NodeDeps {
-  readonly config: LighthouseConfig.Options
-  readonly nodes: KeyNodes["Service"]
-}
 
 /** `GET /api/message/{address}` answers `[{ message }]`. */
 const NodeMessageResponse = Schema.NonEmptyArray(Schema.Struct({ message: Schema.String }))
@@ -36,13 +29,12 @@ const toPair = (answer: typeof JwtResponse.Type): JwtPair => ({
 // Host-level routes of the encryption host are reported as node 0.
 const hostNode = 0
 
-export const nodeMessage = Effect.fn("Auth.nodeMessage")(function* ({ config, nodes }: NodeDeps, address: string) {
+export const nodeMessage = Effect.fn("Auth.nodeMessage")(function* (nodes: KeyNodes["Service"], address: string) {
   const publicKey = yield* parsePublicKey(address)
-  const answer = yield* nodes.call(hostNode, { method: "GET", path: `/api/message/${publicKey}` })
+  const path = `/api/message/${publicKey}`
+  const answer = yield* nodes.call(hostNode, { method: "GET", path })
   const decoded = yield* Schema.decodeUnknownEffect(NodeMessageResponse)(answer).pipe(
-    Effect.mapError(
-      (e) => new InvalidResponse({ url: url(config.hosts.encryption, `/api/message/${publicKey}`), detail: e.message })
-    )
+    Effect.mapError((e) => new InvalidResponse({ url: nodes.urlOf(path), detail: e.message }))
   )
   return decoded[0].message
 })
@@ -55,25 +47,25 @@ const getJwt = (nodes: KeyNodes["Service"], request: { readonly method: "POST" |
     Effect.mapError((cause) => new InvalidSignature({ cause }))
   )
 
-export const jwt = Effect.fn("Auth.jwt")(function* (deps: NodeDeps, input: JwtInput) {
+export const jwt = Effect.fn("Auth.jwt")(function* (nodes: KeyNodes["Service"], input: JwtInput) {
   const address = yield* parsePublicKey(input.address)
-  return yield* getJwt(deps.nodes, {
+  return yield* getJwt(nodes, {
     method: "POST",
     body: { address, signature: reveal(input.signature), chain: input.chain ?? "ALL" }
   })
 })
 
-export const refresh = Effect.fn("Auth.refresh")(function* (deps: NodeDeps, input: RefreshInput) {
+export const refresh = Effect.fn("Auth.refresh")(function* (nodes: KeyNodes["Service"], input: RefreshInput) {
   const address = yield* parsePublicKey(input.address)
-  return yield* getJwt(deps.nodes, { method: "PUT", body: { address, refreshToken: reveal(input.refreshToken) } })
+  return yield* getJwt(nodes, { method: "PUT", body: { address, refreshToken: reveal(input.refreshToken) } })
 })
 
 export const signIn = Effect.fn("Auth.signIn")(function* (
-  deps: NodeDeps,
+  nodes: KeyNodes["Service"],
   signer: Signer["Service"],
   signInOptions?: { readonly chain?: string | undefined }
 ) {
-  const message = yield* nodeMessage(deps, signer.address)
+  const message = yield* nodeMessage(nodes, signer.address)
   const signature = yield* signer.signMessage(message)
-  return yield* jwt(deps, { address: signer.address, signature, chain: signInOptions?.chain })
+  return yield* jwt(nodes, { address: signer.address, signature, chain: signInOptions?.chain })
 })

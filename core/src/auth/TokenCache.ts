@@ -11,10 +11,11 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import type * as Semaphore from "effect/Semaphore"
 import { Base64Url } from "effect/encoding"
+import type { KeyNodes } from "../KeyNodes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { Signer } from "../Signer.ts"
 import type { JwtPair } from "./Models.ts"
-import { type NodeDeps, refresh, signIn } from "./NodeSignIn.ts"
+import { refresh, signIn } from "./NodeSignIn.ts"
 
 /**
  * The `exp` claim (seconds) of a `jwt:<JWS>` token, read without verifying the signature: only
@@ -41,7 +42,8 @@ export interface CachedToken {
 }
 
 /** The cache and what it needs: the key nodes, the refresh margin, and one sign-in at a time. */
-export interface TokenCache extends NodeDeps {
+export interface TokenCache {
+  readonly nodes: KeyNodes["Service"]
   readonly cache: Map<string, CachedToken>
   /** A cached JWT is refreshed when less than this many milliseconds are left of it. */
   readonly margin: number
@@ -66,12 +68,14 @@ export const token = Effect.fn("Auth.token")(function* (deps: TokenCache, signer
         return cached.pair.token
       }
       if (cached !== undefined) {
-        const refreshed = yield* refresh(deps, { address, refreshToken: cached.pair.refreshToken }).pipe(Effect.result)
+        const refreshed = yield* refresh(deps.nodes, { address, refreshToken: cached.pair.refreshToken }).pipe(
+          Effect.result
+        )
         if (Result.isSuccess(refreshed)) return remember(cache, address, refreshed.success).pair.token
         yield* Effect.logDebug("Auth.token: refresh failed, signing in again")
         cache.delete(address)
       }
-      return remember(cache, address, yield* signIn(deps, signer)).pair.token
+      return remember(cache, address, yield* signIn(deps.nodes, signer)).pair.token
     })
   )
 })

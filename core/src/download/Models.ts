@@ -11,9 +11,7 @@ import type {
   DecryptionFailed,
   HttpStatusError,
   InvalidCid,
-  InvalidResponse,
-  NetworkError,
-  RequestTimedOut,
+  TransportFailure,
   VerificationUnsupported
 } from "../Errors.ts"
 import type { FetchKeyFailure } from "../KeyShards.ts"
@@ -106,9 +104,7 @@ export type DecryptOptions = typeof DecryptOptions.Type
 export type FetchFailure =
   | InvalidCid
   | HttpStatusError
-  | NetworkError
-  | RequestTimedOut
-  | InvalidResponse
+  | TransportFailure
   | ContentVerificationFailed
   | VerificationUnsupported
   | AllSourcesFailed

@@ -71,6 +71,16 @@ export class InvalidResponse extends Schema.TaggedError<InvalidResponse>()("Inva
 }
 
 /**
+ * A request that got no usable answer: none at all (`Network error`), none in time (`Request
+ * timed out`), or one that is not what the endpoint promises (`InvalidResponse`). Every call over
+ * HTTP can fail this way, besides its own non-2xx wording.
+ *
+ * @category errors
+ * @since 0.1.0
+ */
+export type TransportFailure = NetworkError | RequestTimedOut | InvalidResponse
+
+/**
  * A key node answered with an error. `message` is the node's own message:
  * `fetch Error` for a 404 or an unreachable node, else the body's `message`.
  */

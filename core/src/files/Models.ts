@@ -5,8 +5,9 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import type { InvalidResponse, NetworkError, RequestTimedOut } from "../Errors.ts"
+import type { TransportFailure } from "../Errors.ts"
 import * as Input from "../upload/Input.ts"
+import type { FileMetadata } from "../upload/Sizing.ts"
 
 /** Data usage of an account, in bytes (`GET /api/user/user_data_usage`). */
 export const Usage = Schema.Struct({
@@ -102,14 +103,8 @@ export type Proof = typeof Proof.Type
 export const Deleted = Schema.Struct({ message: Schema.String }).annotate({ identifier: "Deleted" })
 export type Deleted = typeof Deleted.Type
 
-/** One file of a quote. */
-export interface QuoteItem {
-  readonly fileSize: number
-  /** From the name's extension; `null` when unknown (the provider gave `false`). */
-  readonly mimeType: string | null
-  /** The last segment of the file's name. */
-  readonly fileName: string
-}
+/** One file of a quote: its size in bytes, its type from the name's extension (`null` when unknown), its name's last segment. */
+export type QuoteItem = FileMetadata
 
 /** A quote: the files about to be uploaded against the account's usage. */
 export interface Quote {
@@ -158,5 +153,10 @@ export const UploadsPageOptions = Schema.Struct({
 /** @category models */
 export type UploadsPageOptions = typeof UploadsPageOptions.Type
 
-/** Why a call got no usable answer. */
-export type Transport = NetworkError | RequestTimedOut | InvalidResponse
+/**
+ * Why a call got no usable answer.
+ *
+ * @deprecated Use `Errors.TransportFailure`, the same union; this alias goes in the next release.
+ * @category errors
+ */
+export type Transport = TransportFailure

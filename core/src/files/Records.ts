@@ -9,21 +9,11 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { ProofNotFound, type RequestFailed } from "../Errors.ts"
+import { ProofNotFound, type RequestFailed, type TransportFailure } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { type Token, withBearer } from "../internal/http.ts"
 import { parseCid } from "../schema/Cid.ts"
-import {
-  Deal,
-  Deleted,
-  FileInfo,
-  Proof,
-  type Transport,
-  type UploadedFile,
-  UploadsPage,
-  type UploadsOptions,
-  Usage
-} from "./Models.ts"
+import { Deal, Deleted, FileInfo, Proof, type UploadedFile, UploadsPage, type UploadsOptions, Usage } from "./Models.ts"
 
 export const usage = Effect.fn("Files.usage")(function* (hosts: Hosts, apiKey: Token) {
   return yield* json(hosts.api, HttpClientRequest.get("/api/user/user_data_usage").pipe(withBearer(apiKey)), Usage)
@@ -50,7 +40,7 @@ export const uploads = (
   hosts: Hosts,
   apiKey: Token,
   options?: UploadsOptions
-): Stream.Stream<UploadedFile, RequestFailed | Transport> =>
+): Stream.Stream<UploadedFile, RequestFailed | TransportFailure> =>
   Stream.paginate({ lastKey: options?.after, seen: 0 }, (state) =>
     Effect.map(uploadsPage(hosts, apiKey, { lastKey: state.lastKey, fileType: options?.fileType }), (page) => {
       const seen = state.seen + page.fileList.length

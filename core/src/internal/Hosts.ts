@@ -28,11 +28,12 @@ import {
   type InvalidResponse,
   NodeError,
   type RequestFailed,
-  RequestTimedOut
+  RequestTimedOut,
+  type TransportFailure
 } from "../Errors.ts"
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import type { StorageType } from "../schema/Walrus.ts"
-import { decodeJson, fromHttpClientError, type StatusStyle, statusError, type TransportFailure } from "./http.ts"
+import { decodeJson, fromHttpClientError, type StatusStyle, statusError } from "./http.ts"
 
 /** A host's client: its failures are catalogue errors `E` (its non-2xx wording) or a transport failure. */
 export type Client<E> = HttpClient.HttpClient.With<TransportFailure | E>
@@ -54,6 +55,8 @@ export interface Hosts {
   readonly gatewayAt: (base: string) => Client<HttpStatusError>
   /** Key node `id` of the encryption host: every failure is a `NodeError` naming the node. */
   readonly keyNode: (id: number) => HttpClient.HttpClient.With<NodeError>
+  /** The full URL of `path` on the encryption host, as its clients send it (what an error about its answer names). */
+  readonly keyNodeUrl: (path: string) => string
   /** The configuration the clients were built from. */
   readonly config: LighthouseConfig.Options
 }
@@ -70,6 +73,10 @@ export const resolvedUrl = <E, R>(
   request: HttpClientRequest.HttpClientRequest
 ): Effect.Effect<string, E, R> => Effect.map(client.preprocess(request), urlOf)
 
+/** `request` sent to the host at `base`: joined as text, so a host configured with a path prefix keeps it. */
+const onHost = (request: HttpClientRequest.HttpClientRequest, base: string) =>
+  HttpClientRequest.prependUrl(request, base.replace(/\/+$/, ""))
+
 /**
  * `client` with `base` prepended, a time-out, and `onFailure` / `onStatus` turning its failures
  * and non-2xx answers into `E` (each told the request's full URL).
@@ -84,10 +91,10 @@ const hostClient = <E>(
     readonly onStatus: (response: HttpClientResponse.HttpClientResponse, url: string) => Effect.Effect<never, E>
   }
 ): HttpClient.HttpClient.With<E> => {
-  // Joined as text so a host configured with a path prefix keeps it; the query is then written into
-  // the URL, so the request's `url` is the whole address, as a client sees it on the wire.
+  // The query is written into the URL, so the request's `url` is the whole address, as a client sees
+  // it on the wire.
   const prefixed = HttpClient.mapRequest(client, (request) => {
-    const full = HttpClientRequest.prependUrl(request, base.replace(/\/+$/, ""))
+    const full = onHost(request, base)
     return full.urlParams.params.length === 0
       ? full
       : HttpClientRequest.make(full.method as HttpMethod)(urlOf(full)).pipe(
@@ -198,6 +205,7 @@ export const make = (config: LighthouseConfig.Options, client: HttpClient.HttpCl
     walrusGateway: gatewayAt(hosts.walrusGateway),
     gatewayAt,
     keyNode: keyNodeClient(client, hosts.encryption, requestTimeout),
+    keyNodeUrl: (path) => urlOf(onHost(HttpClientRequest.get(path), hosts.encryption)),
     config
   }
 }

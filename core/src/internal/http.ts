@@ -17,13 +17,18 @@ import type * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
-import { HttpStatusError, InvalidResponse, NetworkError, RequestFailed, RequestTimedOut } from "../Errors.ts"
+import {
+  HttpStatusError,
+  InvalidResponse,
+  NetworkError,
+  RequestFailed,
+  RequestTimedOut,
+  type TransportFailure
+} from "../Errors.ts"
 import type { Credential } from "../schema/Credential.ts"
 
 /** Which wording the provider gives a non-2xx answer of this endpoint. */
 export type StatusStyle = "request-failed" | "http-error"
-
-export type TransportFailure = NetworkError | RequestTimedOut | InvalidResponse
 
 export type StatusFailure<S extends StatusStyle> = S extends "request-failed" ? RequestFailed : HttpStatusError
 

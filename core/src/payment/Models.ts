@@ -19,7 +19,7 @@ import type {
 } from "../Errors.ts"
 import type { TokenSymbol } from "../Networks.ts"
 import { Credential } from "../schema/Credential.ts"
-import type * as Quote from "./Quote.ts"
+import type { FileMetadata } from "../upload/Sizing.ts"
 
 /** What a payment is made in: the network's native coin, or one of its stablecoins. */
 export type PaymentToken = "native" | TokenSymbol
@@ -129,7 +129,7 @@ export type QuotePathsInput = typeof QuotePathsInput.Type
 
 /** Per-file metadata (name, size, MIME type, as the provider's quote listed them) and the price of the total. */
 export interface QuoteResult {
-  readonly metaData: ReadonlyArray<Quote.FileMetadata>
+  readonly metaData: ReadonlyArray<FileMetadata>
   readonly totalSize: number
   /** The price of `totalSize` as one upload: one 1 MB floor, not one per file. */
   readonly price: Price

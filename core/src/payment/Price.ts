@@ -5,20 +5,16 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { formatUnits } from "viem"
-import {
-  type HttpStatusError,
-  type InvalidResponse,
-  type NetworkError,
-  type RequestTimedOut,
-  TickerPriceFailed
-} from "../Errors.ts"
+import { type HttpStatusError, TickerPriceFailed, type TransportFailure } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import type { Price, PriceInput, QuoteInput, QuotePathsInput } from "./Models.ts"
 import * as Pricing from "./Pricing.ts"
 import * as Quote from "./Quote.ts"
+import * as Sizing from "../upload/Sizing.ts"
 import { type Resolved, resolve } from "./Target.ts"
 
 const TickerBody = Schema.Union([Schema.Number, Schema.String])
@@ -30,10 +26,7 @@ const tickerPrice = (hosts: Hosts, symbol: string) =>
     HttpClientRequest.get("/api/lighthouse/get_ticker", { urlParams: { symbol } }),
     TickerBody
   ).pipe(
-    Effect.mapError(
-      (e: HttpStatusError | NetworkError | RequestTimedOut | InvalidResponse) =>
-        new TickerPriceFailed({ detail: e.message })
-    ),
+    Effect.mapError((e: HttpStatusError | TransportFailure) => new TickerPriceFailed({ detail: e.message })),
     Effect.flatMap((usd) => {
       const ratio = Pricing.parseTickerPrice(usd)
       return ratio === undefined
@@ -71,7 +64,7 @@ const priceOf = Effect.fnUntraced(function* (
   }
 })
 
-const quoteOf = (hosts: Hosts, resolved: Resolved, metaData: ReadonlyArray<Quote.FileMetadata>) =>
+const quoteOf = (hosts: Hosts, resolved: Resolved, metaData: ReadonlyArray<Sizing.FileMetadata>) =>
   Effect.map(
     priceOf(
       hosts,
@@ -96,5 +89,5 @@ export const quote = Effect.fn("Payment.quote")(function* (hosts: Hosts, input: 
 export const quotePaths = Effect.fn("Payment.quotePaths")(function* (hosts: Hosts, input: QuotePathsInput) {
   const resolved = yield* resolve(hosts.config, input)
   const paths = typeof input.paths === "string" ? [input.paths] : input.paths
-  return yield* quoteOf(hosts, resolved, yield* Quote.fromPaths(paths))
+  return yield* quoteOf(hosts, resolved, yield* Sizing.ofPaths(yield* FileSystem.FileSystem, paths))
 })

@@ -1,41 +1,15 @@
 /**
- * The per-file metadata of a quote (as the provider's quote gives it: `{fileSize, mimeType, fileName}` per
- * file, and `totalSize`), from sizes or named files in memory, or from paths on disk.
- *
- * On disk a directory is walked recursively and each regular file counted by its content size.
- * The provider sized a directory with `lstat`, i.e. by its inode (4 096 bytes on most file
- * systems), whatever it held; it also returned `false` for an unknown MIME type, here `null`.
+ * The per-file metadata of a quote from files known by their sizes (as the provider's quote gives
+ * it: `{fileSize, mimeType, fileName}` per file), each size checked as a payment takes it. Files
+ * on disk are sized by `upload/Sizing.ts`.
  *
  * @since 0.1.0
  */
-import * as Mime from "../upload/Mime.ts"
 import * as Effect from "effect/Effect"
-import * as FileSystem from "effect/FileSystem"
-import * as Path from "effect/Path"
-import type * as PlatformError from "effect/PlatformError"
 import { InvalidPaymentInput } from "../Errors.ts"
-
-/** One file of a quote, as the provider reports it. */
-export interface FileMetadata {
-  /** Size in bytes. */
-  readonly fileSize: number
-  /** From the file name's extension; `null` when unknown. */
-  readonly mimeType: string | null
-  /** The last path segment (a path given for a file in memory is kept as is). */
-  readonly fileName: string
-}
-
-/** A file known by its size, and optionally its name and type. */
-export interface SizedFile {
-  readonly fileSize: number | bigint
-  readonly fileName?: string | undefined
-  readonly mimeType?: string | null | undefined
-}
-
-/** The MIME type of a file name, from its extension; `null` when unknown. */
-export const mimeTypeOf = (fileName: string): string | null => {
-  return Mime.lookup(fileName) ?? null
-}
+import * as Mime from "../upload/Mime.ts"
+import type { FileMetadata } from "../upload/Sizing.ts"
+import type { SizedFile } from "./Models.ts"
 
 /** Checks a size: a whole, non-negative number of bytes. */
 export const checkSize = (size: number | bigint, what = "size"): Effect.Effect<bigint, InvalidPaymentInput> => {
@@ -60,34 +34,9 @@ export const fromSizes = (
           ? Effect.fail(new InvalidPaymentInput({ detail: `files[${index}].fileSize is too large` }))
           : Effect.succeed({
               fileSize: Number(bytes),
-              mimeType: sized.mimeType ?? (sized.fileName === undefined ? null : mimeTypeOf(sized.fileName)),
+              mimeType: sized.mimeType ?? (sized.fileName === undefined ? null : Mime.typeOf(sized.fileName)),
               fileName: sized.fileName ?? ""
             })
       )
     )
   })
-
-/**
- * The metadata of every regular file under `paths`: a file gives itself, a directory the files
- * inside it, recursively, in name order. Symbolic links are followed, as the provider's walker did.
- */
-export const fromPaths = Effect.fnUntraced(function* (
-  paths: ReadonlyArray<string>
-): Effect.fn.Return<ReadonlyArray<FileMetadata>, PlatformError.PlatformError, FileSystem.FileSystem | Path.Path> {
-  const fs = yield* FileSystem.FileSystem
-  const path = yield* Path.Path
-  const found: Array<FileMetadata> = []
-  const visit = (target: string): Effect.Effect<void, PlatformError.PlatformError> =>
-    Effect.gen(function* () {
-      const info = yield* fs.stat(target)
-      if (info.type === "Directory") {
-        const entries = yield* fs.readDirectory(target)
-        for (const entry of [...entries].sort()) yield* visit(path.join(target, entry))
-      } else if (info.type === "File") {
-        const fileName = path.basename(target)
-        found.push({ fileSize: Number(info.size), mimeType: mimeTypeOf(fileName), fileName })
-      }
-    })
-  for (const target of paths) yield* visit(target)
-  return found
-})

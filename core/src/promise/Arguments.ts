@@ -6,10 +6,9 @@
  * decoded with its schema (the type side: values such as `Redacted` or `File` are taken as they
  * are), and a decoding failure is the `InvalidArgument`. The schemas are the capabilities' own
  * input schemas (their `Models.ts`) where a capability declares them: `Auth`, `KeyShards`,
- * `AccessControl`, `Payment`, `Upload` (`upload/Options.ts`, `upload/Input.ts`), `Download` and
- * `Files` (and `Signer.ServiceSchema`, `Auth.Credential`); `Ipns`'s one structured input is
- * declared here until Ipns has a `Models.ts`. Only shapes are checked (types of
- * fields, one level down); the services still check the values (CID forms, key lengths,
+ * `AccessControl`, `Payment`, `Upload` (`upload/Options.ts`, `upload/Input.ts`), `Download`,
+ * `Files` and `Ipns` (and `Signer.ServiceSchema`, `Auth.Credential`). Only shapes are checked
+ * (types of fields, one level down); the services still check the values (CID forms, key lengths,
  * conditions) with their own errors. The error names the method, the argument and what it
  * should be, never the value given.
  *
@@ -30,6 +29,7 @@ import { QuoteInput as FilesQuoteInput, UploadsOptions, UploadsPageOptions } fro
 import { AwaitPdpDealOptions } from "../files/Pdp.ts"
 import { PinInput } from "../files/Pin.ts"
 import type { Ipns } from "../Ipns.ts"
+import { PublishRecordInput } from "../ipns/Models.ts"
 import type { KeyShards } from "../KeyShards.ts"
 import { FetchKeyInput, RecoverInput, SaveInput } from "../keyShards/Models.ts"
 import type { Payment } from "../Payment.ts"
@@ -63,12 +63,6 @@ interface Argument {
   /** Said to a caller who gave a path as a string (the provider SDK's `upload("./file")`). */
   readonly onPath?: string | undefined
 }
-
-/**
- * What `ipns.publishRecord` takes. Ipns has no `Models.ts` of its own yet (its operations still
- * live in `Ipns.ts`); this schema moves there with them.
- */
-const PublishRecordInput = Schema.Struct({ cid: Schema.String, keyName: Schema.String })
 
 const arg = (schema: Schema.Top, expected: string, onPath?: string): Argument => ({ schema, expected, onPath })
 

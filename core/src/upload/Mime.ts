@@ -68,3 +68,9 @@ export const lookup = (name: string): string | undefined => {
   if (dot <= 0) return undefined
   return types[base.slice(dot + 1).toLowerCase()]
 }
+
+/**
+ * The media type of a file name's extension, or `null` when unknown: how quotes list a file's type
+ * (the provider's gave `false`) and the mock upload node records it.
+ */
+export const typeOf = (name: string): string | null => lookup(name) ?? null

@@ -15,11 +15,9 @@ import type {
   EncryptedUploadIncomplete,
   FileStreamError,
   InvalidPublicKey,
-  InvalidResponse,
   InvalidUploadInput,
-  NetworkError,
   RequestFailed,
-  RequestTimedOut,
+  TransportFailure,
   UploadRejected
 } from "../Errors.ts"
 import { Credential } from "../schema/Credential.ts"
@@ -216,9 +214,7 @@ export type UploadFailure =
   | CidMismatch
   | UploadRejected
   | RequestFailed
-  | NetworkError
-  | RequestTimedOut
-  | InvalidResponse
+  | TransportFailure
   | InvalidUploadInput
   | FileStreamError
   | PlatformError

@@ -18,7 +18,7 @@ import * as Config from "../../src/LighthouseConfig.ts"
 import * as Files from "../../src/Files.ts"
 import * as Payment from "../../src/Payment.ts"
 import { chainTransport, localNetworks, mint, withDeployedChain } from "../support/chain.ts"
-import { fetchLayer } from "../support/layers.ts"
+import * as Lighthouse from "../../src/Lighthouse.ts"
 
 // =============================================================================
 // Harness
@@ -58,7 +58,7 @@ const layer = () =>
     Layer.provide(chainTransport(chain)),
     Layer.provide(NodeFileSystem.layer),
     // The ticker and the usage reads go over fetch, to the mock API.
-    Layer.provide(fetchLayer)
+    Layer.provide(Lighthouse.httpLayer)
   )
 
 /** The account's quota as the API reports it, through the library's own `Files.usage`. */

@@ -7,7 +7,7 @@ import { setupServer } from "msw/node"
 import { afterAll, afterEach, beforeAll } from "vitest"
 import { ProofNotFound } from "../../src/Errors.ts"
 import { decodeJson, execute, executeJson, reveal, url, withBearer } from "../../src/internal/http.ts"
-import { fetchLayer } from "../support/layers.ts"
+import * as Lighthouse from "../../src/Lighthouse.ts"
 
 const api = "https://api.lighthouse.storage"
 const timeout = Duration.millis(8000)
@@ -335,7 +335,7 @@ describe("internal/http", () => {
         assert.deepStrictEqual(received, [
           { method: "GET", url: `${api}/api/lighthouse/get_ticker?symbol=a+b%26c`, authorization: "Bearer tok" }
         ])
-      }).pipe(Effect.provide(fetchLayer))
+      }).pipe(Effect.provide(Lighthouse.httpLayer))
     )
 
     it.effect("a 503 over fetch → HTTP error! status 503 with its body", () =>
@@ -349,7 +349,7 @@ describe("internal/http", () => {
         )
         assert.strictEqual(error.message, "HTTP error! status 503")
         assert.strictEqual(error._tag === "HttpStatusError" ? error.body : undefined, "deal service down")
-      }).pipe(Effect.provide(fetchLayer))
+      }).pipe(Effect.provide(Lighthouse.httpLayer))
     )
 
     it.effect("a dropped connection over fetch → Network error", () =>
@@ -363,7 +363,7 @@ describe("internal/http", () => {
         )
         assert.strictEqual(error._tag, "NetworkError")
         assert.strictEqual(error.message, "Network error")
-      }).pipe(Effect.provide(fetchLayer))
+      }).pipe(Effect.provide(Lighthouse.httpLayer))
     )
   })
 })

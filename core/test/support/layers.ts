@@ -2,24 +2,19 @@
  * The library's layers as the tests compose them, over `fetch` (so msw answers).
  */
 import { Layer } from "effect"
-import { FetchHttpClient } from "effect/http"
 import * as AccessControl from "../../src/AccessControl.ts"
 import * as Auth from "../../src/Auth.ts"
 import * as Config from "../../src/LighthouseConfig.ts"
 import * as KeyShards from "../../src/KeyShards.ts"
+import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as Nodes from "../../src/KeyNodes.ts"
-
-/** The HTTP client over `fetch`, looked up on every request: msw patches it after this module loaded. */
-export const fetchLayer = FetchHttpClient.layer.pipe(
-  Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
-)
 
 /** `services` over the key nodes, the configuration (requests time out after a minute unless `options` say otherwise) and `fetch`. */
 export const overKeyNodes = <A, E, R>(services: Layer.Layer<A, E, R>, options: Config.PartialOptions = {}) =>
   services.pipe(
     Layer.provideMerge(Nodes.layer),
     Layer.provideMerge(Config.layer({ requestTimeout: "1 minute", ...options })),
-    Layer.provideMerge(fetchLayer)
+    Layer.provideMerge(Lighthouse.httpLayer)
   )
 
 /** Auth, KeyShards and AccessControl over the key nodes, with the node policy `nodes`. */

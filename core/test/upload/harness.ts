@@ -6,7 +6,6 @@
  */
 import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
 import { Layer } from "effect"
-import { FetchHttpClient } from "effect/http"
 import { http } from "msw"
 import { setupServer } from "msw/node"
 import { privateKeyToAccount } from "viem/accounts"
@@ -18,6 +17,7 @@ import * as Download from "../../src/Download.ts"
 import * as Files from "../../src/Files.ts"
 import * as Ipns from "../../src/Ipns.ts"
 import * as KeyShards from "../../src/KeyShards.ts"
+import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as Nodes from "../../src/KeyNodes.ts"
 import * as Signer from "../../src/Signer.ts"
 import * as Upload from "../../src/Upload.ts"
@@ -73,12 +73,8 @@ export const makeHarness = (options: MockNetworkOptions & { readonly captureBodi
   const layerWith = (nodes: Config.PartialOptions["nodes"] = {}, transport: "fetch" | "node:http" = "fetch") => {
     const base = Layer.mergeAll(
       Config.layer({ nodes: { pause: 0, retryDelay: 0, ...nodes } }),
-      transport === "fetch"
-        ? FetchHttpClient.layer.pipe(
-            // msw replaces `fetch` when it starts; resolve it per call, not once.
-            Layer.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init)))
-          )
-        : NodeHttpClient.layerNodeHttp,
+      // Lighthouse.httpLayer looks `fetch` up per call: msw replaces it when it starts.
+      transport === "fetch" ? Lighthouse.httpLayer : NodeHttpClient.layerNodeHttp,
       NodeFileSystem.layer
     )
     const keys = Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(Layer.provideMerge(Nodes.layer))

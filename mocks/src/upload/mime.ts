@@ -4,4 +4,4 @@
  */
 import { Mime } from "lighthouse-effect"
 
-export const mimeTypeOf = (fileName: string): string | null => Mime.lookup(fileName) ?? null
+export const mimeTypeOf = Mime.typeOf

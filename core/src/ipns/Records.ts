@@ -1,0 +1,56 @@
+/**
+ * The account's IPNS keys and records on the API host: generate a key, publish a CID under it,
+ * list the keys with their records, remove a key. Every call carries the API key as a bearer
+ * token; query values are URL-encoded by the host's client (the provider concatenated them raw).
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import { type Hosts, json } from "../internal/Hosts.ts"
+import { type Token, withBearer } from "../internal/http.ts"
+import { parseCid } from "../schema/Cid.ts"
+import { IpnsKey, IpnsRecord, type PublishRecordInput, PublishedRecord, RemovedKey } from "./Models.ts"
+
+// The provider's client sends these two body-less GETs with a JSON content type; so do we.
+const jsonContent = HttpClientRequest.setHeader("Content-Type", "application/json")
+
+export const generateKey = Effect.fn("Ipns.generateKey")(function* (hosts: Hosts, apiKey: Token) {
+  return yield* json(
+    hosts.api,
+    HttpClientRequest.get("/api/ipns/generate_key").pipe(withBearer(apiKey), jsonContent),
+    IpnsKey
+  )
+})
+
+export const publishRecord = Effect.fn("Ipns.publishRecord")(function* (
+  hosts: Hosts,
+  apiKey: Token,
+  input: PublishRecordInput
+) {
+  const cid = yield* parseCid(input.cid)
+  return yield* json(
+    hosts.api,
+    HttpClientRequest.get("/api/ipns/publish_record", { urlParams: { cid, keyName: input.keyName } }).pipe(
+      withBearer(apiKey)
+    ),
+    PublishedRecord
+  )
+})
+
+export const records = Effect.fn("Ipns.records")(function* (hosts: Hosts, apiKey: Token) {
+  return yield* json(
+    hosts.api,
+    HttpClientRequest.get("/api/ipns/get_ipns_records").pipe(withBearer(apiKey), jsonContent),
+    Schema.Array(IpnsRecord)
+  )
+})
+
+export const removeKey = Effect.fn("Ipns.removeKey")(function* (hosts: Hosts, apiKey: Token, keyName: string) {
+  return yield* json(
+    hosts.api,
+    HttpClientRequest.delete("/api/ipns/remove_key", { urlParams: { keyName } }).pipe(withBearer(apiKey)),
+    RemovedKey
+  )
+})
