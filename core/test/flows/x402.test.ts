@@ -21,7 +21,7 @@ import * as Config from "../../src/LighthouseConfig.ts"
 import { createLighthouseNode } from "../../src/node.ts"
 import * as Payment from "../../src/Payment.ts"
 import { chainTransport, localNetworks, withDeployedChain } from "../support/chain.ts"
-import { fetchLayer } from "../support/layers.ts"
+import * as Lighthouse from "../../src/Lighthouse.ts"
 
 let chain: LocalChain
 let deployment: LocalDeployment
@@ -49,7 +49,7 @@ const layer = () =>
   Payment.layer.pipe(
     Layer.provide(Config.layer({ defaultNetwork: "localhost", networks: localNetworks(deployment) })),
     Layer.provide(chainTransport(chain)),
-    Layer.provide(fetchLayer)
+    Layer.provide(Lighthouse.httpLayer)
   )
 
 const chainCall = <A>(f: () => Promise<A>) => Effect.promise(f)
