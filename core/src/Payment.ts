@@ -61,7 +61,7 @@ import * as X402 from "./payment/X402.ts"
 
 export * from "./payment/Models.ts"
 export type { X402Requirements, X402Settlement, X402UploadResult } from "./payment/X402.ts"
-export { X402UploadInput } from "./payment/X402.ts"
+export { TransferWithAuthorization, X402UploadInput } from "./payment/X402.ts"
 
 /** What an x402 upload can fail with (nothing is stored or settled in any case). */
 export type X402UploadError = Effect.Error<ReturnType<typeof X402.upload>>

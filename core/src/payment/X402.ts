@@ -144,6 +144,7 @@ const decodeBase64Json = <A, I>(schema: Schema.Codec<A, I>, text: string, where:
     )
   )
 
+/** The EIP-3009 typed data a payer signs (the fields of `transferWithAuthorization`). */
 export const TransferWithAuthorization = [
   { name: "from", type: "address" },
   { name: "to", type: "address" },

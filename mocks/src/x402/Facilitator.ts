@@ -36,6 +36,7 @@ import {
   type WalletClient
 } from "viem"
 import { base64 } from "multiformats/bases/base64"
+import { Payment } from "lighthouse-effect"
 import { testUsdcAbi } from "lighthouse-effect/contracts"
 
 /** What the network accepts for one resource (x402 version 1 `PaymentRequirements`). */
@@ -93,17 +94,8 @@ export interface FacilitatorOptions {
   readonly settler: WalletClient<Transport, Chain, Account>
 }
 
-/** The EIP-3009 typed data the payer signs. */
-export const transferWithAuthorizationTypes = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" }
-  ]
-} as const
+/** The EIP-3009 typed data the payer signs, as the client signs it. */
+export const transferWithAuthorizationTypes = { TransferWithAuthorization: Payment.TransferWithAuthorization } as const
 
 const isUint = (value: unknown): value is string => typeof value === "string" && /^\d{1,78}$/.test(value)
 
