@@ -103,4 +103,46 @@ describe("resumed downloads", () => {
       )
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
+
+  it.effect("bytes altered in the partial file are found: the download goes on from the leaf holding them", () =>
+    Effect.gen(function* () {
+      const cid = yield* uploaded
+      const target = nodePath.join(yield* tempDir, "file.bin")
+      const altered = content.slice(0, 9 * LEAF)
+      altered[2 * LEAF + 1000] = 255 - content[2 * LEAF + 1000]!
+      yield* Effect.promise(() => fs.writeFile(`${target}.partial`, altered))
+      const report = yield* (yield* Download.Download).toFile(cid, target, { resume: true })
+      assert.deepStrictEqual(report, { verified: true })
+      assert.deepStrictEqual(new Uint8Array(yield* Effect.promise(() => fs.readFile(target))), content)
+      assert.deepStrictEqual(asked("https://gateway.lighthouse.storage"), [`${2 * LEAF}:*`])
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  )
+
+  it.effect("a whole file already at the path is checked and nothing of it is fetched again", () =>
+    Effect.gen(function* () {
+      const cid = yield* uploaded
+      const target = nodePath.join(yield* tempDir, "file.bin")
+      yield* Effect.promise(() => fs.writeFile(target, content))
+      const { result, served } = yield* countingServed((yield* Download.Download).toFile(cid, target, { resume: true }))
+      assert.deepStrictEqual(result, { verified: true })
+      assert.deepStrictEqual(new Uint8Array(yield* Effect.promise(() => fs.readFile(target))), content)
+      assert.isBelow(served, LEAF)
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  )
+
+  it.effect("without resume an interrupted download keeps nothing and the next starts over", () =>
+    Effect.gen(function* () {
+      const cid = yield* uploaded
+      const dir = yield* tempDir
+      const target = nodePath.join(dir, "file.bin")
+      const download = yield* Download.Download
+      faultsA.stall(gateway, 9 * LEAF + 4096, { times: 1 })
+      const options = { sources: [A], stallTimeout: 5000 }
+      yield* Effect.flip(time.settle(download.toFile(cid, target, options)))
+      assert.deepStrictEqual(yield* Effect.promise(() => fs.readdir(dir)), [])
+      log.length = 0
+      yield* download.toFile(cid, target, options)
+      assert.deepStrictEqual(asked(A), ["-"])
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  )
 })
