@@ -178,6 +178,39 @@ describe("content", () => {
     expect(json(verified)).toEqual({ cid, verified: true, bytes: 17 })
   })
 
+  it("download --resume goes on after the verified part of <file>.partial, fetching only the rest", async () => {
+    const { env, home } = await account()
+    const text = Array.from({ length: 700 * 1024 }, (_, i) => String.fromCharCode(97 + ((i * 7) % 26))).join("")
+    const { cid } = json(await run(["upload", "-", "--json"], env, text)) as { cid: string }
+    const target = join(home, "big.txt")
+    // Two whole leaves (512 KiB) on disk, the second with one byte altered: only the first is kept.
+    const partial = Buffer.from(text.slice(0, 512 * 1024))
+    partial[300 * 1024] = 0x21
+    await writeFile(`${target}.partial`, partial)
+    let served = 0
+    const reading: Array<Promise<void>> = []
+    const count = ({ response }: { response: Response }) => {
+      reading.push(
+        response
+          .clone()
+          .arrayBuffer()
+          .then((body) => {
+            served += body.byteLength
+          })
+      )
+    }
+    mock.server.events.on("response:mocked", count)
+    const resumed = await run(["download", cid, "-o", target, "--resume", "--json"], env)
+    mock.server.events.removeListener("response:mocked", count)
+    await Promise.all(reading)
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(json(resumed)).toEqual({ cid, output: target, bytes: 700 * 1024, verification: { verified: true } })
+    expect(await readFile(target, "utf8")).toBe(text)
+    expect(served).toBeGreaterThan(700 * 1024 - 256 * 1024)
+    expect(served).toBeLessThan(700 * 1024 - 256 * 1024 + 16 * 1024)
+    await expect(stat(`${target}.partial`)).rejects.toThrow(/ENOENT/)
+  })
+
   it("a gateway that lies fails verification with exit 1", async () => {
     const { env } = await account()
     const { cid } = json(await run(["upload", "-", "--json"], env, "checked\n")) as { cid: string }

@@ -36,6 +36,7 @@ import type {
   DecryptFailure,
   DecryptOptions,
   FetchFailure,
+  ToFileOptions,
   Options,
   Retrieved,
   VerificationReport
@@ -66,12 +67,13 @@ export interface Service {
   /**
    * The content into the file at `path`, which appears only once the download (and, when
    * decrypting, the tag check) is complete; an existing file there is replaced. The result
-   * reports the content's verification against its CID.
+   * reports the content's verification against its CID. With `resume: true`, a partial download
+   * (`<path>.partial`, or the file at `path`) is checked against the CID and continued.
    */
   readonly toFile: (
     cid: string,
     path: string,
-    options?: DecryptOptions
+    options?: ToFileOptions
   ) => Effect.Effect<VerificationReport, DecryptFailure | PlatformError>
 }
 

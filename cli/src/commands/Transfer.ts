@@ -1,6 +1,6 @@
 /**
  * Moving content: `upload <path|->` (plain, or `--encrypted` under the wallet's key shards),
- * `download <cid> [-o FILE|-]` (verified; `--decrypt` with the wallet), `cat <cid>` (to stdout)
+ * `download <cid> [-o FILE|-]` (verified; `--decrypt` with the wallet; `--resume` after an interruption), `cat <cid>` (to stdout)
  * and `verify <cid>` (the gateway's CAR, every block checked). Each is a call of the library's
  * `Upload` or `Download` service; the command line only picks the input and the output.
  *
@@ -177,7 +177,11 @@ const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<str
     return { bytes, verification: { verified: true } as const }
   })
 
-/** Where a download goes: `-o`, else `./<cid>`; a folder given as `-o` gets `<cid>` inside it. */
+/**
+ * Where a download goes: `-o`, else `./<cid>`; a folder given as `-o` gets `<cid>` inside it. An
+ * existing file there is refused unless replaced (`force`) or resumed (`resume`: the library
+ * checks its bytes against the CID and keeps only the verified ones).
+ */
 const targetOf = (cid: string, output: Option.Option<string>, force: boolean) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
@@ -199,18 +203,24 @@ export const download = Command.make(
       Flag.optional
     ),
     force: Flag.Boolean("force").pipe(Flag.withDescription("Replace an existing file"), Flag.withDefault(false)),
+    resume: Flag.Boolean("resume").pipe(
+      Flag.withDescription(
+        "Go on from an interrupted download (<file>.partial, or the file itself) after checking its bytes against the CID; plain files only"
+      ),
+      Flag.withDefault(false)
+    ),
     ...decryptFlags
   },
-  ({ cid, output, force, decrypt, passwordFile }) =>
+  ({ cid, output, force, resume, decrypt, passwordFile }) =>
     Effect.gen(function* () {
       if (Option.getOrUndefined(output) === "-") {
         const summary = yield* toStdout(cid, decrypt, passwordFile)
         return yield* Output.result({ cid, output: "-", ...summary }, [], { contentOnStdout: true })
       }
-      const target = yield* targetOf(cid, output, force)
+      const target = yield* targetOf(cid, output, force || (resume && !decrypt))
       const download = yield* Download.Download
       const fs = yield* FileSystem.FileSystem
-      const options = yield* decryption(decrypt, passwordFile)
+      const options = { ...(yield* decryption(decrypt, passwordFile)), resume }
       // The library's toFile reports no progress: only the final event, with the file's size.
       const written = yield* Progress.around(
         () =>
@@ -227,6 +237,7 @@ export const download = Command.make(
   Command.withDescription("Downloads content checked against its CID; --decrypt for encrypted files"),
   Command.withExamples([
     { command: "lighthouse-effect download bafy… -o photo.jpg", description: "Into a file (refuses to replace one)" },
+    { command: "lighthouse-effect download bafy… -o big.iso --resume", description: "Goes on after an interruption" },
     { command: "lighthouse-effect download bafy… -o - --decrypt > plain.pdf", description: "Decrypted, to stdout" }
   ])
 )

@@ -29,16 +29,15 @@ export interface DownloadDeps {
 }
 
 /** A download's path inside its CID, as segments. */
-const segmentsOf = (path: string | undefined) => (path ?? "").split("/").filter((segment) => segment !== "")
+export const segmentsOf = (path: string | undefined) => (path ?? "").split("/").filter((segment) => segment !== "")
 
-/** The gateway to read from: the call's, else Walrus' for content stored there, else the configured one. */
 /** The gateway a download reads from, as a base URL: the caller's, else Walrus' for Walrus content, else IPFS'. */
 export const gatewayOf = (hosts: Hosts, options: Options | undefined): string =>
   options?.gateway ??
   (options?.storageType === "walrus" ? hosts.config.hosts.walrusGateway : hosts.config.hosts.gateway)
 
 /** That gateway's client (the same choice as `gatewayOf`). */
-const gatewayClient = (hosts: Hosts, options: Options | undefined) =>
+export const gatewayClient = (hosts: Hosts, options: Options | undefined) =>
   options?.gateway !== undefined
     ? hosts.gatewayAt(options.gateway)
     : options?.storageType === "walrus"

@@ -100,6 +100,24 @@ export const DecryptOptions = Schema.Struct({
 /** @category models */
 export type DecryptOptions = typeof DecryptOptions.Type
 
+/**
+ * Options of `toFile`. With `resume: true` an interrupted download keeps what it verified in
+ * `<path>.partial`, and the next call goes on after it: the bytes already there (or in an existing
+ * file at `path`) are first checked against the file's DAG, block by block, and only the part after
+ * the last verified byte is fetched. Plain downloads of a whole file only: with `decrypt` or
+ * `range` the download starts over. Off by default, so a call never reads nor keeps files it was
+ * not asked to (`<path>.partial` is a fixed name).
+ *
+ * @category schemas
+ */
+export const ToFileOptions = Schema.Struct({
+  ...DecryptOptions.fields,
+  /** Goes on from a partial download already on disk, after checking it. @default false */
+  resume: Schema.optional(Schema.Boolean)
+})
+/** @category models */
+export type ToFileOptions = typeof ToFileOptions.Type
+
 /** Why fetching the bytes failed. */
 export type FetchFailure =
   | InvalidCid

@@ -12,7 +12,9 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { RequestTimedOut } from "../Errors.ts"
 import { content, type DownloadDeps, gatewayOf } from "./Content.ts"
-import type { DecryptOptions, Retrieved } from "./Models.ts"
+import { parseCid } from "../schema/Cid.ts"
+import type { DecryptOptions, ToFileOptions, Retrieved } from "./Models.ts"
+import { prepareResume } from "./Resume.ts"
 
 const randomSuffix = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("")
@@ -42,12 +44,37 @@ export const bytes = Effect.fn("Download.bytes")(function* (deps: DownloadDeps, 
   return (yield* retrieve(deps, cid, options)).bytes
 })
 
+/**
+ * `toFile` going on from `<path>.partial` (or an existing file at `path`) after its verified
+ * prefix; the partial file stays when the download fails, with every verified byte it got.
+ */
+const resumeToFile = Effect.fnUntraced(function* (
+  deps: DownloadDeps,
+  cid: string,
+  path: string,
+  options: ToFileOptions
+) {
+  const { fs } = deps
+  const partial = `${path}.partial`
+  const from = yield* prepareResume(deps, yield* parseCid(cid), path, partial, options)
+  const { stream, report } = yield* content(deps, cid, from === 0 ? options : { ...options, range: { offset: from } })
+  yield* stream.pipe(
+    Stream.run(fs.sink(partial, { flag: "a" })),
+    Effect.andThen(fs.rename(partial, path)),
+    Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, options) })
+  )
+  return yield* report
+})
+
 export const toFile = Effect.fn("Download.toFile")(function* (
   deps: DownloadDeps,
   cid: string,
   path: string,
-  options?: DecryptOptions
+  options?: ToFileOptions
 ) {
+  if (options?.resume === true && options.decrypt === undefined && options.range === undefined) {
+    return yield* resumeToFile(deps, cid, path, options)
+  }
   const { fs } = deps
   const { stream, report } = yield* content(deps, cid, options)
   const partial = `${path}.${randomSuffix()}.partial`

@@ -22,7 +22,7 @@ import { ApplyInput, RevokeInput, ShareInput, TransferInput, UpdateInput } from 
 import type { Auth } from "../Auth.ts"
 import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions } from "../auth/Models.ts"
 import type { Download } from "../Download.ts"
-import { DecryptOptions, Options as DownloadOptions } from "../download/Models.ts"
+import { DecryptOptions, Options as DownloadOptions, ToFileOptions } from "../download/Models.ts"
 import { InvalidArgument } from "../Errors.ts"
 import type { Files } from "../Files.ts"
 import { QuoteInput as FilesQuoteInput, UploadsOptions, UploadsPageOptions } from "../files/Models.ts"
@@ -157,7 +157,7 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     stream: [cid, opt(DownloadOptions, "{ gateway?, path?, storageType?, range?, verification?, trustless? }")],
     bytes: [cid, opt(DecryptOptions, "{ gateway?, path?, decrypt? }")],
     retrieve: [cid, opt(DecryptOptions, "{ gateway?, path?, decrypt?, verification? }")],
-    toFile: [cid, arg(Schema.String, "a path (string)"), opt(DecryptOptions, "{ gateway?, path?, decrypt? }")]
+    toFile: [cid, arg(Schema.String, "a path (string)"), opt(ToFileOptions, "{ gateway?, path?, decrypt?, resume? }")]
   },
   files: {
     usage: [apiKey],

@@ -109,7 +109,7 @@ export const openCar = (
 }
 
 /** One block by its CID (`?format=raw`), refused past the largest block size. */
-const fetchRawBlock = (gateway: Gateway, root: CID) => (cid: CID) => {
+export const fetchRawBlock = (gateway: Gateway, root: CID) => (cid: CID) => {
   const request = HttpClientRequest.get(`/ipfs/${cid}`, { urlParams: { format: "raw" } }).pipe(
     HttpClientRequest.setHeader("Accept", RAW_ACCEPT)
   )

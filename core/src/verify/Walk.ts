@@ -25,11 +25,22 @@ import { type HamtStep, hamtStep } from "./Hamt.ts"
 export interface BlockSource<E> {
   /**
    * The bytes answered for `cid`, the block the walk needs now (checked by the walk).
-   * `later` tells whether a block is one the walk needs after it.
+   * `later` tells whether a block is one the walk needs after it; `node` is where a block of the
+   * file lies in it (absent for folders on the way).
    */
-  readonly block: (cid: CID, later: (cid: CID) => boolean) => Effect.Effect<Uint8Array, ContentVerificationFailed | E>
+  readonly block: (
+    cid: CID,
+    later: (cid: CID) => boolean,
+    node?: FileNode
+  ) => Effect.Effect<Uint8Array, ContentVerificationFailed | E>
   /** Succeeds when nothing follows the last block. */
   readonly end: Effect.Effect<void, ContentVerificationFailed | E>
+}
+
+/** A block of the file: the file's bytes it holds, `size` of them from the file's byte `at`. */
+export interface FileNode {
+  readonly at: number
+  readonly size: number
 }
 
 /** A byte range of the file: `length` bytes from `offset` (to the end without `length`). */
@@ -51,8 +62,15 @@ type Task =
   | { readonly kind: "path"; readonly cid: CID; readonly segments: ReadonlyArray<string> }
   /** A sub-shard of a HAMT-sharded directory on the way, at the lookup's `step`. */
   | { readonly kind: "shard"; readonly cid: CID; readonly step: HamtStep; readonly segments: ReadonlyArray<string> }
-  /** A node of the file holding `size` bytes, of which [start, end) are wanted. */
-  | { readonly kind: "file"; readonly cid: CID; readonly size: number; readonly start: number; readonly end: number }
+  /** A node of the file holding `size` bytes from the file's byte `at`, of which [start, end) are wanted. */
+  | {
+      readonly kind: "file"
+      readonly cid: CID
+      readonly at: number
+      readonly size: number
+      readonly start: number
+      readonly end: number
+    }
 
 /** A decoded node: the file's bytes it holds itself, and its children with their sizes. */
 interface Decoded {
@@ -124,7 +142,7 @@ const readFileNode = (
     if (offset < task.end && offset + size > task.start) {
       const start = Math.max(0, task.start - offset)
       const end = Math.min(size, task.end - offset)
-      children.push({ kind: "file", cid: decoded.links[i]!.Hash, size, start, end })
+      children.push({ kind: "file", cid: decoded.links[i]!.Hash, at: task.at + offset, size, start, end })
     }
     offset += size
   })
@@ -149,7 +167,7 @@ const readPathNode = (
     }
     const size = contentSize(bytes, decoded)
     const { start, end } = clampRange(target.range, size)
-    return readFileNode(root, { kind: "file", cid: task.cid, size, start, end }, bytes, decoded, stack)
+    return readFileNode(root, { kind: "file", cid: task.cid, at: 0, size, start, end }, bytes, decoded, stack)
   }
   const type = decoded.unixfs?.type
   if (type === "hamt-sharded-directory") {
@@ -208,7 +226,8 @@ export const walk = <E>(
           yield* source.end
           return [[], Option.none()] as const
         }
-        const bytes = yield* source.block(task.cid, later)
+        const node = task.kind === "file" ? { at: task.at, size: task.size } : undefined
+        const bytes = yield* source.block(task.cid, later, node)
         yield* checkBlock(root, task.cid, bytes)
         const decoded = yield* decode(root, task.cid, bytes)
         const out =

@@ -1,0 +1,177 @@
+/**
+ * How much of a partial download already on disk is the file's: the file's DAG is walked from
+ * its root CID (`verify/Walk.ts`), the inner blocks asked of a trustless gateway one by one
+ * (`?format=raw`, each checked against its CID), and each leaf block that the bytes on disk
+ * cover is rebuilt from them and hashed against its CID: a raw leaf is the bytes themselves; a
+ * UnixFS leaf (`dag-pb`, as CIDv0 files have) is tried in its two usual encodings and, when
+ * neither hashes to its CID, fetched and compared. The walk stops at the first leaf that does not
+ * match or is cut short; every byte before it is verified, the rest must be fetched again.
+ *
+ * @since 0.1.0
+ */
+import * as dagPb from "@ipld/dag-pb"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import * as Result from "effect/Result"
+import type { PlatformError } from "effect/PlatformError"
+import * as Stream from "effect/Stream"
+import { UnixFS } from "ipfs-unixfs"
+import { equals } from "multiformats/bytes"
+import type { CID } from "multiformats/cid"
+import * as raw from "multiformats/codecs/raw"
+import { sha256 } from "multiformats/hashes/sha2"
+import { type Cid, decodeCid } from "../schema/Cid.ts"
+import { isInline } from "../verify/Blocks.ts"
+import { MAX_BLOCK_BYTES } from "../verify/Car.ts"
+import { fetchRawBlock, type Gateway, type VerifiedFailure } from "../verify/Trustless.ts"
+import { type FileNode, type Target, walk } from "../verify/Walk.ts"
+import { type DownloadDeps, gatewayClient, segmentsOf } from "./Content.ts"
+import type { DecryptOptions } from "./Models.ts"
+
+/** The walk reached a leaf the bytes on disk do not hold: the verified prefix ends at `at`. */
+class PrefixEnds extends Data.TaggedError("PrefixEnds")<{ readonly at: number }> {}
+
+/** Whether `bytes` hash (sha2-256) to `cid`. */
+const hashesTo = (cid: CID, bytes: Uint8Array) =>
+  Effect.promise(async () => equals((await sha256.digest(bytes)).digest, cid.multihash.digest))
+
+/** The two usual encodings of a UnixFS leaf holding `data`: type `file` (kubo, helia) and type `raw` (older kubo). */
+const unixfsLeaves = (data: Uint8Array): ReadonlyArray<Uint8Array> =>
+  (["file", "raw"] as const).map((type) =>
+    dagPb.encode(dagPb.prepare({ Data: new UnixFS({ type, data }).marshal(), Links: [] }))
+  )
+
+/** A UnixFS leaf's file bytes; `undefined` for a node with links (an inner node) or that does not decode. */
+const leafData = (block: Uint8Array): Uint8Array | undefined => {
+  try {
+    const node = dagPb.decode(block)
+    if (node.Links.length > 0 || node.Data === undefined) return undefined
+    return UnixFS.unmarshal(node.Data).data ?? new Uint8Array()
+  } catch {
+    return undefined
+  }
+}
+
+/** A file's bytes `[at, at + size)` on disk, or fewer where the file ends. */
+type ReadDisk = (at: number, size: number) => Effect.Effect<Uint8Array, PlatformError>
+
+/**
+ * The block of `node` (at `cid`): from the disk when its bytes there hash to the CID, from the
+ * gateway when it is an inner node; `PrefixEnds` at the node when the disk does not hold it.
+ */
+const blockOf = (
+  fetch: (cid: CID) => Effect.Effect<Uint8Array, VerifiedFailure>,
+  readDisk: ReadDisk,
+  onDisk: number,
+  cid: CID,
+  node: FileNode | undefined
+): Effect.Effect<Uint8Array, VerifiedFailure | PlatformError | PrefixEnds> =>
+  Effect.gen(function* () {
+    if (node === undefined || isInline(cid)) return yield* fetch(cid)
+    const held = node.at + node.size <= onDisk && node.size <= MAX_BLOCK_BYTES
+    if (cid.code === raw.code) {
+      const bytes = held ? yield* readDisk(node.at, node.size) : undefined
+      if (bytes === undefined || !(yield* hashesTo(cid, bytes))) return yield* new PrefixEnds({ at: node.at })
+      return bytes
+    }
+    if (held) {
+      const data = yield* readDisk(node.at, node.size)
+      for (const candidate of unixfsLeaves(data)) if (yield* hashesTo(cid, candidate)) return candidate
+    }
+    const block = yield* fetch(cid)
+    const data = leafData(block)
+    if (data === undefined) return block
+    const disk = yield* readDisk(node.at, Math.min(data.length, Math.max(0, onDisk - node.at)))
+    if (disk.length === 0 || !equals(disk, data.subarray(0, disk.length))) return yield* new PrefixEnds({ at: node.at })
+    return block
+  })
+
+/**
+ * How many leading bytes of the `onDisk` bytes that `readDisk` reads are the file at `target`
+ * (its `range` is not read), its blocks asked of `gateway`.
+ */
+export const verifiedPrefix = (
+  gateway: Gateway,
+  target: Target,
+  readDisk: ReadDisk,
+  onDisk: number
+): Effect.Effect<number, VerifiedFailure | PlatformError> => {
+  const fetch = fetchRawBlock(gateway, target.root)
+  const source = {
+    block: (cid: CID, _later: (cid: CID) => boolean, node?: FileNode) => blockOf(fetch, readDisk, onDisk, cid, node),
+    end: Effect.void
+  }
+  return walk(source, { ...target, range: { offset: 0, length: onDisk } }).pipe(
+    Stream.runFold(
+      () => 0,
+      (verified, bytes) => verified + bytes.length
+    ),
+    Effect.catchTag("PrefixEnds", (ends) => Effect.succeed(ends.at))
+  )
+}
+
+/** Reads `[at, at + size)` of an open file. */
+export const readerOf =
+  (file: FileSystem.File): ReadDisk =>
+  (at, size) =>
+    Effect.map(
+      file.readAlloc(size, { position: BigInt(at) }),
+      Option.getOrElse(() => new Uint8Array())
+    )
+
+/** The gateways a resume may check the DAG with: the call's sources, else the configured ones, else the download's gateway. */
+const checkingGateways = (deps: DownloadDeps, options: DecryptOptions | undefined): ReadonlyArray<Gateway> => {
+  const sources = options?.sources ?? deps.hosts.config.downloads.sources
+  return sources !== undefined && sources.length > 0
+    ? sources.map((source) => deps.hosts.gatewayAt(source))
+    : [gatewayClient(deps.hosts, options)]
+}
+
+/** The verified prefix, asking each gateway in turn; 0 (start over) when none could show the DAG. */
+const firstAnswer = (
+  gateways: ReadonlyArray<Gateway>,
+  check: (gateway: Gateway) => Effect.Effect<number, VerifiedFailure | PlatformError>
+): Effect.Effect<number> =>
+  Effect.gen(function* () {
+    for (const gateway of gateways) {
+      const answer = yield* Effect.result(check(gateway))
+      if (Result.isSuccess(answer)) return answer.success
+      yield* Effect.logDebug(`Resume: could not check the partial file with a gateway: ${answer.failure.message}`)
+    }
+    return 0
+  })
+
+/**
+ * Readies `partial` for a resumed download of `cid` into `path`: an existing `path` without a
+ * `partial` becomes the partial file, whose bytes are cut to the verified prefix. Returns that
+ * prefix's length, from where the download goes on (0 without a partial file).
+ */
+export const prepareResume = Effect.fnUntraced(function* (
+  deps: DownloadDeps,
+  cid: Cid,
+  path: string,
+  partial: string,
+  options: DecryptOptions | undefined
+) {
+  const { fs } = deps
+  if (!(yield* fs.exists(partial))) {
+    if (!(yield* fs.exists(path))) return 0
+    yield* fs.rename(path, partial)
+  }
+  const onDisk = Number((yield* fs.stat(partial)).size)
+  const target = { root: decodeCid(cid), path: segmentsOf(options?.path) }
+  const verified =
+    onDisk === 0
+      ? 0
+      : yield* Effect.scoped(
+          Effect.flatMap(fs.open(partial, { flag: "r" }), (file) =>
+            firstAnswer(checkingGateways(deps, options), (gateway) =>
+              verifiedPrefix(gateway, target, readerOf(file), onDisk)
+            )
+          )
+        )
+  yield* fs.truncate(partial, verified)
+  return verified
+})
