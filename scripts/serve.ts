@@ -70,7 +70,7 @@ contract, until Ctrl-C.
   --encryption-port N   key nodes (default ${DefaultPorts.encryption})
   --free-ports          a free port for each of the four hosts (unless given above)
   --chain-port N        the chain's JSON-RPC (default 8545)
-  --no-chain            no chain: no payments, and EVM access conditions are never met
+  --no-chain            no chain: no payments, no x402 uploads, and EVM access conditions are never met
   --state-dir DIR       keep blocks and state in DIR across restarts (default: in memory); the
                         chain is not kept: every start deploys a fresh one
   --gc                  before serving, delete the blocks no upload record or IPNS value reaches
@@ -228,13 +228,18 @@ const unavailablePorts = async (command: ServeCommand): Promise<ReadonlyArray<st
 // The local chain
 // =============================================================================
 
+/** The accounts that settle x402 payments (and pay their gas) and receive them. */
+const x402SettlerIndex = 18
+const x402PayeeIndex = 19
+
 /** How often the API reads new `ReceivedPayment` events (the provider's back office does it on its own). */
 const syncEveryMs = 500
 
 /**
- * The in-process Hardhat chain served over HTTP, with `LighthousePayment`, a 6-decimal USDC and an
- * 18-decimal DAI deployed; the mock's key nodes evaluate EVM conditions on it and its API credits
- * payments to the contract as they are mined.
+ * The in-process Hardhat chain served over HTTP, with `LighthousePayment`, a 6-decimal USDC, an
+ * 18-decimal DAI and the EIP-3009 `TestUsdc` deployed; the mock's key nodes evaluate EVM conditions
+ * on it, its API credits payments to the contract as they are mined and takes x402 uploads paid in
+ * `TestUsdc`, settled on it.
  */
 const localChain = (bind: string, port: number): ServeExtension => ({
   id: "chain",
@@ -246,11 +251,13 @@ const localChain = (bind: string, port: number): ServeExtension => ({
       const chainId = await chain.publicClient.getChainId()
       const url = chain.url!
       const users = chain.accounts.slice(1, 4).map((address, i) => ({ address, privateKey: chain.privateKeys[i + 1]! }))
+      // The last two accounts take x402 payments: out of the way of the users printed above.
+      const x402 = { settler: chain.walletClients[x402SettlerIndex]!, payTo: chain.accounts[x402PayeeIndex]! }
 
       let timer: ReturnType<typeof setInterval> | undefined
       let syncing: Promise<unknown> = Promise.resolve()
       return {
-        options: chainOptions(chain.publicClient, deployment),
+        options: chainOptions(chain.publicClient, deployment, x402),
         lines: [
           `rpc         ${url}  chain id ${chainId} (Hardhat EDR, every transaction mined at once)`,
           `payment     ${deployment.payment}  LighthousePayment, owner ${deployment.owner}`,
@@ -258,7 +265,9 @@ const localChain = (bind: string, port: number): ServeExtension => ({
           `dai         ${deployment.dai}  ${localTokens.dai.decimals} decimals, open mint(to, amount)`,
           `accounts    ${chain.accounts.length} with 10000 ETH each (Hardhat's public test mnemonic), e.g.`,
           ...users.map((user) => `            ${user.address}  key ${user.privateKey}`),
-          `payments    ReceivedPayment events raise the payer's data limit within ${syncEveryMs} ms`
+          `payments    ReceivedPayment events raise the payer's data limit within ${syncEveryMs} ms`,
+          `x402 usdc   ${deployment.x402Usdc}  EIP-3009 TestUsdc, ${localTokens.usdc.decimals} decimals, open mint(to, amount)`,
+          `x402        POST /api/x402/upload on the API host, paid to ${x402.payTo}, settled by ${x402.settler.account.address}`
         ],
         layerOptions: [
           `defaultNetwork: "localhost",`,
@@ -272,6 +281,12 @@ const localChain = (bind: string, port: number): ServeExtension => ({
           payment: deployment.payment,
           usdc: { address: deployment.usdc, decimals: localTokens.usdc.decimals },
           dai: { address: deployment.dai, decimals: localTokens.dai.decimals },
+          x402: {
+            asset: deployment.x402Usdc,
+            decimals: localTokens.usdc.decimals,
+            payTo: x402.payTo,
+            settler: x402.settler.account.address
+          },
           owner: deployment.owner,
           accounts: users
         },

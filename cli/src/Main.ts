@@ -53,6 +53,7 @@ export const root = Command.make("lighthouse-effect").pipe(
     Conditions.conditions,
     Payment.quote,
     Payment.pay,
+    Payment.x402Upload,
     Wallet.wallet,
     Wallet.apiKey,
     ...Wallet.providerNames,

@@ -1,7 +1,7 @@
 /**
  * The world the simulation runs in, built by its setup steps: the in-process Hardhat chain with
- * the payment contract and two stablecoins deployed, the mock network answering the provider's
- * hosts through msw in this process, four wallets (owner, friend, condition holder, stranger), and
+ * the payment contract, two stablecoins and the EIP-3009 `TestUsdc` (for x402) deployed, the mock
+ * network answering the provider's hosts through msw in this process, four wallets (owner, friend, condition holder, stranger), and
  * the library's layer wired to both: HTTP to the mock hosts, payments to the in-process chain.
  *
  * Everything is released with the scope: msw stops intercepting, the chain is closed.
@@ -83,6 +83,10 @@ export const pageSize = 4
 // Account 0 deploys (and owns the contract); the users are the next four.
 const roles: ReadonlyArray<Role> = ["owner", "friend", "holder", "stranger"]
 
+/** The accounts that settle x402 payments (and pay their gas) and are paid by them. */
+export const x402SettlerIndex = 18
+export const x402PayeeIndex = 19
+
 // =============================================================================
 // Setup
 // =============================================================================
@@ -144,8 +148,12 @@ export const setup: Effect.Effect<Environment, StepFailed, Scope.Scope | Recorde
         startMockNetwork({
           pageSize,
           clock: () => Date.now() + clockOffsetMs,
-          // The API credits `ReceivedPayment` events of this contract; key nodes read balances here.
-          ...chainOptions(chain.publicClient, deployment),
+          // The API credits `ReceivedPayment` events of this contract; key nodes read balances here;
+          // x402 uploads are settled in the deployment's TestUsdc by accounts no flow signs with.
+          ...chainOptions(chain.publicClient, deployment, {
+            settler: chain.walletClients[x402SettlerIndex]!,
+            payTo: chain.accounts[x402PayeeIndex]!
+          }),
           // Chain traffic stays in process: any HTTP request the mock does not answer is a bug.
           onUnhandledFrame: "error"
         })
@@ -222,7 +230,12 @@ export const libraryLayer = (
 /** The report's header for this environment. */
 export const header = (env: Environment, mode: "sequential" | "concurrent", note: string): Header => ({
   chainId: env.chainId,
-  contracts: { LighthousePayment: env.deployment.payment, USDC: env.deployment.usdc, DAI: env.deployment.dai },
+  contracts: {
+    LighthousePayment: env.deployment.payment,
+    USDC: env.deployment.usdc,
+    DAI: env.deployment.dai,
+    TestUsdc: env.deployment.x402Usdc
+  },
   wallets: Object.fromEntries(Object.values(env.wallets).map((w) => [w.role, w.address])),
   nodePolicy: { mode, note },
   hosts: env.network.hosts
@@ -232,7 +245,10 @@ export const header = (env: Environment, mode: "sequential" | "concurrent", note
 // Outside the library: the token faucet and the mock's own helpers
 // =============================================================================
 
-/** Mints `amount` of a local stablecoin to `to` (the tokens have an open faucet). */
+/**
+ * Mints `amount` of a local stablecoin to `to` (the tokens have an open faucet; the EIP-3009
+ * `TestUsdc` has the same `mint(to, amount)`).
+ */
 export const mint = Effect.fnUntraced(function* (
   token: Address,
   to: Address,

@@ -18,6 +18,7 @@ import { policy } from "./PolicyFlow.ts"
 import { radix } from "./RadixFlow.ts"
 import { upload } from "./UploadFlow.ts"
 import { walrus } from "./WalrusFlow.ts"
+import { x402 } from "./X402Flow.ts"
 
 export const flows: ReadonlyArray<Flow> = [
   account,
@@ -30,6 +31,7 @@ export const flows: ReadonlyArray<Flow> = [
   walrus,
   files,
   pin,
+  x402,
   ipns,
   listing,
   policy,

@@ -3,7 +3,9 @@
  * process reach it over 127.0.0.1. Plain `fetch` signs up for an API key, uploads with
  * `/api/v0/add`, reads the file back from the gateway and asks the chain for its id; the library,
  * pointed at the printed hosts and deployment, encrypts and decrypts through the served key nodes
- * and pays on the served chain, after which the served API raises the data limit on its own.
+ * and pays on the served chain, after which the served API raises the data limit on its own; an
+ * x402 upload is paid in the served `TestUsdc`, settled on the served chain and stored, and an
+ * underpaid one is refused with its typed error.
  * SIGTERM stops everything and the process exits 0.
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -11,10 +13,12 @@ import { createRequire } from "node:module"
 import * as nodePath from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
-import { type Hex, isAddress } from "viem"
+import { type Address, createPublicClient, createWalletClient, erc20Abi, type Hex, http, isAddress } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
+import { hardhat } from "viem/chains"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Networks, Signer } from "lighthouse-effect"
+import { testUsdcAbi } from "lighthouse-effect/contracts"
 import { createLighthouseNode } from "lighthouse-effect/node"
 import type { LighthouseClient } from "lighthouse-effect/promise"
 
@@ -30,6 +34,7 @@ interface Served {
     readonly payment: string
     readonly usdc: { readonly address: string; readonly decimals: number }
     readonly dai: { readonly address: string; readonly decimals: number }
+    readonly x402: { readonly asset: Address; readonly decimals: number; readonly payTo: Address }
     readonly accounts: ReadonlyArray<{ readonly address: string; readonly privateKey: Hex }>
   }
 }
@@ -180,6 +185,70 @@ describe("npm run serve", () => {
         after = (await lighthouse.files.usage(apiKey)).dataLimit
       }
       expect(after - before).toBeGreaterThanOrEqual(10 * 1024 * 1024)
+    })
+  })
+
+  describe("x402 pay-per-upload, settled on the served chain", () => {
+    let lighthouse: LighthouseClient
+    beforeAll(() => {
+      lighthouse = createLighthouseNode({ hosts: served.urls })
+    })
+    afterAll(() => lighthouse.dispose())
+
+    const chainClient = () =>
+      createPublicClient({ chain: hardhat, transport: http(served.chain.url, { retryCount: 0 }) })
+    const balanceOf = (address: Address) =>
+      chainClient().readContract({
+        address: served.chain.x402.asset,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [address]
+      })
+
+    /** A printed account holding `amount` of the test USDC (its faucet is open). */
+    const fundedPayer = async (index: number, amount: bigint) => {
+      const account = privateKeyToAccount(served.chain.accounts[index]!.privateKey)
+      const wallet = createWalletClient({
+        account,
+        chain: hardhat,
+        transport: http(served.chain.url, { retryCount: 0 })
+      })
+      const hash = await wallet.writeContract({
+        address: served.chain.x402.asset,
+        abi: testUsdcAbi,
+        functionName: "mint",
+        args: [account.address, amount]
+      })
+      await chainClient().waitForTransactionReceipt({ hash })
+      return account
+    }
+
+    it("pays the asked price on the chain and stores the file; an underpayment is refused", async () => {
+      const account = await fundedPayer(1, 10_000n)
+      const payeeBefore = await balanceOf(served.chain.x402.payTo)
+      const file = new File(["paid over loopback"], "x402.txt", { type: "text/plain" })
+
+      const underpaid = await lighthouse.payment.x402Upload({ file, account, amount: 1n }).catch((e: unknown) => e)
+      expect(underpaid).toMatchObject({
+        _tag: "X402Underpaid",
+        message: "x402 payment of 1 is below the 3907 required"
+      })
+      expect(await balanceOf(served.chain.x402.payTo)).toBe(payeeBefore)
+
+      const paid = await lighthouse.payment.x402Upload({ file, account })
+      expect(paid.paid).toMatchObject({ amount: 3907n, asset: served.chain.x402.asset })
+      expect(paid.settlement).toMatchObject({
+        success: true,
+        network: "localhost",
+        payer: account.address.toLowerCase()
+      })
+      const receipt = await chainClient().getTransactionReceipt({ hash: paid.settlement.transaction as Hex })
+      expect(receipt.status).toBe("success")
+      expect(await balanceOf(served.chain.x402.payTo)).toBe(payeeBefore + 3907n)
+      expect(await balanceOf(account.address)).toBe(10_000n - 3907n)
+
+      const back = await fetch(`${served.urls.gateway}/ipfs/${paid.entry.Hash}`)
+      expect(await back.text()).toBe("paid over loopback")
     })
   })
 

@@ -81,6 +81,9 @@ const expected = [
   "files.pin",
   "files.pin.listed",
   "files.pin.unreachable",
+  "payment.x402Upload",
+  "payment.x402.settled",
+  "payment.x402.refused.underpaid",
   "files.requestPdpDeal",
   "files.awaitPdpDeal",
   "ipns.generateKey",
@@ -117,6 +120,7 @@ describe("the simulation", () => {
         "walrus",
         "files",
         "pin",
+        "x402",
         "ipns",
         "listing",
         "policy",
@@ -136,6 +140,9 @@ describe("the simulation", () => {
 
     // The stranger meets the library's typed refusal; the sequential policy pays its pauses.
     expect(stepOf(report, "keyShards.refused.stranger")?.detail).toContain("AccessDenied")
+    expect(stepOf(report, "payment.x402.refused.underpaid")?.detail).toBe(
+      "refused as expected: X402Underpaid (x402 payment of 3906 is below the 3907 required)"
+    )
     expect(stepOf(report, "nodes.sequential")!.ms).toBeGreaterThanOrEqual(2000)
     expect(report.header?.nodePolicy.mode).toBe("concurrent")
 

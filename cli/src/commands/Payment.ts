@@ -1,8 +1,11 @@
 /**
  * What storage costs and paying for it: `quote <path|size>…` prices files on disk (folders
  * walked) and sizes in bytes as one upload, with each file's size and type; `pay <amount>` pays
- * the network's payment contract in a stablecoin or its native coin and waits for the receipt.
- * Each is a call of the library's `Payment` service (`quotePaths`, `quote`, `fund`).
+ * the network's payment contract in a stablecoin or its native coin and waits for the receipt;
+ * `x402-upload <file>` uploads one file paid for in the request itself (x402: the network asks a
+ * price, the wallet signs an EIP-3009 USDC authorisation, the network settles it and stores the
+ * file; no API key). Each is a call of the library's `Payment` service (`quotePaths`, `quote`,
+ * `fund`, `x402Upload`).
  *
  * The payer's private key never comes from argv: it is `LIGHTHOUSE_PRIVATE_KEY` or the stored
  * wallet opened with its password. `--networks FILE` adds rows to the library's network table,
@@ -11,11 +14,16 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import * as Path from "effect/Path"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { Argument, Command, Flag } from "effect/cli"
-import { Networks, Payment } from "lighthouse-effect"
-import { layerWith } from "../Client.ts"
+import { type Address as EvmAddress, formatUnits, getAddress, isAddress } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { Address, Mime, Networks, Payment } from "lighthouse-effect"
+import { layerWith, withLibrary } from "../Client.ts"
 import * as Credentials from "../Credentials.ts"
 import { UsageError } from "../Errors.ts"
 import * as Output from "../Output.ts"
@@ -131,6 +139,88 @@ export const pay = Command.make(
       command:
         "lighthouse-effect pay $(lighthouse-effect quote big.iso --token usdc --json | jq -r .price.amount) --token usdc",
       description: "Pay a quote in USDC (approve, then receiveToken)"
+    }
+  ])
+)
+
+// =============================================================================
+// x402-upload
+// =============================================================================
+
+/** A token's address as the user wrote it, checksummed; anything else is a usage error. */
+const assetOf = (asset: Option.Option<string>) =>
+  Option.match(asset, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (text): Effect.Effect<EvmAddress, UsageError> =>
+      isAddress(text, { strict: false })
+        ? Effect.succeed(getAddress(text))
+        : Effect.fail(new UsageError({ detail: `--asset must be a token address (0x and 40 hex digits), not ${text}` }))
+  })
+
+/** `--amount`, a whole number of the asset's base units. */
+const amountOf = (amount: Option.Option<string>) =>
+  Option.match(amount, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (text) =>
+      wholeNumber.test(text)
+        ? Effect.succeed(BigInt(text))
+        : Effect.fail(new UsageError({ detail: `--amount is a whole number of the asset's base units, not ${text}` }))
+  })
+
+/** The file on disk as a `File` named by `--name` or its own base name. */
+const fileOf = (path: string, name: Option.Option<string>) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const paths = yield* Path.Path
+    // A copy onto an `ArrayBuffer` of its own: a `Blob` takes no view of a possibly shared buffer.
+    const bytes = new Uint8Array(yield* fs.readFile(path))
+    const fileName = Option.getOrElse(name, () => paths.basename(path))
+    return new File([bytes], fileName, { type: Mime.lookup(fileName) ?? "" })
+  })
+
+/** What a person reads of a paid upload (USDC has 6 decimals). */
+const x402Lines = (result: Payment.X402UploadResult) => [
+  `stored ${result.entry.Name} ${result.entry.Hash} (${result.entry.Size} bytes)`,
+  `paid ${formatUnits(result.paid.amount, 6)} (${result.paid.amount} base units of ${result.paid.asset}) ` +
+    `in ${result.settlement.transaction} on ${result.settlement.network}`
+]
+
+export const x402Upload = Command.make(
+  "x402-upload",
+  {
+    file: Argument.String("file").pipe(Argument.withDescription("The file to store")),
+    name: Flag.String("name").pipe(Flag.withDescription("Store it under this name (default: its own)"), Flag.optional),
+    amount: Flag.String("amount").pipe(
+      Flag.withDescription("Pay this many base units instead of the price asked (a price agreed beforehand)"),
+      Flag.optional
+    ),
+    asset: Flag.String("asset").pipe(
+      Flag.withDescription("The token you pay with; when the network asks for another, nothing is signed"),
+      Flag.optional
+    ),
+    passwordFile: Credentials.passwordFile
+  },
+  ({ file, name, amount, asset, passwordFile }) =>
+    Effect.gen(function* () {
+      const offered = yield* assetOf(asset)
+      const paying = yield* amountOf(amount)
+      const key = yield* Address.parsePrivateKey(yield* Credentials.privateKey(passwordFile))
+      const account = privateKeyToAccount(Redacted.value(key))
+      const upload = yield* fileOf(file, name)
+      const result = yield* Payment.Payment.use((payment) =>
+        payment.x402Upload({ file: upload, account, asset: offered, amount: paying })
+      )
+      yield* Output.result(result, x402Lines(result))
+    }).pipe(withLibrary)
+).pipe(
+  Command.withDescription(
+    "Uploads a file paid per upload over x402 (USDC, EIP-3009), no API key; the key from the wallet or LIGHTHOUSE_PRIVATE_KEY"
+  ),
+  Command.withExamples([
+    { command: "lighthouse-effect x402-upload report.pdf", description: "Pay the price asked and store the file" },
+    {
+      command: "lighthouse-effect x402-upload report.pdf --asset 0x… --amount 3907 --json",
+      description: "Only in this token and for this amount; the settlement as JSON"
     }
   ])
 )
