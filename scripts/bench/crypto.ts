@@ -37,7 +37,6 @@ export interface RunOptions {
 }
 
 const now = Effect.sync(() => performance.now())
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 // =============================================================================
 // Split + recover
@@ -142,8 +141,8 @@ const listed = (passes: ReadonlyArray<PassResult>, of: (p: PassResult) => number
 
 /** Throughput in CPU time: the median of each round's ratio, so drifts in machine load cancel. */
 const throughputRow = (direction: "encrypt" | "decrypt", bytes: number, sides: Sides): BenchRow => {
-  const ratio = median(sides.raw.map((raw, i) => raw.cpuSeconds / sides.stream[i]!.cpuSeconds))
-  const speed = (passes: ReadonlyArray<PassResult>) => bytes / MiB / median(passes.map((p) => p.cpuSeconds))
+  const ratio = Report.median(sides.raw.map((raw, i) => raw.cpuSeconds / sides.stream[i]!.cpuSeconds))
+  const speed = (passes: ReadonlyArray<PassResult>) => bytes / MiB / Report.median(passes.map((p) => p.cpuSeconds))
   const name = direction === "encrypt" ? "encryptStream" : "decryptStreamUnverified"
   return {
     benchmark:
@@ -182,9 +181,9 @@ const withinTenPercent = (
 
 /** Peak growth of the round trip (heap + external, and RSS), and what of it is still referenced. */
 const memoryRows = (bytes: number, peak: Sides, retained: Sides, retainedBytes: number): Array<BenchRow> => {
-  const heap = (passes: ReadonlyArray<PassResult>) => median(passes.map((p) => p.heapMiB))
-  const rss = (passes: ReadonlyArray<PassResult>) => median(passes.map((p) => p.rssMiB))
-  const seconds = median(peak.stream.map((p) => p.wallSeconds))
+  const heap = (passes: ReadonlyArray<PassResult>) => Report.median(passes.map((p) => p.heapMiB))
+  const rss = (passes: ReadonlyArray<PassResult>) => Report.median(passes.map((p) => p.rssMiB))
+  const seconds = Report.median(peak.stream.map((p) => p.wallSeconds))
   const referenced = heap(retained.stream) - heap(retained.raw)
   return [
     withinTenPercent(
@@ -223,7 +222,7 @@ const memoryRows = (bytes: number, peak: Sides, retained: Sides, retainedBytes: 
 
 /** The 4× larger round trip's peak against the 1× figure: no growth with the size of the file. */
 const sizeRow = (bytes: number, large: PassResult, peak: Sides): BenchRow => {
-  const base = median(peak.stream.map((p) => p.heapMiB))
+  const base = Report.median(peak.stream.map((p) => p.heapMiB))
   return {
     benchmark: `peak heap + external growth, ${(bytes * 4) / MiB} MiB round trip: no growth with size`,
     value: large.heapMiB,
@@ -252,7 +251,7 @@ const profiles = (bytes: number) =>
 /** How far the bare loop's own passes spread around their median: the machine's noise in this run. */
 const spreadOf = (passes: ReadonlyArray<PassResult>) => {
   const seconds = passes.map((p) => p.cpuSeconds)
-  const middle = median(seconds)
+  const middle = Report.median(seconds)
   return { low: Math.min(...seconds) / middle, high: Math.max(...seconds) / middle }
 }
 

@@ -104,12 +104,6 @@ export const sha256Of = async (path: string) => {
   return hash.digest("hex")
 }
 
-export const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
 export const envNumber = (name: string) => {
   const raw = process.env[name]
   return raw === undefined || raw === "" ? undefined : Number(raw)

@@ -47,12 +47,6 @@ export interface RunOptions {
 const privateKey = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
 const cid = "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQA"
 
-const median = (xs: ReadonlyArray<number>) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
 /** Median wall time of `runs` sequential runs of `task`, after `warmup` untimed ones. */
 const time = async (runs: number, task: () => Promise<unknown>, warmup = 2): Promise<number> => {
   for (let i = 0; i < warmup; i++) await task()
@@ -62,7 +56,7 @@ const time = async (runs: number, task: () => Promise<unknown>, warmup = 2): Pro
     await task()
     times.push(performance.now() - start)
   }
-  return median(times)
+  return Report.median(times)
 }
 
 /**
@@ -84,7 +78,7 @@ const interleaved = async <K extends string>(
       times[name].push(performance.now() - start)
     }
   }
-  return Object.fromEntries(names.map((name) => [name, median(times[name])])) as Record<K, number>
+  return Object.fromEntries(names.map((name) => [name, Report.median(times[name])])) as Record<K, number>
 }
 
 const runtimeFor = (mode: "sequential" | "concurrent") =>

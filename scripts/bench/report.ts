@@ -72,3 +72,10 @@ export const writePreamble = (preamble: string, path: string = benchmarksFile): 
   const sections = first < 0 ? [] : lines.slice(first)
   writeFileSync(path, `${["# Benchmarks", "", preamble.trimEnd(), "", ...sections].join("\n").trimEnd()}\n`)
 }
+
+/** The median of some samples (the mean of the two middle ones for an even count). */
+export const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}

@@ -28,7 +28,7 @@
  * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/transfer.ts` prints the rows and rewrites the `## Transfers` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
-import { clientLayer, envNumber, MiB, type Measured, makeFile, measure, median, sha256Of } from "./measure.ts"
+import { clientLayer, envNumber, MiB, type Measured, makeFile, measure, sha256Of } from "./measure.ts"
 import * as Report from "./report.ts"
 import { execFile } from "node:child_process"
 import * as fs from "node:fs/promises"
@@ -159,7 +159,7 @@ const rowsOf = (
   encryptedMiB: number,
   plainMiB: number
 ): Array<BenchRow> => {
-  const pick = (key: string, field: "wallMs" | "growthMiB") => median(results[key]!.map((m) => m[field]))
+  const pick = (key: string, field: "wallMs" | "growthMiB") => Report.median(results[key]!.map((m) => m[field]))
   const rows: Array<BenchRow> = []
   const cases: ReadonlyArray<{
     readonly key: Case

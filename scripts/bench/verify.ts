@@ -26,7 +26,7 @@ import { Effect, ManagedRuntime } from "effect"
 import { Download, Upload } from "lighthouse-effect"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { privateKeyToAccount } from "viem/accounts"
-import { clientLayer, envNumber, MiB, type Measured, makeFile, measure, median, sha256Of } from "./measure.ts"
+import { clientLayer, envNumber, MiB, type Measured, makeFile, measure, sha256Of } from "./measure.ts"
 import * as Report from "./report.ts"
 
 type Case = "upload-verified" | "upload-unverified" | "download-verified" | "download-unverified"
@@ -128,7 +128,7 @@ const measureCases = async (served: ServedMockNetwork, dir: string, file: string
 
 /** CPU, wall time and memory of one operation, verified against unverified. */
 const comparisonRows = (results: Results, operation: "upload" | "download", label: string): Array<Report.BenchRow> => {
-  const pick = (key: Case, field: "wallMs" | "cpuMs" | "growthMiB") => median(results[key].map((m) => m[field]))
+  const pick = (key: Case, field: "wallMs" | "cpuMs" | "growthMiB") => Report.median(results[key].map((m) => m[field]))
   const on = `${operation}-verified` as const
   const off = `${operation}-unverified` as const
   const cpu = { on: pick(on, "cpuMs") / 1000, off: pick(off, "cpuMs") / 1000 }

@@ -25,7 +25,7 @@ import { fileURLToPath } from "node:url"
 import { Effect, ManagedRuntime } from "effect"
 import { Auth, Download, Signer, Upload } from "lighthouse-effect"
 import { privateKeyToAccount } from "viem/accounts"
-import { clientLayer, envNumber, MiB, makeFile, median, sha256Of } from "./measure.ts"
+import { clientLayer, envNumber, MiB, makeFile, sha256Of } from "./measure.ts"
 import { type Server, startServer } from "./network.ts"
 import * as Report from "./report.ts"
 
@@ -236,7 +236,7 @@ interface Figure {
 
 const perGiB = (samples: ReadonlyArray<number>, startUp: number, mib: number): Figure => {
   const scaled = samples.map((s) => ((s - startUp) * 1024) / mib)
-  return { median: median(scaled), min: Math.min(...scaled), max: Math.max(...scaled) }
+  return { median: Report.median(scaled), min: Math.min(...scaled), max: Math.max(...scaled) }
 }
 
 const shown = (f: Figure) => `${Report.figure(f.median)} (${Report.figure(f.min)}–${Report.figure(f.max)})`
@@ -254,8 +254,8 @@ interface Row {
 
 /** Every row of the section, from the samples of every round. */
 const rowsOf = (samples: Samples, mib: number, curl: boolean) => {
-  const nodeStart = median(samples["node start-up"]!)
-  const libraryStart = median(samples["library start-up"]!)
+  const nodeStart = Report.median(samples["node start-up"]!)
+  const libraryStart = Report.median(samples["library start-up"]!)
   const lib = (key: string) => perGiB(samples[key]!, libraryStart, mib)
   const bare = (key: string) => perGiB(samples[key]!, nodeStart, mib)
   const outside = (key: string) => perGiB(samples[key]!, 0, mib)
