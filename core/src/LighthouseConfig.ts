@@ -75,7 +75,7 @@ export interface DownloadSources {
    */
   readonly sources: ReadonlyArray<string> | undefined
   /** @default "fallback" */
-  readonly strategy: "fallback" | "race"
+  readonly strategy: "fallback" | "race" | "split"
   /** How long a source may keep a download waiting for bytes before it is dropped. @default 30 seconds */
   readonly stallTimeout: Duration.Duration
 }

@@ -10,13 +10,19 @@ import * as Schema from "effect/Schema"
  * - `fallback`: one at a time, in the order given; the next takes over from the last verified
  *   byte when one fails, stalls or lies;
  * - `race`: all are asked at once, the first to answer a verified block serves the content and
- *   the others are interrupted; when it fails, the rest race again from the last verified byte.
+ *   the others are interrupted; when it fails, the rest race again from the last verified byte;
+ * - `split`: the content is cut into ranges of `rangeSize` bytes fetched from all sources in
+ *   parallel (at most `requestsPerSource` requests each), handed out in order with at most
+ *   `window` bytes held; a source that fails, stalls or lies on a range is dropped and the others
+ *   fetch the rest of that range.
  *
  * @category schemas
  */
-export const Strategy = Schema.Literals(["fallback", "race"])
+export const Strategy = Schema.Literals(["fallback", "race", "split"])
 /** @category models */
 export type Strategy = typeof Strategy.Type
+
+const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
 
 export const sourceFields = {
   /**
@@ -31,7 +37,13 @@ export const sourceFields = {
    * How long a source may keep the download waiting for its next bytes before it is dropped as
    * stalled: a `Duration`, or milliseconds. @default 30 seconds (or the configuration's)
    */
-  stallTimeout: Schema.optional(Schema.Union([Schema.Finite, Schema.Duration]))
+  stallTimeout: Schema.optional(Schema.Union([Schema.Finite, Schema.Duration])),
+  /** `split`: bytes asked of a source in one request. @default 4 MiB */
+  rangeSize: Schema.optional(PositiveInt),
+  /** `split`: requests a source may have in flight at once. @default 2 */
+  requestsPerSource: Schema.optional(PositiveInt),
+  /** `split`: verified bytes that may wait for the caller, at most. @default 16 MiB */
+  window: Schema.optional(PositiveInt)
 }
 
 /** What one source did for a download. */

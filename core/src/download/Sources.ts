@@ -25,6 +25,7 @@ import type { VerificationReport } from "../verify/Retrieval.ts"
 import { openCar, openRawBlocks, type TrustlessFormat, type VerifiedFailure } from "../verify/Trustless.ts"
 import type { Target } from "../verify/Walk.ts"
 import type { SourceReport, Strategy } from "./SourceOptions.ts"
+import { defaultSplit, pullSplit, type SplitShape } from "./Split.ts"
 import { fallback, type Lane, type LaneFailure, openLane, pullWithin, race, type Serving } from "./Strategies.ts"
 
 /** What a download from sources reads from where. */
@@ -35,6 +36,8 @@ export interface SourcesPlan {
   readonly lanes: ReadonlyArray<Lane>
   readonly strategy: Strategy
   readonly stall: Duration.Duration
+  /** How `split` cuts the content (read by that strategy only). */
+  readonly split: SplitShape
 }
 
 /** The options of a download that choose its sources. */
@@ -43,6 +46,9 @@ export interface SourceChoice {
   readonly strategy?: Strategy | undefined
   readonly stallTimeout?: Duration.Input | undefined
   readonly trustless?: TrustlessFormat | undefined
+  readonly rangeSize?: number | undefined
+  readonly requestsPerSource?: number | undefined
+  readonly window?: number | undefined
 }
 
 /** The plan of a download from the call's sources, else the configuration's; `undefined` with neither. */
@@ -65,7 +71,12 @@ export const planOf = (
     }
   })
   const stall = Duration.fromInputUnsafe(options?.stallTimeout ?? defaults.stallTimeout)
-  return { cid, target, lanes, strategy: options?.strategy ?? defaults.strategy, stall }
+  const split = {
+    rangeSize: options?.rangeSize ?? defaultSplit.rangeSize,
+    requestsPerSource: options?.requestsPerSource ?? defaultSplit.requestsPerSource,
+    window: options?.window ?? defaultSplit.window
+  }
+  return { cid, target, lanes, strategy: options?.strategy ?? defaults.strategy, stall, split }
 }
 
 /** Failures that are the content's, not the source's: every source would answer the same. */
@@ -168,6 +179,12 @@ export const retrieveFromSources = (
   readonly stream: Stream.Stream<Uint8Array, VerifiedFailure | AllSourcesFailed>
   readonly report: Effect.Effect<VerificationReport & { readonly sources: ReadonlyArray<SourceReport> }>
 } => ({
-  stream: Stream.fromChannel(Channel.fromTransform((_, scope) => pullFrom(plan, scope))),
+  stream: Stream.fromChannel(
+    Channel.fromTransform((_, scope) =>
+      plan.strategy === "split"
+        ? pullSplit({ ...plan, noSourceLeft: Effect.suspend(() => noSourceLeft(plan)), isContentFailure }, scope)
+        : pullFrom(plan, scope)
+    )
+  ),
   report: Effect.sync(() => ({ verified: true as const, sources: reportOf(plan) }))
 })

@@ -37,7 +37,7 @@ describe("sources over the served network, through the Promise facade", () => {
     expect(second).toEqual({ gateway: honest, bytes: content.length - 512 * 1024 })
   })
 
-  it("every gateway failing rejects with AllSourcesFailed; a wrong option is an InvalidArgument", async () => {
+  it("every gateway failing rejects with AllSourcesFailed (split too); a wrong option is an InvalidArgument", async () => {
     const { apiKey } = served.network.seedAccount(alice.address)
     const entry = await lighthouse.upload.buffer(content, { apiKey })
     const [one, two] = served.gatewayUrls as [string, string]
@@ -50,7 +50,16 @@ describe("sources over the served network, through the Promise facade", () => {
       message: `Every source of ${entry.Hash} failed: ${one} (HTTP 429); ${two} (no answer (network error))`
     })
     await expect(
-      lighthouse.download.bytes(entry.Hash, { sources: [one], strategy: "split" } as never)
+      lighthouse.download.bytes(entry.Hash, { sources: [one, two], strategy: "split", rangeSize: 256 * 1024 })
+    ).rejects.toMatchObject({
+      _tag: "AllSourcesFailed",
+      message: `Every source of ${entry.Hash} failed: ${one} (HTTP 429); ${two} (no answer (network error))`
+    })
+    await expect(
+      lighthouse.download.bytes(entry.Hash, { sources: [one], strategy: "scatter" } as never)
+    ).rejects.toMatchObject({ _tag: "InvalidArgument" })
+    await expect(
+      lighthouse.download.bytes(entry.Hash, { sources: [one], strategy: "split", rangeSize: 0 })
     ).rejects.toMatchObject({ _tag: "InvalidArgument" })
   })
 })

@@ -130,7 +130,7 @@ describe("downloads from several sources", () => {
     }).pipe(Effect.provide(layer))
   )
 
-  for (const strategy of ["fallback", "race"] as const) {
+  for (const strategy of ["fallback", "race", "split"] as const) {
     it.effect(`${strategy}: every source failing is AllSourcesFailed, each with its reason`, () =>
       Effect.gen(function* () {
         const cid = yield* uploaded

@@ -1,0 +1,197 @@
+/**
+ * The `split` strategy: the content is cut into pieces of `rangeSize` bytes, and the pieces are
+ * fetched from every source at once, each piece its own trustless request (`entity-bytes`) checked
+ * block by block like any other. A source has at most `requestsPerSource` pieces in flight; the
+ * least busy source takes the next piece.
+ *
+ * Memory: only the pieces from the first one not yet handed out on are fetched, as many as fit in
+ * `window` bytes, so at most `window` verified bytes wait for the caller; they reach the caller in
+ * order. The size of the content need not be known up front: a piece that comes back shorter than
+ * asked (its walk knows the file's size from the verified root) is where the content ends.
+ *
+ * A source that fails, stalls or lies on a piece is dropped with its reason and takes no new piece;
+ * the piece keeps the verified bytes it got and another source fetches the rest of it. Its other
+ * pieces in flight run on (their bytes are checked all the same) and come back when they fail.
+ *
+ * @since 0.1.0
+ */
+import * as Arr from "effect/Array"
+import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Pull from "effect/Pull"
+import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import type { AllSourcesFailed } from "../errors/Sources.ts"
+import type { VerifiedFailure } from "../verify/Trustless.ts"
+import type { Target } from "../verify/Walk.ts"
+import { type Lane, type LaneFailure, pullWithin } from "./Strategies.ts"
+
+/** How `split` cuts the content and how much it fetches ahead. */
+export interface SplitShape {
+  /** Bytes asked of a source in one request. */
+  readonly rangeSize: number
+  /** Requests a source may have in flight at once. */
+  readonly requestsPerSource: number
+  /** Verified bytes that may wait for the caller, at most. */
+  readonly window: number
+}
+
+export const defaultSplit: SplitShape = { rangeSize: 4 * 1024 * 1024, requestsPerSource: 2, window: 16 * 1024 * 1024 }
+
+/** `[start, end)` of the content (counted from the first byte asked for), and what was fetched of it. */
+interface Piece {
+  readonly start: number
+  readonly end: number
+  readonly parts: Array<Uint8Array>
+  got: number
+  /** The source fetching it now. */
+  fetcher: Lane | undefined
+  done: boolean
+}
+
+/** A piece's request that ended: `failure` when the source failed on it. */
+interface Ended {
+  readonly lane: Lane
+  readonly piece: Piece
+  readonly failure: LaneFailure | undefined
+}
+
+/** What a split download needs from its caller. */
+export interface SplitPlan {
+  readonly target: Target
+  readonly lanes: ReadonlyArray<Lane>
+  readonly stall: Duration.Duration
+  readonly split: SplitShape
+  /** The download's failure once no source is left. */
+  readonly noSourceLeft: Effect.Effect<never, VerifiedFailure | AllSourcesFailed>
+  /** Whether a failure is the content's (every source would answer it), which ends the download. */
+  readonly isContentFailure: (failure: LaneFailure) => boolean
+}
+
+interface SplitState {
+  readonly plan: SplitPlan
+  readonly pieceSize: number
+  readonly slots: number
+  /** Pieces not handed out yet, in order. */
+  readonly pieces: Array<Piece>
+  readonly inFlight: Map<Lane, number>
+  readonly ended: Queue.Queue<Ended>
+  /** Where the next new piece starts. */
+  next: number
+  /** Where the content ends: the range's length, or where a piece came back short. */
+  end: number
+}
+
+/** `length` bytes of `target` from `from` bytes into it. */
+const pieceTarget = (target: Target, from: number, length: number): Target => ({
+  ...target,
+  range: { offset: (target.range?.offset ?? 0) + from, length }
+})
+
+/** Fetches the rest of `piece` from `lane`, each chunk within the stall time-out. */
+const fetchPiece = (plan: SplitPlan, lane: Lane, piece: Piece): Effect.Effect<void, LaneFailure> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const from = piece.start + piece.got
+      const stream = Stream.unwrap(lane.open(pieceTarget(plan.target, from, piece.end - from)))
+      const pull = yield* Stream.toPull(stream)
+      const millis = Duration.toMillis(plan.stall)
+      while (true) {
+        const chunk = yield* pullWithin(pull, plan.stall, millis)
+        if (chunk === undefined) return
+        for (const bytes of chunk) {
+          piece.parts.push(bytes)
+          piece.got += bytes.length
+          lane.served += bytes.length
+        }
+      }
+    })
+  )
+
+/** The live source with the fewest pieces in flight and room for one more. */
+const leastBusy = (state: SplitState): Lane | undefined => {
+  let best: Lane | undefined
+  for (const lane of state.plan.lanes) {
+    const busy = state.inFlight.get(lane) ?? 0
+    if (lane.dropped !== undefined || busy >= state.plan.split.requestsPerSource) continue
+    if (best === undefined || busy < (state.inFlight.get(best) ?? 0)) best = lane
+  }
+  return best
+}
+
+/** Adds the pieces the window has room for, and hands each piece without a fetcher to a free source. */
+const schedule = (state: SplitState, scope: Scope.Scope): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    while (state.pieces.length < state.slots && state.next < state.end) {
+      const end = Math.min(state.next + state.pieceSize, state.end)
+      state.pieces.push({ start: state.next, end, parts: [], got: 0, fetcher: undefined, done: false })
+      state.next = end
+    }
+    for (const piece of state.pieces) {
+      if (piece.done || piece.fetcher !== undefined || piece.start >= state.end) continue
+      const lane = leastBusy(state)
+      if (lane === undefined) return
+      piece.fetcher = lane
+      state.inFlight.set(lane, (state.inFlight.get(lane) ?? 0) + 1)
+      const request = Effect.result(fetchPiece(state.plan, lane, piece)).pipe(
+        Effect.flatMap((result) =>
+          Queue.offer(state.ended, { lane, piece, failure: result._tag === "Failure" ? result.failure : undefined })
+        )
+      )
+      yield* Effect.forkIn(request, scope)
+    }
+  })
+
+/** Takes a request's end into the state; a content failure is returned, to end the download. */
+const settle = (state: SplitState, { lane, piece, failure }: Ended): LaneFailure | undefined => {
+  state.inFlight.set(lane, (state.inFlight.get(lane) ?? 0) - 1)
+  piece.fetcher = undefined
+  if (failure === undefined) {
+    piece.done = true
+    // Shorter than asked: the verified walk found the content's end here.
+    if (piece.start + piece.got < piece.end) state.end = Math.min(state.end, piece.start + piece.got)
+    return undefined
+  }
+  lane.dropped ??= failure
+  return state.plan.isContentFailure(failure) ? failure : undefined
+}
+
+const inFlight = (state: SplitState) => [...state.inFlight.values()].reduce((total, count) => total + count, 0)
+
+/** The next piece's bytes, in order, once it is complete; the pieces after it are fetched meanwhile. */
+export const pullSplit = (
+  plan: SplitPlan,
+  scope: Scope.Scope
+): Effect.Effect<Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, VerifiedFailure | AllSourcesFailed>> =>
+  Effect.map(Queue.unbounded<Ended>(), (ended) => {
+    const pieceSize = Math.max(1, Math.min(plan.split.rangeSize, plan.split.window))
+    const state: SplitState = {
+      plan,
+      pieceSize,
+      slots: Math.max(1, Math.floor(plan.split.window / pieceSize)),
+      pieces: [],
+      inFlight: new Map(),
+      ended,
+      next: 0,
+      end: plan.target.range?.length ?? Number.POSITIVE_INFINITY
+    }
+    return Effect.gen(function* () {
+      while (true) {
+        const head = state.pieces[0]
+        if (head?.done === true) {
+          state.pieces.shift()
+          // Its place in the window goes to the next piece now, while the caller reads this one.
+          yield* schedule(state, scope)
+          if (Arr.isArrayNonEmpty(head.parts)) return head.parts
+          continue
+        }
+        if (state.next >= state.end && (head === undefined || head.start >= state.end)) return yield* Cause.done()
+        yield* schedule(state, scope)
+        if (inFlight(state) === 0) return yield* plan.noSourceLeft
+        const failure = settle(state, yield* Queue.take(ended))
+        if (failure !== undefined && failure._tag !== "Stalled") return yield* Effect.fail(failure)
+      }
+    })
+  })
