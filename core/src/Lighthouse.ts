@@ -197,9 +197,16 @@ export const fromConfig =
 /**
  * `layerNoDeps`, configured from `LIGHTHOUSE_*` variables; `options` win over them.
  *
+ * These `…Config` layers are functions rather than `fromConfig(…)` values: a call at module level
+ * is kept by a bundler (it cannot tell it is pure), and with it every service, so a program that
+ * imports this module only for `httpLayer` would bundle `Payment` and viem.
+ *
  * @category layers
  */
-export const layerNoDepsConfig = fromConfig(layerNoDeps)
+export const layerNoDepsConfig = (
+  options: Options = {}
+): Layer.Layer<Services, Config.ConfigError, FileSystem.FileSystem | HttpClient.HttpClient> =>
+  fromConfig(layerNoDeps)(options)
 
 /**
  * @deprecated use `layerNoDepsConfig` (removed in the next release).
@@ -212,11 +219,13 @@ export const layerWithConfig = layerNoDepsConfig
  *
  * @category layers
  */
-export const layerConfig = fromConfig(layer)
+export const layerConfig = (options: Options = {}): Layer.Layer<Services, Config.ConfigError, FileSystem.FileSystem> =>
+  fromConfig(layer)(options)
 
 /**
  * `layerBrowser`, configured from `LIGHTHOUSE_*` variables (or another `ConfigProvider`); `options` win over them.
  *
  * @category layers
  */
-export const layerBrowserConfig = fromConfig(layerBrowser)
+export const layerBrowserConfig = (options: Options = {}): Layer.Layer<Services, Config.ConfigError> =>
+  fromConfig(layerBrowser)(options)

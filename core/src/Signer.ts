@@ -13,17 +13,14 @@
  *
  * @since 0.1.0
  */
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
 import {
   type Account,
   type Chain,
   createWalletClient,
   custom,
-  type Hex,
   type LocalAccount,
   type Transport,
   type WalletClient
@@ -31,47 +28,13 @@ import {
 import { privateKeyToAccount } from "viem/accounts"
 import { type InvalidPrivateKey, SignerError } from "./Errors.ts"
 import { parsePrivateKey } from "./schema/Address.ts"
+import { type Address, type Service, Signer } from "./signer/Service.ts"
 
 // =============================================================================
 // Service
 // =============================================================================
 
-/**
- * A lower-cased EVM address.
- *
- * @category models
- */
-export type Address = `0x${string}`
-
-/** @category models */
-export interface Service {
-  /** The signer's EVM address, lower-cased. */
-  readonly address: Address
-  /** Signs `message` as EIP-191 `personal_sign` (the `\x19Ethereum Signed Message:\n` prefix); 0x-hex. */
-  readonly signMessage: (message: string) => Effect.Effect<Hex, SignerError>
-}
-
-/**
- * A value that can sign, as an input schema: an object with a string `address` and a
- * `signMessage` function. It checks the shape only; signing is what tells a working signer.
- *
- * @category schemas
- */
-export const ServiceSchema = Schema.declare(
-  (u: unknown): u is Service =>
-    typeof u === "object" &&
-    u !== null &&
-    typeof (u as { address?: unknown }).address === "string" &&
-    typeof (u as { signMessage?: unknown }).signMessage === "function",
-  { expected: "a signer ({ address, signMessage })" }
-)
-
-/**
- * Who signs: the wallet behind every auth message, JWT, API key and one-time token.
- *
- * @category services
- */
-export class Signer extends Context.Service<Signer, Service>()("lighthouse-effect/Signer") {}
+export { type Address, type Service, ServiceSchema, Signer } from "./signer/Service.ts"
 
 // =============================================================================
 // Constructors

@@ -79,4 +79,41 @@ describe("the bundled library", () => {
       "core/src/crypto/StreamingGcm.ts": ["core/src/crypto/FileFormat.ts"]
     })
   })
+
+  it("for an encrypted upload keeps no payment, wallet or CBOR codec code", async () => {
+    // The program of the bundle bench (scripts/bench/bundle.ts), which the 110 KiB target is about.
+    const { metafile } = await build({
+      absWorkingDir: root,
+      stdin: {
+        resolveDir: root,
+        contents: [
+          ...["Effect", "FileSystem", "Layer"].map((name) => `import * as ${name} from "effect/${name}"`),
+          ...["Auth", "KeyNodes", "KeyShards", "Lighthouse", "LighthouseConfig", "Upload"].map(
+            (name) => `import * as ${name} from "./core/src/${name}.ts"`
+          ),
+          "const base = Layer.mergeAll(LighthouseConfig.layer(), Lighthouse.httpLayer, FileSystem.layerNoop({}))",
+          "const layer = Upload.layer.pipe(Layer.provide(Layer.mergeAll(KeyShards.layer, Auth.layer())),",
+          "  Layer.provide(KeyNodes.layer), Layer.provideMerge(base))",
+          "export const upload = (bytes, options) =>",
+          "  Effect.runPromise(Upload.Upload.use((u) => u.encryptedBuffer(bytes, options)).pipe(Effect.provide(layer)))"
+        ].join("\n")
+      },
+      bundle: true,
+      minify: true,
+      write: false,
+      format: "esm",
+      logLevel: "silent",
+      metafile: true,
+      platform: "browser",
+      conditions: ["browser", source],
+      external: ["node:*"]
+    })
+    const kept = Object.entries(Object.values(metafile.outputs)[0]!.inputs)
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([file]) => file)
+    const unwanted =
+      /node_modules\/(viem|ox|abitype|cborg|@ipld\/dag-cbor)\/|core\/src\/(Payment|Signer)\.ts$|core\/src\/payment\//
+    expect(kept.filter((file) => unwanted.test(file))).toEqual([])
+    expect(kept).toContain("core/src/Upload.ts")
+  })
 })

@@ -44,7 +44,7 @@ import {
 } from "../payment/Models.ts"
 import { X402UploadInput } from "../payment/X402.ts"
 import { Credential } from "../schema/Credential.ts"
-import { ServiceSchema as SignerSchema } from "../Signer.ts"
+import { ServiceSchema as SignerSchema } from "../signer/Service.ts"
 import type { Upload } from "../Upload.ts"
 import * as Input from "../upload/Input.ts"
 import {

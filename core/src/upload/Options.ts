@@ -21,7 +21,7 @@ import type {
   UploadRejected
 } from "../Errors.ts"
 import { Credential } from "../schema/Credential.ts"
-import { ServiceSchema as SignerSchema } from "../Signer.ts"
+import { ServiceSchema as SignerSchema } from "../signer/Service.ts"
 import { isNode } from "../internal/runtime.ts"
 import { StorageType } from "../schema/Walrus.ts"
 import type * as Progress from "./Progress.ts"

@@ -7,12 +7,11 @@
  *
  * @since 0.1.0
  */
-import { bytesReader, readHeader } from "@ipld/car/decoder"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { varint } from "multiformats"
 import { CID } from "multiformats/cid"
 import { CidMismatch } from "../errors/Verification.ts"
+import { carV1Roots } from "./CarHeader.ts"
 import type { SentPart } from "./Uploaded.ts"
 
 /** The most of a CAR's first bytes kept to read its header: a length prefix and 64 KiB. */
@@ -39,18 +38,6 @@ const headKeeper = (limit: number) => {
     bytes: () => head.subarray(0, size)
   }
 }
-
-/** The header's roots, or `undefined` when the bytes do not start with a CARv1 header. */
-const rootsOf = (head: Uint8Array): Effect.Effect<ReadonlyArray<CID> | undefined> =>
-  Effect.promise(async () => {
-    try {
-      const [length, prefix] = varint.decode(head)
-      const header = await readHeader(bytesReader(head.subarray(0, prefix + length)), 1)
-      return header.roots
-    } catch {
-      return undefined
-    }
-  })
 
 const parsed = (text: string): CID | undefined => {
   try {
@@ -91,7 +78,7 @@ export const trackCar = <P extends SentPart<unknown>>(part: P, mode: "stream" | 
     part: fromBlob ? part : { ...part, content: Stream.map(part.content, head.keep) },
     check: (answered) =>
       headBytes.pipe(
-        Effect.flatMap(rootsOf),
+        Effect.map(carV1Roots),
         Effect.flatMap((roots) => compareRoots(part.name, roots, answered))
       )
   }
