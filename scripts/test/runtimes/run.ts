@@ -181,16 +181,37 @@ const main = async () => {
           `the README's worker answered in workerd (${seconds} s)`
       )
     } finally {
-      await browser.close()
+      await settleWithin(browser.close(), "closing Chromium")
       await workerd.stop()
     }
   } finally {
-    await served.close()
+    await settleWithin(served.close(), "closing the local network")
     await rm(work, { recursive: true, force: true })
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`test:runtimes failed: ${error instanceof Error ? error.message : String(error)}\n`)
-  process.exit(1)
-})
+/**
+ * Waits for a clean-up step at most 10 s: a close that never settles (seen once in CI runs: the
+ * scenario had passed and the runner sat idle for minutes) must not hold `npm test`.
+ */
+const settleWithin = (step: Promise<unknown>, what: string) =>
+  new Promise<void>((done) => {
+    const limit = setTimeout(() => {
+      process.stderr.write(`test:runtimes: ${what} took over 10 s; going on\n`)
+      done()
+    }, 10_000)
+    step
+      .then(
+        () => done(),
+        () => done()
+      )
+      .finally(() => clearTimeout(limit))
+  })
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`test:runtimes failed: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
+  }
+)

@@ -127,10 +127,16 @@ const startOnce = async (dir: string, workers: ReadonlyArray<WorkerSpec>): Promi
   let output = ""
   child.stdout!.setEncoding("utf8").on("data", (text: string) => (output += text))
   child.stderr!.setEncoding("utf8").on("data", (text: string) => (output += text))
+  // workerd drains open connections on SIGTERM (a client's idle keep-alive socket can hold it for
+  // minutes), so a stop that has not ended it in 2 s kills it.
   const stop = () =>
     new Promise<void>((done) => {
       if (child.exitCode !== null || child.signalCode !== null) return done()
-      child.once("exit", () => done())
+      const kill = setTimeout(() => child.kill("SIGKILL"), 2000)
+      child.once("exit", () => {
+        clearTimeout(kill)
+        done()
+      })
       child.kill()
     })
   await ready(child, ports, () => output).catch(async (error: unknown) => {
