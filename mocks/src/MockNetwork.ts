@@ -327,6 +327,33 @@ const simulateDeal = async (files: Files, deals: Deals, cid: string, options: De
   return made
 }
 
+/** Every host's handlers: the extra gateways (each under its own faults) before the network's own. */
+const allHandlers = (
+  options: MockNetworkOptions,
+  hosts: MockHosts,
+  gateways: ReturnType<typeof extraGatewaysOf>,
+  registries: Parameters<typeof networkHandlers>[1],
+  how: { readonly faults: Faults; readonly pageSize: number; readonly clock: () => number }
+) => {
+  const { content, files, ipns, published } = registries
+  const log = options.logRouteErrors
+  return [
+    ...gateways.flatMap((gateway) =>
+      gatewayHandlers({
+        host: gateway.url,
+        content,
+        files,
+        ipns,
+        published,
+        faults: gateway.faults,
+        clock: how.clock,
+        log
+      })
+    ),
+    ...networkHandlers(hosts, registries, { ...how, log, x402: options.x402 })
+  ]
+}
+
 export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork => {
   const hosts = hostsOf(options)
   const pageSize = options.pageSize ?? 2000
@@ -364,27 +391,7 @@ export const createMockNetwork = (options: MockNetworkOptions = {}): MockNetwork
 
   const registries = { accounts, files, content, deals, ipns, tickers, keyNodes, walrus, published, pdp }
   const gateways = extraGatewaysOf(options, hosts)
-  const handlers = [
-    ...gateways.flatMap((gateway) =>
-      gatewayHandlers({
-        host: gateway.url,
-        content,
-        files,
-        ipns,
-        published,
-        faults: gateway.faults,
-        clock,
-        log: options.logRouteErrors
-      })
-    ),
-    ...networkHandlers(hosts, registries, {
-      faults: hostFaults,
-      pageSize,
-      clock,
-      log: options.logRouteErrors,
-      x402: options.x402
-    })
-  ]
+  const handlers = allHandlers(options, hosts, gateways, registries, { faults: hostFaults, pageSize, clock })
 
   const state = { accounts, files, content, deals, ipns, tickers, payments, keyNodes, walrus, published, pdp }
   return {
