@@ -109,24 +109,27 @@ const watchSecrets = (server: SetupServer, secrets: Set<string>) => {
 }
 
 /** The setup steps: chain, contracts, mock network, wallets. Released with the scope. */
+/** The step that starts the in-process chain (stopped with the scope) and reads its id. */
+const startChain = step(
+  "setup.chain",
+  "start the local chain",
+  Effect.gen(function* () {
+    const started = yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => startLocalChain(), catch: (e) => new ChainCallFailed({ message: reason(e) }) }),
+      (running) => Effect.promise(() => running.stop())
+    )
+    const id = yield* Effect.tryPromise({
+      try: () => started.publicClient.getChainId(),
+      catch: (e) => new ChainCallFailed({ message: reason(e) })
+    })
+    return { chain: started, chainId: id }
+  }),
+  ({ chain: started, chainId: id }) =>
+    `Hardhat EDR in process, chain id ${id}, ${started.accounts.length} funded accounts`
+)
+
 export const setup: Effect.Effect<Environment, StepFailed, Scope.Scope | Recorder> = Effect.gen(function* () {
-  const { chain, chainId } = yield* step(
-    "setup.chain",
-    "start the local chain",
-    Effect.gen(function* () {
-      const started = yield* Effect.acquireRelease(
-        Effect.tryPromise({ try: () => startLocalChain(), catch: (e) => new ChainCallFailed({ message: reason(e) }) }),
-        (running) => Effect.promise(() => running.stop())
-      )
-      const id = yield* Effect.tryPromise({
-        try: () => started.publicClient.getChainId(),
-        catch: (e) => new ChainCallFailed({ message: reason(e) })
-      })
-      return { chain: started, chainId: id }
-    }),
-    ({ chain: started, chainId: id }) =>
-      `Hardhat EDR in process, chain id ${id}, ${started.accounts.length} funded accounts`
-  )
+  const { chain, chainId } = yield* startChain
 
   const deployment = yield* step(
     "setup.deploy",
