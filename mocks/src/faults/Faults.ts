@@ -274,6 +274,11 @@ const answerUnder = async (
   }
 }
 
+/** Whether an armed fault is one `clear(scope)` removes: on the scope's host and node, where given. */
+const withinScope = (entry: Armed, scope: { readonly host?: HostName; readonly node?: number }) =>
+  (scope.host === undefined || entry.scope.host === scope.host) &&
+  (scope.node === undefined || entry.scope.node === scope.node)
+
 /** Creates an empty fault registry. */
 export const makeFaults = (): Faults => {
   let nextId = 1
@@ -297,13 +302,7 @@ export const makeFaults = (): Faults => {
       armed = []
       return
     }
-    armed = armed.filter(
-      (entry) =>
-        !(
-          (scope.host === undefined || entry.scope.host === scope.host) &&
-          (scope.node === undefined || entry.scope.node === scope.node)
-        )
-    )
+    armed = armed.filter((entry) => !withinScope(entry, scope))
   }
 
   // Takes one hit from an armed fault and drops it once used up.
