@@ -4,11 +4,19 @@
  * `nodejs_compat` is on by default), so the flags `no_nodejs_compat` and `no_nodejs_compat_v2`
  * turn it off. Outbound `fetch` may reach loopback only (the served local network).
  */
+import { createRequire } from "node:module"
 import { type ChildProcess, spawn } from "node:child_process"
 import { copyFile, mkdir, writeFile } from "node:fs/promises"
 import { createServer, connect } from "node:net"
 import { join } from "node:path"
-import { bin, runProcess } from "./processes.ts"
+import { runProcess } from "./processes.ts"
+
+/**
+ * The workerd binary itself, as the `workerd` package resolves it for this platform. Not
+ * `node_modules/.bin/workerd`: that is a Node script that spawns the binary, so stopping it left
+ * the binary running (and holding its connections to the local network).
+ */
+const workerdBinary: string = (createRequire(import.meta.url)("workerd") as { readonly default: string }).default
 
 export interface WorkerSpec {
   /** A name (a socket and a service of that name), letters only. */
@@ -120,7 +128,7 @@ export interface RunningWorkerd {
 const startOnce = async (dir: string, workers: ReadonlyArray<WorkerSpec>): Promise<RunningWorkerd> => {
   const ports = await freePorts(workers.length)
   const sockets = workers.flatMap((worker, i) => ["--socket-addr", `${worker.name}=127.0.0.1:${ports[i]}`])
-  const child = spawn(bin("workerd"), ["serve", join(dir, "config.capnp"), ...sockets], {
+  const child = spawn(workerdBinary, ["serve", join(dir, "config.capnp"), ...sockets], {
     cwd: dir,
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -164,4 +172,4 @@ export const startWorkerd = async (work: string, workers: ReadonlyArray<WorkerSp
 
 /** `workerd --version`'s date, e.g. `2026-10-23`. */
 export const workerdVersion = async (): Promise<string> =>
-  (await runProcess(bin("workerd"), ["--version"])).stdout.replace(/^workerd\s*/, "").trim()
+  (await runProcess(workerdBinary, ["--version"])).stdout.replace(/^workerd\s*/, "").trim()
