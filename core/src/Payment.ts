@@ -128,7 +128,7 @@ export const make = Effect.gen(function* () {
     contractBalance: (input) => Reads.contractBalance(chain, input),
     balance: (input) => Reads.balance(chain, input),
     paymentCount: (input) => Reads.paymentCount(chain, input),
-    x402Upload: (input) => X402.upload({ client, config }, input)
+    x402Upload: (input) => X402.upload(hosts, input)
   })
 })
 

@@ -21,12 +21,12 @@ import * as Effect from "effect/Effect"
 import * as Base64 from "effect/encoding/Base64"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { type Address, getAddress, type Hex, type LocalAccount, toHex } from "viem"
 import {
   InvalidResponse,
+  type RequestFailed,
   SignerError,
   X402AuthorizationExpired,
   X402AuthorizationReplayed,
@@ -35,8 +35,7 @@ import {
   X402Underpaid,
   X402WrongAsset
 } from "../Errors.ts"
-import { execute, url } from "../internal/http.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import * as Hosts from "../internal/Hosts.ts"
 import { UploadedEntry } from "../upload/Response.ts"
 
 /** One way of paying the network accepts (x402 version 1 `PaymentRequirements`). */
@@ -117,11 +116,6 @@ export interface X402UploadResult {
   readonly paid: { readonly amount: bigint; readonly asset: Address; readonly nonce: Hex }
 }
 
-export interface X402Deps {
-  readonly client: HttpClient.HttpClient
-  readonly config: Pick<LighthouseConfig.Options, "hosts" | "requestTimeout">
-}
-
 /** Chain ids of the x402 network names this client can sign for (`eip155:<id>` works too). */
 const chainIds: Readonly<Record<string, number>> = { localhost: 31337, base: 8453, "base-sepolia": 84532 }
 
@@ -154,27 +148,23 @@ export const TransferWithAuthorization = [
   { name: "nonce", type: "bytes32" }
 ] as const
 
-const uploadRequest = (deps: X402Deps, input: X402UploadInput, payment?: string) => {
+const uploadPath = "/api/x402/upload"
+
+const uploadRequest = (input: X402UploadInput, payment?: string) => {
   const form = new FormData()
   const name = input.fileName ?? (input.file instanceof File ? input.file.name : "upload")
   form.append("file", input.file, name)
-  const request = HttpClientRequest.post(url(deps.config.hosts.api, "/api/x402/upload")).pipe(
-    HttpClientRequest.bodyFormData(form)
-  )
+  const request = HttpClientRequest.post(uploadPath).pipe(HttpClientRequest.bodyFormData(form))
   return payment === undefined ? request : HttpClientRequest.setHeader(request, "x-payment", payment)
 }
 
-/** Sends the request; a 402 is an answer here, not a failure. */
-const send = (deps: X402Deps, request: HttpClientRequest.HttpClientRequest) =>
-  execute(deps.client, request, {
-    style: "request-failed",
-    timeout: deps.config.requestTimeout,
-    onStatus: (status, body) => (status === 402 ? { paymentRequired: body } : undefined)
-  }).pipe(
+/** Sends the request to the API host; a 402 is an answer here, not a failure: its body says what to pay. */
+const send = (hosts: Hosts.Hosts, request: HttpClientRequest.HttpClientRequest) =>
+  hosts.api.execute(request).pipe(
     Effect.map((response): HttpClientResponse.HttpClientResponse | { readonly paymentRequired: string } => response),
     Effect.catchIf(
-      (e): e is { readonly paymentRequired: string } => typeof e === "object" && e !== null && "paymentRequired" in e,
-      (e) => Effect.succeed(e)
+      (e): e is RequestFailed => e._tag === "RequestFailed" && e.status === 402,
+      (e) => Effect.succeed({ paymentRequired: e.body ?? "" })
     )
   )
 
@@ -266,28 +256,28 @@ const refusal = (
 }
 
 /** Uploads a file paid for with an x402 payment signed by `input.account`. */
-export const upload = Effect.fn("Payment.x402Upload")(function* (deps: X402Deps, input: X402UploadInput) {
-  const first = uploadRequest(deps, input)
-  const asked = yield* send(deps, first)
+export const upload = Effect.fn("Payment.x402Upload")(function* (hosts: Hosts.Hosts, input: X402UploadInput) {
+  const first = uploadRequest(input)
+  const where = yield* Hosts.resolvedUrl(hosts.api, first)
+  const asked = yield* send(hosts, first)
   if (!("paymentRequired" in asked))
-    return yield* new InvalidResponse({ url: first.url, detail: `expected 402, got ${asked.status}` })
-  const required = yield* paymentRequiredOf(asked.paymentRequired, first.url)
+    return yield* new InvalidResponse({ url: where, detail: `expected 402, got ${asked.status}` })
+  const required = yield* paymentRequiredOf(asked.paymentRequired, where)
   const requirement = yield* chooseRequirement(required.accepts, input.asset)
   const { header, message } = yield* authorize(input, requirement)
   yield* Effect.annotateCurrentSpan({ amount: String(message.value), network: requirement.network })
 
-  const paid = yield* send(deps, uploadRequest(deps, input, header))
+  const paid = yield* send(hosts, uploadRequest(input, header))
   if ("paymentRequired" in paid) {
-    const refused = yield* paymentRequiredOf(paid.paymentRequired, first.url)
+    const refused = yield* paymentRequiredOf(paid.paymentRequired, where)
     return yield* refusal(refused.error, requirement, message)
   }
   const receipt = paid.headers["x-payment-response"]
-  if (receipt === undefined)
-    return yield* new InvalidResponse({ url: first.url, detail: "no X-PAYMENT-RESPONSE header" })
-  const settlement = yield* decodeBase64Json(X402Settlement, receipt, first.url)
+  if (receipt === undefined) return yield* new InvalidResponse({ url: where, detail: "no X-PAYMENT-RESPONSE header" })
+  const settlement = yield* decodeBase64Json(X402Settlement, receipt, where)
   const entry = yield* paid.json.pipe(
     Effect.flatMap(Schema.decodeUnknownEffect(UploadedEntry)),
-    Effect.mapError((e) => new InvalidResponse({ url: first.url, detail: e.message }))
+    Effect.mapError((e) => new InvalidResponse({ url: where, detail: e.message }))
   )
   const result: X402UploadResult = {
     entry,
