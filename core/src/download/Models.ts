@@ -23,6 +23,7 @@ import type { VerificationReport as Verification } from "../verify/Retrieval.ts"
 import { type SourceReport, sourceFields } from "./SourceOptions.ts"
 
 export type { SourceReport }
+export { expandSources, publicGateways, sourceNames } from "./SourceOptions.ts"
 
 /** What a download's verification came to; with `sources`, what each source did. */
 export type VerificationReport = Verification & { readonly sources?: ReadonlyArray<SourceReport> }

@@ -27,8 +27,9 @@ import { isInline } from "../verify/Blocks.ts"
 import { MAX_BLOCK_BYTES } from "../verify/Car.ts"
 import { fetchRawBlock, type Gateway, type VerifiedFailure } from "../verify/Trustless.ts"
 import { type FileNode, type Target, walk } from "../verify/Walk.ts"
-import { type DownloadDeps, gatewayClient, segmentsOf } from "./Content.ts"
+import { type DownloadDeps, gatewayClient, gatewayOf, segmentsOf } from "./Content.ts"
 import type { DecryptOptions } from "./Models.ts"
+import { expandSources } from "./SourceOptions.ts"
 
 /** The walk reached a leaf the bytes on disk do not hold: the verified prefix ends at `at`. */
 class PrefixEnds extends Data.TaggedError("PrefixEnds")<{ readonly at: number }> {}
@@ -125,7 +126,7 @@ export const readerOf =
 const checkingGateways = (deps: DownloadDeps, options: DecryptOptions | undefined): ReadonlyArray<Gateway> => {
   const sources = options?.sources ?? deps.hosts.config.downloads.sources
   return sources !== undefined && sources.length > 0
-    ? sources.map((source) => deps.hosts.gatewayAt(source))
+    ? expandSources(sources, gatewayOf(deps.hosts, options)).map((source) => deps.hosts.gatewayAt(source))
     : [gatewayClient(deps.hosts, options)]
 }
 
