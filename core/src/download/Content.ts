@@ -96,7 +96,7 @@ export const open = (
   )
 
 /** The master key: given, or recovered from the key nodes for the signer. */
-const resolveKey = (
+export const resolveKey = (
   { auth, keyShards }: DownloadDeps,
   cid: string,
   decryption: Decryption
