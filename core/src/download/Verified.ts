@@ -102,6 +102,7 @@ const resumeDecrypting = Effect.fnUntraced(function* (
   // Before downloading: without the key there is no point fetching the bytes.
   const key = yield* resolveKey(deps, cid, decryption)
   const partial = `${path}.partial`
+  // `stored` lacks `decrypt`, `range` and `resume`: the whole ciphertext is fetched as stored.
   const report = yield* resumeStored(deps, cid, undefined, partial, stored)
   const plaintext = `${path}.${randomSuffix()}.partial`
   yield* fs.stream(partial).pipe(
