@@ -211,6 +211,42 @@ describe("content", () => {
     await expect(stat(`${target}.partial`)).rejects.toThrow(/ENOENT/)
   })
 
+  it("download --decrypt --resume goes on after the verified ciphertext in <file>.partial, then decrypts", async () => {
+    const { env, home } = await account()
+    const text = Array.from({ length: 700 * 1024 }, (_, i) => String.fromCharCode(97 + ((i * 11) % 26))).join("")
+    const { cid } = json(await run(["upload", "-", "--encrypted", "--json"], env, text)) as { cid: string }
+    // The stored bytes (the ciphertext), as the gateway gives them; two whole leaves of it on disk.
+    const stored = new Uint8Array(
+      await (await fetch(`https://gateway.lighthouse.storage/api/v0/cat/${cid}`, { method: "POST" })).arrayBuffer()
+    )
+    expect(stored.length).toBe(700 * 1024 + 44)
+    const target = join(home, "secret.txt")
+    await writeFile(`${target}.partial`, stored.subarray(0, 512 * 1024))
+    let served = 0
+    const reading: Array<Promise<void>> = []
+    const count = ({ request, response }: { request: Request; response: Response }) => {
+      if (new URL(request.url).host !== "gateway.lighthouse.storage") return
+      reading.push(
+        response
+          .clone()
+          .arrayBuffer()
+          .then((body) => {
+            served += body.byteLength
+          })
+      )
+    }
+    mock.server.events.on("response:mocked", count)
+    const resumed = await run(["download", cid, "-o", target, "--decrypt", "--resume", "--json"], env)
+    mock.server.events.removeListener("response:mocked", count)
+    await Promise.all(reading)
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(json(resumed)).toEqual({ cid, output: target, bytes: 700 * 1024, verification: { verified: true } })
+    expect(await readFile(target, "utf8")).toBe(text)
+    expect(served).toBeGreaterThan(700 * 1024 + 44 - 512 * 1024)
+    expect(served).toBeLessThan(700 * 1024 + 44 - 512 * 1024 + 16 * 1024)
+    await expect(stat(`${target}.partial`)).rejects.toThrow(/ENOENT/)
+  })
+
   it("a gateway that lies fails verification with exit 1", async () => {
     const { env } = await account()
     const { cid } = json(await run(["upload", "-", "--json"], env, "checked\n")) as { cid: string }

@@ -68,7 +68,8 @@ export interface Service {
    * The content into the file at `path`, which appears only once the download (and, when
    * decrypting, the tag check) is complete; an existing file there is replaced. The result
    * reports the content's verification against its CID. With `resume: true`, a partial download
-   * (`<path>.partial`, or the file at `path`) is checked against the CID and continued.
+   * (`<path>.partial`, which holds the stored bytes, ciphertext when decrypting; or, for a plain
+   * file, the file at `path`) is checked against the CID and continued.
    */
   readonly toFile: (
     cid: string,

@@ -70,8 +70,9 @@ export interface NodePolicy {
  */
 export interface DownloadSources {
   /**
-   * Trustless gateways (base URLs) every download reads from, verified block by block; none by
-   * default: each download reads from its one gateway. @default undefined
+   * Trustless gateways (base URLs) every download reads from, verified block by block, or the
+   * names `"gateway"` (the configured gateway) and `"public"` (the public trustless gateways,
+   * `Download.publicGateways`); none by default: each download reads from its one gateway. @default undefined
    */
   readonly sources: ReadonlyArray<string> | undefined
   /** @default "fallback" */

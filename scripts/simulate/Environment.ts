@@ -80,6 +80,13 @@ const reason = (cause: unknown) => (cause instanceof Error ? cause.message : Str
 /** Records per page of the uploads list: small, so listing walks several pages. */
 export const pageSize = 4
 
+/** Gateways the network serves besides its own, for a download from several sources (flow `sources`). */
+export const sourceGateways: ReadonlyArray<string> = [
+  "https://gw-a.example",
+  "https://gw-liar.example",
+  "https://gw-c.example"
+]
+
 // Account 0 deploys (and owns the contract); the users are the next four.
 const roles: ReadonlyArray<Role> = ["owner", "friend", "holder", "stranger"]
 
@@ -150,6 +157,7 @@ export const setup: Effect.Effect<Environment, StepFailed, Scope.Scope | Recorde
       Effect.sync(() =>
         startMockNetwork({
           pageSize,
+          gateways: sourceGateways,
           clock: () => Date.now() + clockOffsetMs,
           // The API credits `ReceivedPayment` events of this contract; key nodes read balances here;
           // x402 uploads are settled in the deployment's TestUsdc by accounts no flow signs with.

@@ -16,6 +16,7 @@ import { pdp } from "./PdpFlow.ts"
 import { pin } from "./PinFlow.ts"
 import { policy } from "./PolicyFlow.ts"
 import { radix } from "./RadixFlow.ts"
+import { sources } from "./SourcesFlow.ts"
 import { upload } from "./UploadFlow.ts"
 import { walrus } from "./WalrusFlow.ts"
 import { x402 } from "./X402Flow.ts"
@@ -24,6 +25,7 @@ export const flows: ReadonlyArray<Flow> = [
   account,
   payment,
   upload,
+  sources,
   encryption,
   access,
   delegation,

@@ -205,7 +205,7 @@ export const download = Command.make(
     force: Flag.Boolean("force").pipe(Flag.withDescription("Replace an existing file"), Flag.withDefault(false)),
     resume: Flag.Boolean("resume").pipe(
       Flag.withDescription(
-        "Go on from an interrupted download (<file>.partial, or the file itself) after checking its bytes against the CID; plain files only"
+        "Go on from an interrupted download (<file>.partial, or for a plain file the file itself) after checking its bytes against the CID"
       ),
       Flag.withDefault(false)
     ),

@@ -77,7 +77,7 @@ const stored = Effect.fnUntraced(function* (
 ) {
   const retrieval = { gateway: gatewayClient(deps.hosts, options) }
   const target = { root: decodeCid(cid), path: segmentsOf(options?.path), range }
-  const sources = planOf(deps.hosts, cid, target, options)
+  const sources = planOf(deps.hosts, cid, target, options, gatewayOf(deps.hosts, options))
   if (sources !== undefined) return retrieveFromSources(sources)
   return yield* retrieve(retrieval, target, options, cat(deps, cid, options))
 })
@@ -96,7 +96,7 @@ export const open = (
   )
 
 /** The master key: given, or recovered from the key nodes for the signer. */
-const resolveKey = (
+export const resolveKey = (
   { auth, keyShards }: DownloadDeps,
   cid: string,
   decryption: Decryption

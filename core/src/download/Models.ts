@@ -23,6 +23,7 @@ import type { VerificationReport as Verification } from "../verify/Retrieval.ts"
 import { type SourceReport, sourceFields } from "./SourceOptions.ts"
 
 export type { SourceReport }
+export { expandSources, publicGateways, sourceNames } from "./SourceOptions.ts"
 
 /** What a download's verification came to; with `sources`, what each source did. */
 export type VerificationReport = Verification & { readonly sources?: ReadonlyArray<SourceReport> }
@@ -102,11 +103,13 @@ export type DecryptOptions = typeof DecryptOptions.Type
 
 /**
  * Options of `toFile`. With `resume: true` an interrupted download keeps what it verified in
- * `<path>.partial`, and the next call goes on after it: the bytes already there (or in an existing
- * file at `path`) are first checked against the file's DAG, block by block, and only the part after
- * the last verified byte is fetched. Plain downloads of a whole file only: with `decrypt` or
- * `range` the download starts over. Off by default, so a call never reads nor keeps files it was
- * not asked to (`<path>.partial` is a fixed name).
+ * `<path>.partial`, and the next call goes on after it: the bytes already there (or, for a plain
+ * file, in an existing file at `path`) are first checked against the file's DAG, block by block,
+ * and only the part after the last verified byte is fetched. The partial file holds the bytes as
+ * stored: with `decrypt`, ciphertext, decrypted into the target once whole and once its tag
+ * checks (so no plaintext is kept before that). A plain download with a `range` starts over. Off
+ * by default, so a call never reads nor keeps files it was not asked to (`<path>.partial` is a
+ * fixed name).
  *
  * @category schemas
  */

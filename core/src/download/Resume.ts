@@ -27,8 +27,9 @@ import { isInline } from "../verify/Blocks.ts"
 import { MAX_BLOCK_BYTES } from "../verify/Car.ts"
 import { fetchRawBlock, type Gateway, type VerifiedFailure } from "../verify/Trustless.ts"
 import { type FileNode, type Target, walk } from "../verify/Walk.ts"
-import { type DownloadDeps, gatewayClient, segmentsOf } from "./Content.ts"
+import { type DownloadDeps, gatewayClient, gatewayOf, segmentsOf } from "./Content.ts"
 import type { DecryptOptions } from "./Models.ts"
+import { expandSources } from "./SourceOptions.ts"
 
 /** The walk reached a leaf the bytes on disk do not hold: the verified prefix ends at `at`. */
 class PrefixEnds extends Data.TaggedError("PrefixEnds")<{ readonly at: number }> {}
@@ -125,7 +126,7 @@ export const readerOf =
 const checkingGateways = (deps: DownloadDeps, options: DecryptOptions | undefined): ReadonlyArray<Gateway> => {
   const sources = options?.sources ?? deps.hosts.config.downloads.sources
   return sources !== undefined && sources.length > 0
-    ? sources.map((source) => deps.hosts.gatewayAt(source))
+    ? expandSources(sources, gatewayOf(deps.hosts, options)).map((source) => deps.hosts.gatewayAt(source))
     : [gatewayClient(deps.hosts, options)]
 }
 
@@ -144,21 +145,22 @@ const firstAnswer = (
   })
 
 /**
- * Readies `partial` for a resumed download of `cid` into `path`: an existing `path` without a
- * `partial` becomes the partial file, whose bytes are cut to the verified prefix. Returns that
- * prefix's length, from where the download goes on (0 without a partial file).
+ * Readies `partial`, which holds the stored bytes of `cid`, for a resumed download: without it,
+ * an existing file at `adopt` (the target of a plain download, which may be an earlier copy)
+ * becomes the partial file; its bytes are then cut to the verified prefix. Returns that prefix's
+ * length, from where the download goes on (0 without a partial file).
  */
 export const prepareResume = Effect.fnUntraced(function* (
   deps: DownloadDeps,
   cid: Cid,
-  path: string,
+  adopt: string | undefined,
   partial: string,
   options: DecryptOptions | undefined
 ) {
   const { fs } = deps
   if (!(yield* fs.exists(partial))) {
-    if (!(yield* fs.exists(path))) return 0
-    yield* fs.rename(path, partial)
+    if (adopt === undefined || !(yield* fs.exists(adopt))) return 0
+    yield* fs.rename(adopt, partial)
   }
   const onDisk = Number((yield* fs.stat(partial)).size)
   const target = { root: decodeCid(cid), path: segmentsOf(options?.path) }

@@ -24,11 +24,52 @@ export type Strategy = typeof Strategy.Type
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
 
+/**
+ * Public trustless gateways run by the IPFS Foundation, each answering `?format=car` (with
+ * `dag-scope` and `entity-bytes`) and `?format=raw` (docs/PROTOCOL.md, "Public trustless
+ * gateways"): what the source named `"public"` stands for. Best-effort services with no promise
+ * of uptime; safe to add because every block they send is checked against the CID.
+ *
+ * @category constants
+ */
+export const publicGateways: ReadonlyArray<string> = [
+  "https://trustless-gateway.link",
+  "https://ipfs.io",
+  "https://dweb.link"
+]
+
+/**
+ * Names a `sources` list may hold besides base URLs: `"gateway"` is the download's own gateway
+ * (the call's `gateway`, else the configured one), `"public"` every gateway of {@link publicGateways}.
+ *
+ * @category constants
+ */
+export const sourceNames = { gateway: "gateway", public: "public" } as const
+
+/** A base URL without its trailing slashes: two spellings of one gateway are one source. */
+const baseOf = (url: string) => url.replace(/\/+$/, "")
+
+/**
+ * The base URLs a `sources` list stands for, in its order, each once: the names of
+ * {@link sourceNames} expanded (`ownGateway` for `"gateway"`), a gateway listed twice kept where
+ * it first appears.
+ *
+ * @category constructors
+ */
+export const expandSources = (entries: ReadonlyArray<string>, ownGateway: string): ReadonlyArray<string> => {
+  const expanded = entries.flatMap((entry) =>
+    entry === sourceNames.public ? publicGateways : entry === sourceNames.gateway ? [ownGateway] : [entry]
+  )
+  return expanded.filter((url, index) => expanded.findIndex((other) => baseOf(other) === baseOf(url)) === index)
+}
+
 export const sourceFields = {
   /**
    * Trustless gateways to download from (base URLs), trusted with nothing: every block is checked
-   * against the CID and a source that answers otherwise is dropped. With sources the download is
-   * always verified (`verification` and `gateway` are not read). @default the configured gateway
+   * against the CID and a source that answers otherwise is dropped. Besides URLs the list may name
+   * `"gateway"` (the download's own gateway) and `"public"` (the public trustless gateways,
+   * `publicGateways`): `["gateway", "public"]` adds them after the configured gateway. With
+   * sources the download is always verified (`verification` is not read). @default the configured gateway
    */
   sources: Schema.optional(Schema.Array(Schema.String)),
   /** @default "fallback" (or the configuration's) */

@@ -24,7 +24,7 @@ import type { Hosts } from "../internal/Hosts.ts"
 import type { VerificationReport } from "../verify/Retrieval.ts"
 import { openCar, openRawBlocks, type TrustlessFormat, type VerifiedFailure } from "../verify/Trustless.ts"
 import type { Target } from "../verify/Walk.ts"
-import type { SourceReport, Strategy } from "./SourceOptions.ts"
+import { expandSources, type SourceReport, type Strategy } from "./SourceOptions.ts"
 import { defaultSplit, pullSplit, type SplitShape } from "./Split.ts"
 import { fallback, type Lane, type LaneFailure, openLane, pullWithin, race, type Serving } from "./Strategies.ts"
 
@@ -51,17 +51,21 @@ export interface SourceChoice {
   readonly window?: number | undefined
 }
 
-/** The plan of a download from the call's sources, else the configuration's; `undefined` with neither. */
+/**
+ * The plan of a download from the call's sources, else the configuration's (`"gateway"` among
+ * them standing for `ownGateway`); `undefined` with neither.
+ */
 export const planOf = (
   hosts: Hosts,
   cid: string,
   target: Target,
-  options: SourceChoice | undefined
+  options: SourceChoice | undefined,
+  ownGateway: string
 ): SourcesPlan | undefined => {
   const defaults = hosts.config.downloads
   const sources = options?.sources ?? defaults.sources
   if (sources === undefined || sources.length === 0) return undefined
-  const lanes = sources.map((gateway): Lane => {
+  const lanes = expandSources(sources, ownGateway).map((gateway): Lane => {
     const client = hosts.gatewayAt(gateway)
     return {
       gateway,

@@ -5,15 +5,21 @@
  * download). Both are bounded by the transfer time-out over the whole download. Each tells (in
  * `retrieve`'s and `toFile`'s result) whether the gateway's bytes were verified against the CID.
  *
+ * A resumed `toFile` keeps the stored bytes in `<path>.partial`, never plaintext: those bytes are
+ * what the CID covers, so what an interrupted call left there is checked against the DAG before
+ * it is trusted, encrypted or not; an encrypted file is decrypted from there once it is whole.
+ *
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import * as Cipher from "../crypto/FileCipher.ts"
 import { RequestTimedOut } from "../Errors.ts"
-import { content, type DownloadDeps, gatewayOf } from "./Content.ts"
-import { parseCid } from "../schema/Cid.ts"
-import type { DecryptOptions, ToFileOptions, Retrieved } from "./Models.ts"
+import { type Cid, parseCid } from "../schema/Cid.ts"
+import { slice } from "../verify/Retrieval.ts"
+import { content, type DownloadDeps, gatewayOf, resolveKey } from "./Content.ts"
+import type { Decryption, DecryptOptions, ToFileOptions, Retrieved } from "./Models.ts"
 import { prepareResume } from "./Resume.ts"
 
 const randomSuffix = () =>
@@ -45,24 +51,69 @@ export const bytes = Effect.fn("Download.bytes")(function* (deps: DownloadDeps, 
 })
 
 /**
- * `toFile` going on from `<path>.partial` (or an existing file at `path`) after its verified
- * prefix; the partial file stays when the download fails, with every verified byte it got.
+ * The stored bytes of `cid` into `partial` after its verified prefix (from an existing file at
+ * `adopt` when there is no `partial`), under the transfer time-out; the partial file stays when
+ * the download fails, with every verified byte it got. Returns the report.
  */
-const resumeToFile = Effect.fnUntraced(function* (
+const resumeStored = Effect.fnUntraced(function* (
   deps: DownloadDeps,
-  cid: string,
+  cid: Cid,
+  adopt: string | undefined,
+  partial: string,
+  stored: DecryptOptions
+) {
+  const from = yield* prepareResume(deps, cid, adopt, partial, stored)
+  const { stream, report } = yield* content(deps, cid, from === 0 ? stored : { ...stored, range: { offset: from } })
+  yield* stream.pipe(
+    Stream.run(deps.fs.sink(partial, { flag: "a" })),
+    Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, stored) })
+  )
+  return report
+})
+
+/**
+ * `toFile` of a plain file going on from `<path>.partial` (or an existing file at `path`) after
+ * its verified prefix: the partial file becomes the target once whole.
+ */
+const resumeToFile = Effect.fnUntraced(function* (deps: DownloadDeps, cid: Cid, path: string, options: ToFileOptions) {
+  const partial = `${path}.partial`
+  const report = yield* resumeStored(deps, cid, path, partial, options)
+  yield* deps.fs.rename(partial, path)
+  return yield* report
+})
+
+/**
+ * `toFile` of an encrypted file going on from `<path>.partial`, which holds ciphertext, never
+ * plaintext: its verified prefix is kept and the rest of the ciphertext appended, then the whole
+ * is decrypted into a temporary file beside the target, renamed once the tag checks (the
+ * plaintext of `range` only, when given). The ciphertext is removed then; when the download or
+ * the decryption fails it stays, every byte of it verified against the CID, for the next call
+ * (with the right key, after a `DecryptionFailed`). A file at `path` is not taken up: it would be
+ * plaintext, which the DAG does not cover.
+ */
+const resumeDecrypting = Effect.fnUntraced(function* (
+  deps: DownloadDeps,
+  cid: Cid,
   path: string,
-  options: ToFileOptions
+  { decrypt, range, resume: _, ...stored }: ToFileOptions,
+  decryption: Decryption
 ) {
   const { fs } = deps
+  // Before downloading: without the key there is no point fetching the bytes.
+  const key = yield* resolveKey(deps, cid, decryption)
   const partial = `${path}.partial`
-  const from = yield* prepareResume(deps, yield* parseCid(cid), path, partial, options)
-  const { stream, report } = yield* content(deps, cid, from === 0 ? options : { ...options, range: { offset: from } })
-  yield* stream.pipe(
-    Stream.run(fs.sink(partial, { flag: "a" })),
-    Effect.andThen(fs.rename(partial, path)),
-    Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, options) })
+  // `stored` lacks `decrypt`, `range` and `resume`: the whole ciphertext is fetched as stored.
+  const report = yield* resumeStored(deps, cid, undefined, partial, stored)
+  const plaintext = `${path}.${randomSuffix()}.partial`
+  yield* fs.stream(partial).pipe(
+    Cipher.decryptStreamUnverified(key),
+    slice(range, "read-all"),
+    // `wx`: never write through a file or link someone placed at the temporary name.
+    Stream.run(fs.sink(plaintext, { flag: "wx" })),
+    Effect.andThen(fs.rename(plaintext, path)),
+    Effect.onError(() => Effect.ignore(fs.remove(plaintext, { force: true })))
   )
+  yield* fs.remove(partial)
   return yield* report
 })
 
@@ -72,8 +123,11 @@ export const toFile = Effect.fn("Download.toFile")(function* (
   path: string,
   options?: ToFileOptions
 ) {
-  if (options?.resume === true && options.decrypt === undefined && options.range === undefined) {
-    return yield* resumeToFile(deps, cid, path, options)
+  if (options?.resume === true && options.decrypt !== undefined) {
+    return yield* resumeDecrypting(deps, yield* parseCid(cid), path, options, options.decrypt)
+  }
+  if (options?.resume === true && options.range === undefined) {
+    return yield* resumeToFile(deps, yield* parseCid(cid), path, options)
   }
   const { fs } = deps
   const { stream, report } = yield* content(deps, cid, options)

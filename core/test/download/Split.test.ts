@@ -139,7 +139,7 @@ describe("split downloads", () => {
       const window = 4 * rangeSize
       const hosts = Hosts.make(LighthouseConfig.defaults, yield* HttpClient.HttpClient)
       const options = { sources, strategy: "split", rangeSize, requestsPerSource: 2, window } as const
-      const plan = planOf(hosts, cid, { root: decodeCid(cid) }, options)!
+      const plan = planOf(hosts, cid, { root: decodeCid(cid) }, options, hosts.config.hosts.gateway)!
       const { stream, report } = retrieveFromSources(plan)
       const served = Effect.map(report, ({ sources }) => sources.reduce((total, source) => total + source.bytes, 0))
       const turn = Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))

@@ -33,6 +33,8 @@ export interface DemoOptions {
    * settlements (one per story file, so their nonces never race) and that are paid.
    */
   readonly x402?: { readonly settler: number; readonly payTo: number }
+  /** More gateways serving the same content, each with faults of its own (`network.gateways`). */
+  readonly gateways?: ReadonlyArray<string>
 }
 
 /** What the msw addon puts in the story context. */
@@ -58,6 +60,7 @@ export const startDemo =
       // EVM access conditions are evaluated on the local chain.
       chain: publicClient,
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+      ...(options.gateways === undefined ? {} : { gateways: options.gateways }),
       ...(deployed === undefined ? {} : mockOptionsFor(deployed, nextBlock)),
       ...(deployed === undefined || options.x402 === undefined ? {} : { x402: x402OptionsFor(deployed, options.x402) })
     })
