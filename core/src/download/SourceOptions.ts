@@ -27,8 +27,8 @@ const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
 /**
  * Public trustless gateways run by the IPFS Foundation, each answering `?format=car` and
  * `?format=raw` (docs/PROTOCOL.md, "Public trustless gateways"; their documentation does not say
- * whether each honours `entity-bytes`, and one that answers more than the range asked is checked
- * like any other): what the source named `"public"` stands for. Best-effort services with no promise
+ * whether each honours `entity-bytes`; an answer with other blocks than the range's fails
+ * verification and drops that source like any other): what the source named `"public"` stands for. Best-effort services with no promise
  * of uptime; safe to add because every block they send is checked against the CID.
  *
  * @category constants
