@@ -229,6 +229,11 @@ export const runPasses = async (
 }
 
 export const run = async (): Promise<WebCipherRun> => {
+  const only = process.env.BENCH_WEB_ONLY?.split(",")
+  if (only !== undefined) {
+    const chosen = only.map((kind) => [kind, kind as PassKind, streamBytes, false] as const)
+    return { ...(await runPasses(chosen)), checks: [] }
+  }
   const { chromium: version, passes } = await runPasses(plan)
   const [, , , roundTrip, oneShot, , streamAtOneShot] = passes
   const long = nodeReference(streamBytes)
@@ -289,6 +294,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const result = await run()
   const section = markdownSection(result)
   console.log(section)
-  Report.writeSection(section)
+  if (process.env.BENCH_WEB_ONLY === undefined) Report.writeSection(section)
   if (!result.checks.every((c) => c.holds)) process.exitCode = 1
 }

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { ctr } from "@noble/ciphers/aes.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { Effect, Stream } from "effect"
 import { FileCipher } from "lighthouse-effect"
@@ -18,6 +19,11 @@ export type PassKind =
   | "oneShotEncrypt"
   | "oneShotDecrypt"
   | "bareCtr"
+  | "bareCtrLarge"
+  | "bareCtrDetached"
+  | "nobleCtrFresh"
+  | "nobleCtrReused"
+  | "freshCopy"
 
 export interface PassRequest {
   readonly kind: PassKind
@@ -143,9 +149,55 @@ const bareCtrPass = async (request: PassRequest): Promise<PassResult> => {
   return { seconds: (performance.now() - started) / 1000, outBytes: out.count(), outputSha256: out.digest() }
 }
 
+/** One segment's output per construction; `at` is its offset in the file. */
+type Keystream = (segment: Uint8Array, at: number) => Promise<Uint8Array>
+
+const candidates = async (): Promise<Record<string, Keystream>> => {
+  const raw = new Uint8Array(32)
+  const key = await crypto.subtle.importKey("raw", raw, "AES-CTR", false, ["encrypt"])
+  const counter = (at: number) => {
+    const block = new Uint8Array(16)
+    new DataView(block.buffer).setUint32(12, at / 16)
+    return block
+  }
+  const reused = new Uint8Array(4 * 1024 * 1024)
+  return {
+    bareCtrLarge: async (segment, at) =>
+      new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CTR", counter: counter(at), length: 32 }, key, segment)),
+    bareCtrDetached: async (segment, at) => {
+      const result = await crypto.subtle.encrypt({ name: "AES-CTR", counter: counter(at), length: 32 }, key, segment)
+      const copy = new Uint8Array(result.byteLength)
+      copy.set(new Uint8Array(result))
+      ;(result as unknown as { transfer: (n: number) => unknown }).transfer(0)
+      return copy
+    },
+    nobleCtrFresh: async (segment, at) => ctr(raw, counter(at)).encrypt(segment, new Uint8Array(segment.length)),
+    nobleCtrReused: async (segment, at) => ctr(raw, counter(at)).encrypt(segment, reused.subarray(0, segment.length)),
+    freshCopy: async (segment) => {
+      const copy = new Uint8Array(segment.length)
+      copy.set(segment)
+      return copy
+    }
+  }
+}
+
+/** A keystream construction over the input in a plain loop, 256 KiB per segment (4 MiB for `bareCtrLarge`). */
+const candidatePass = async (request: PassRequest): Promise<PassResult> => {
+  const make = (await candidates())[request.kind]!
+  const segment = new Uint8Array(request.kind === "bareCtrLarge" ? 4 * 1024 * 1024 : 256 * 1024)
+  for (let at = 0; at < segment.length; at += CHUNK) segment.set(block, at)
+  const out = sink(request.hash)
+  const started = performance.now()
+  for (let at = 0; at < request.bytes; at += segment.length)
+    out.take(await make(segment.subarray(0, Math.min(segment.length, request.bytes - at)), at))
+  return { seconds: (performance.now() - started) / 1000, outBytes: out.count(), outputSha256: out.digest() }
+}
+
 const run = (request: PassRequest): Promise<PassResult> =>
   request.kind === "bareCtr"
     ? bareCtrPass(request)
+    : request.kind.startsWith("bare") || request.kind.startsWith("noble") || request.kind === "freshCopy"
+      ? candidatePass(request)
     : request.kind.startsWith("stream")
       ? streamPass(request)
       : oneShotPass(request)
