@@ -114,7 +114,7 @@ describe("StreamingGcm", () => {
 
   it.effect("the keystream wraps its low 32 bits as WebCrypto's AES-CTR with length 32, from any input offset", () =>
     Effect.gen(function* () {
-      const key = patterned(32, 5)
+      const key = new Uint8Array(patterned(32, 5))
       // 100 bytes from 3 blocks before the wrap: the counter runs 2³²−3 … 2³²−1, 0, 1, 2, 3.
       const counter = 2 ** 32 - 3
       const data = patterned(101, 9).subarray(1)
