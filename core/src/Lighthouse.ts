@@ -30,7 +30,7 @@ import type * as AccessControl from "./AccessControl.ts"
 import type * as Auth from "./Auth.ts"
 import type * as Download from "./Download.ts"
 import type * as Files from "./Files.ts"
-import { assemble, fromConfig, httpLayer, type Options, own } from "./internal/AllInOne.ts"
+import { assemble, fromConfig, httpLayer, type Options, own } from "./AllInOne.ts"
 import type * as Ipns from "./Ipns.ts"
 import type * as KeyNodes from "./KeyNodes.ts"
 import type * as KeyShards from "./KeyShards.ts"
@@ -39,7 +39,7 @@ import { storageServices } from "./LighthouseStorage.ts"
 import * as Payment from "./Payment.ts"
 import type * as Upload from "./Upload.ts"
 
-export { ConfigConflict, fromConfig, httpLayer, type Options } from "./internal/AllInOne.ts"
+export { ConfigConflict, fromConfig, httpLayer, type Options } from "./AllInOne.ts"
 
 /**
  * Everything `layer` provides.

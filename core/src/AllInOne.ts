@@ -1,5 +1,5 @@
 /**
- * What the all-in-one layers (`Lighthouse.ts`, `LighthouseStorage.ts`) share: their options, the
+ * Internal, not exported by the package: what the all-in-one layers (`Lighthouse.ts`, `LighthouseStorage.ts`) share: their options, the
  * HTTP client over `fetch`, the refusal of a standalone configuration beside them, and how their
  * services are put together. Apart from both, so that `LighthouseStorage` reaches none of
  * `Payment` (and viem) even where a bundler keeps every export of a module it uses.
@@ -13,10 +13,10 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"
-import * as Auth from "../Auth.ts"
-import * as KeyNodes from "../KeyNodes.ts"
-import * as KeyShards from "../KeyShards.ts"
-import * as LighthouseConfig from "../LighthouseConfig.ts"
+import * as Auth from "./Auth.ts"
+import * as KeyNodes from "./KeyNodes.ts"
+import * as KeyShards from "./KeyShards.ts"
+import * as LighthouseConfig from "./LighthouseConfig.ts"
 
 /** @category models */
 export interface Options extends LighthouseConfig.PartialOptions {
