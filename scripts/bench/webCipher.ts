@@ -14,6 +14,7 @@
 import { createCipheriv, createHash, pbkdf2Sync } from "node:crypto"
 import { mkdir, readdir, readFile } from "node:fs/promises"
 import { createServer, type Server } from "node:http"
+import { availableParallelism, loadavg } from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import Chromium from "@sparticuz/chromium"
@@ -193,6 +194,8 @@ const nodeReference = (total: number) => {
 
 export interface WebCipherRun {
   readonly chromium: string
+  /** The machine's 1-minute load average when the run started, and its cores: throughput depends on both. */
+  readonly load: { readonly average: number; readonly cores: number }
   readonly passes: ReadonlyArray<WebPass>
   /** Each check of the stream's bytes, and whether it held. */
   readonly checks: ReadonlyArray<{ readonly what: string; readonly holds: boolean }>
@@ -244,10 +247,11 @@ export const runPasses = async (
 }
 
 export const run = async (): Promise<WebCipherRun> => {
+  const load = { average: loadavg()[0]!, cores: availableParallelism() }
   const only = process.env.BENCH_WEB_ONLY?.split(",")
   const plan = [...cipherPlan, ...keystreamPlan].filter(([, kind]) => only === undefined || only.includes(kind))
   const { chromium: version, passes } = await runPasses(plan)
-  if (only !== undefined) return { chromium: version, passes, checks: [] }
+  if (only !== undefined) return { chromium: version, load, passes, checks: [] }
   const named = (name: string) => passes.find((p) => p.name === name)!.result
   const long = nodeReference(streamBytes)
   const short = nodeReference(oneShotBytes)
@@ -262,7 +266,7 @@ export const run = async (): Promise<WebCipherRun> => {
         named(ONE_SHOT).outputSha256 === short.sealed
     }
   ]
-  return { chromium: version, passes, checks }
+  return { chromium: version, load, passes, checks }
 }
 
 const rate = (p: WebPass) => p.request.bytes / MiB / p.result.seconds
@@ -286,6 +290,8 @@ export const markdownSection = (result: WebCipherRun): string => {
     "`@noble/ciphers`; the one-shot is WebCrypto's AES-GCM over the whole file in memory. Output is counted (timed",
     "passes) or SHA-256 hashed, never kept. Memory is the summed RSS of all Chromium processes, sampled every",
     "20 ms, at its peak over its level before the pass.",
+    `The machine had ${result.load.cores} cores and a load average of ${Report.figure(result.load.average)} when the run started:`,
+    "throughputs are of such a machine, and the comparisons between rows are what carries over.",
     "",
     ...TABLE_HEAD,
     ...timed.map(row),
