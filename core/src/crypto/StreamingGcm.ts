@@ -1,16 +1,21 @@
 /**
- * AES-256-GCM over a file that arrives in pieces, with WebCrypto, for the web path's streams
- * (`FileCipherWeb.ts`). WebCrypto's AES-GCM is one-shot, but GCM is AES-CTR plus a GHASH tag
- * (NIST SP 800-38D), and both halves can run piece by piece with native code:
+ * AES-256-GCM over a file that arrives in pieces, for the web path's streams (`FileCipherWeb.ts`).
+ * WebCrypto's AES-GCM is one-shot, but GCM is AES-CTR plus a GHASH tag (NIST SP 800-38D), and both
+ * halves can run piece by piece:
  *
- * - the keystream is WebCrypto's AES-CTR with the low 32 bits as the counter, starting at
- *   `inc32(J0)`, where `J0 = IV ‖ 0³¹ ‖ 1` for a 96-bit IV;
+ * - the keystream is AES-CTR with the low 32 bits as the counter, starting at `inc32(J0)`, where
+ *   `J0 = IV ‖ 0³¹ ‖ 1` for a 96-bit IV. It comes from the AES of `@noble/ciphers`, written in
+ *   place into a buffer this module allocates, not from WebCrypto: every WebCrypto call returns a
+ *   new ArrayBuffer that Chromium owns on the DOM side and frees only at a full collection, so a
+ *   gigabyte through WebCrypto's AES-CTR left hundreds of MiB waiting there, while buffers
+ *   allocated by script go with the next minor collection (BENCHMARKS.md, "Web cipher in
+ *   Chromium", measures both);
  * - the tag is `E(K, J0) ⊕ GHASH_H(C ‖ pad ‖ len(A) ‖ len(C))` with `H = E(K, 0¹²⁸)` and no
  *   associated data. GHASH is a polynomial in H, so it is computed a segment at a time: WebCrypto's
  *   AES-GCM with a segment as its associated data and nothing to encrypt returns
- *   `E(K, J0) ⊕ GHASH_H(X ‖ L)` for the segment X and its length block L, and the segments'
- *   hashes are chained with a few products in GF(2¹²⁸), each computed by the GHASH of
- *   `@noble/ciphers` (GHASH keyed with b over the one block a is a·b).
+ *   `E(K, J0) ⊕ GHASH_H(X ‖ L)` for the segment X and its length block L (native code, and a
+ *   16-byte result), and the segments' hashes are chained with a few products in GF(2¹²⁸), each
+ *   computed by the GHASH of `@noble/ciphers` (GHASH keyed with b over the one block a is a·b).
  *
  * With T = S·H for the running hash S of the ciphertext so far, a segment X of n blocks gives
  * `T' = T·Hⁿ ⊕ G ⊕ L·H` where `G = GHASH_H(X ‖ L)`, and the whole file's GHASH is
@@ -21,6 +26,7 @@
  * @since 0.1.0
  */
 import { GHASH } from "@noble/ciphers/_polyval.js"
+import { ctr } from "@noble/ciphers/aes.js"
 import * as Effect from "effect/Effect"
 import { IV_LENGTH } from "./FileFormat.ts"
 
@@ -28,7 +34,8 @@ const BLOCK = 16
 
 /** The running state of one file's AES-GCM: where the counter is, and the hash so far. */
 export interface StreamingGcm {
-  readonly ctrKey: CryptoKey
+  /** The 32-byte AES key, for the keystream. */
+  readonly key: Uint8Array
   readonly gcmKey: CryptoKey
   readonly iv: Uint8Array
   /** `E(K, J0)`, which masks the GHASH into the tag. */
@@ -59,12 +66,27 @@ const counterBlock = (iv: Uint8Array, counter: number): Uint8Array<ArrayBuffer> 
   return block
 }
 
-// The low 32 bits count, and wrap, as GCM's inc32 does. WebCrypto copies `data` when called.
-const ctrNow = (key: CryptoKey, counter: Uint8Array<ArrayBuffer>, data: Uint8Array): Promise<ArrayBuffer> =>
-  crypto.subtle.encrypt({ name: "AES-CTR", counter, length: 32 }, key, buffer(data))
+/** Bytes from counter `counter` to the point where the low 32 bits wrap to 0. */
+const bytesBeforeWrap = (counter: number): number => (2 ** 32 - counter) * BLOCK
 
-const ctr = (key: CryptoKey, counter: Uint8Array<ArrayBuffer>, data: Uint8Array) =>
-  Effect.promise(() => ctrNow(key, counter, data))
+/**
+ * `data` XOR the AES-CTR keystream from the counter block `IV ‖ BE32(counter)`, the low 32 bits
+ * counting and wrapping as GCM's inc32 does (WebCrypto's `length: 32`), in a new buffer. The
+ * input is copied into it first and enciphered in place: the buffer is word-aligned (the AES of
+ * `@noble/ciphers` copies an unaligned input) and nothing else is allocated per byte.
+ */
+export const ctr32 = (key: Uint8Array, iv: Uint8Array, counter: number, data: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(data.length)
+  out.set(data)
+  const first = Math.min(out.length, bytesBeforeWrap(counter >>> 0))
+  const head = out.subarray(0, first)
+  ctr(key, counterBlock(iv, counter)).encrypt(head, head)
+  if (first < out.length) {
+    const tail = out.subarray(first)
+    ctr(key, counterBlock(iv, 0)).encrypt(tail, tail)
+  }
+  return out
+}
 
 // =============================================================================
 // GF(2¹²⁸), in GHASH's bit order
@@ -109,30 +131,23 @@ const lengthBlock = (aBytes: number, cBytes: number): Uint8Array => {
 
 /** Starts a file's AES-GCM with a 32-byte key and a 12-byte IV. */
 export const start = (key: Uint8Array, iv: Uint8Array): Effect.Effect<StreamingGcm> =>
-  Effect.gen(function* () {
-    const [ctrKey, gcmKey] = yield* Effect.promise(() =>
-      Promise.all([
-        crypto.subtle.importKey("raw", buffer(key), "AES-CTR", false, ["encrypt"]),
-        crypto.subtle.importKey("raw", buffer(key), "AES-GCM", false, ["encrypt"])
-      ])
-    )
-    // The keystream of a zero block is the block cipher itself: at counter block 0¹²⁸ it is
-    // H = E(K, 0¹²⁸), at IV ‖ 1 it is E(K, J0).
-    const h = new Uint8Array(yield* ctr(ctrKey, new Uint8Array(BLOCK), new Uint8Array(BLOCK)))
-    const tagMask = new Uint8Array(yield* ctr(ctrKey, counterBlock(iv, 1), new Uint8Array(BLOCK)))
-    return {
-      ctrKey,
+  Effect.map(
+    Effect.promise(() => crypto.subtle.importKey("raw", buffer(key), "AES-GCM", false, ["encrypt"])),
+    (gcmKey) => ({
+      key: key.slice(),
       gcmKey,
       iv: iv.slice(),
-      tagMask,
-      h,
+      // The keystream of a zero block is the block cipher itself: at counter block 0¹²⁸ it is
+      // H = E(K, 0¹²⁸), at IV ‖ 1 it is E(K, J0).
+      tagMask: ctr32(key, iv, 1, new Uint8Array(BLOCK)),
+      h: ctr32(key, new Uint8Array(IV_LENGTH), 0, new Uint8Array(BLOCK)),
       factors: new Map(),
       t: new Uint8Array(BLOCK),
       blocks: 0,
       length: 0,
       ended: false
-    }
-  })
+    })
+  )
 
 const segmentAfterPartialBlock = () => new Error("StreamingGcm: a segment after one that was not whole blocks")
 
@@ -169,7 +184,7 @@ export const encryptSegment = (gcm: StreamingGcm, plaintext: Uint8Array): Effect
   Effect.gen(function* () {
     if (gcm.ended) return yield* Effect.die(segmentAfterPartialBlock())
     if (plaintext.length === 0) return new Uint8Array(0)
-    const sealed = new Uint8Array(yield* ctr(gcm.ctrKey, counterBlock(gcm.iv, 2 + gcm.blocks), plaintext))
+    const sealed = ctr32(gcm.key, gcm.iv, 2 + gcm.blocks, plaintext)
     absorb(gcm, sealed.length, yield* Effect.promise(() => segmentHash(gcm, sealed)))
     return sealed
   })
@@ -182,12 +197,13 @@ export const decryptSegment = (gcm: StreamingGcm, ciphertext: Uint8Array): Effec
   Effect.gen(function* () {
     if (gcm.ended) return yield* Effect.die(segmentAfterPartialBlock())
     if (ciphertext.length === 0) return new Uint8Array(0)
-    // Keystream and hash at once: WebCrypto copies its inputs when called.
-    const [opened, g] = yield* Effect.promise(() =>
-      Promise.all([ctrNow(gcm.ctrKey, counterBlock(gcm.iv, 2 + gcm.blocks), ciphertext), segmentHash(gcm, ciphertext)])
-    )
+    // WebCrypto copies the ciphertext when called: its hash runs while the keystream is computed.
+    const [opened, g] = yield* Effect.promise(async () => {
+      const hashing = segmentHash(gcm, ciphertext)
+      return [ctr32(gcm.key, gcm.iv, 2 + gcm.blocks, ciphertext), await hashing] as const
+    })
     absorb(gcm, ciphertext.length, g)
-    return new Uint8Array(opened)
+    return opened
   })
 
 /** The 16-byte tag of all the ciphertext so far. */

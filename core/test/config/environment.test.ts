@@ -11,6 +11,7 @@ import { ConfigProvider, Duration, Effect, type FileSystem, Layer } from "effect
 import { afterAll, beforeAll } from "vitest"
 import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as LighthouseConfig from "../../src/LighthouseConfig.ts"
+import * as LighthouseStorage from "../../src/LighthouseStorage.ts"
 import { layerNode, layerNodeConfig } from "../../src/LighthouseNode.ts"
 import { hostsNamed, originsOf, production, reachEveryHost, serveNetworks } from "./networks.ts"
 
@@ -168,30 +169,31 @@ describe("a standalone LighthouseConfig beside an all-in-one layer dies with Con
   const allInOne = [
     ["layerNode()", () => layerNode()],
     ["Lighthouse.layerBrowser()", () => Lighthouse.layerBrowser()],
+    ["LighthouseStorage.layerBrowser()", () => LighthouseStorage.layerBrowser()],
     ["Lighthouse.layer()", () => withFiles(Lighthouse.layer())]
   ] as const
   const combinations = [
     [
       "Layer.provide(standalone) to the all-in-one layer",
-      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<Lighthouse.Services>) =>
+      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<LighthouseStorage.Services>) =>
         (program: typeof reachEveryHost) =>
           Effect.provide(program, all.pipe(Layer.provide(config)))
     ],
     [
       "Effect.provide(all-in-one), then Effect.provide(standalone) around it",
-      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<Lighthouse.Services>) =>
+      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<LighthouseStorage.Services>) =>
         (program: typeof reachEveryHost) =>
           program.pipe(Effect.provide(all), Effect.provide(config))
     ],
     [
       "Layer.merge(standalone, all-in-one)",
-      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<Lighthouse.Services>) =>
+      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<LighthouseStorage.Services>) =>
         (program: typeof reachEveryHost) =>
           Effect.provide(program, Layer.merge(config, all))
     ],
     [
       "Effect.provide([all-in-one, standalone])",
-      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<Lighthouse.Services>) =>
+      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<LighthouseStorage.Services>) =>
         (program: typeof reachEveryHost) =>
           Effect.provide(program, [all, config])
     ]
@@ -211,9 +213,9 @@ describe("a standalone LighthouseConfig beside an all-in-one layer dies with Con
       assert.strictEqual(
         (defect as Lighthouse.ConfigConflict).message,
         "A LighthouseConfig from LighthouseConfig.layer / LighthouseConfig.layerConfig is in the context of an all-in-one " +
-          "layer (Lighthouse.layer, layerBrowser, layerNoDeps, layerNode), which brings its own configuration and would " +
+          "layer (Lighthouse.layer, layerBrowser, layerNoDeps, layerNode, LighthouseStorage.layerBrowser), which brings its own configuration and would " +
           "ignore it. Give the options to the all-in-one layer instead, or use its Config form (Lighthouse.layerConfig, " +
-          "layerBrowserConfig, layerNoDepsConfig, layerNodeConfig) to read LIGHTHOUSE_* variables; read the configuration " +
+          "layerBrowserConfig, layerNoDepsConfig, layerNodeConfig, LighthouseStorage.layerBrowserConfig) to read LIGHTHOUSE_* variables; read the configuration " +
           "back from the all-in-one layer, which provides LighthouseConfig."
       )
       assert.deepStrictEqual(sent, [])

@@ -111,6 +111,25 @@ describe("StreamingGcm", () => {
       )
     })
   )
+
+  it.effect("the keystream wraps its low 32 bits as WebCrypto's AES-CTR with length 32, from any input offset", () =>
+    Effect.gen(function* () {
+      const key = new Uint8Array(patterned(32, 5))
+      // 100 bytes from 3 blocks before the wrap: the counter runs 2³²−3 … 2³²−1, 0, 1, 2, 3.
+      const counter = 2 ** 32 - 3
+      const data = patterned(101, 9).subarray(1)
+      const block = new Uint8Array(16)
+      block.set(IV, 0)
+      new DataView(block.buffer).setUint32(12, counter, false)
+      const expected = yield* Effect.promise(async () => {
+        const aesKey = await crypto.subtle.importKey("raw", key, "AES-CTR", false, ["encrypt"])
+        return new Uint8Array(
+          await crypto.subtle.encrypt({ name: "AES-CTR", counter: block, length: 32 }, aesKey, data.slice())
+        )
+      })
+      assert.deepStrictEqual(Gcm.ctr32(key, IV, counter, data), expected)
+    })
+  )
 })
 
 describe("FileCipherWeb streams", () => {
