@@ -116,8 +116,9 @@ export interface Faults {
 
 /**
  * The bandwidth of a `rate` fault, shared by every answer it slows: each piece of a body takes
- * the next free slot of the link, so parallel answers together stay under the rate. An idle link
- * saves up no credit: a piece that comes after a pause starts its slot then.
+ * the next free slot of the link, so parallel answers together stay under the rate. A link saves
+ * up at most {@link rateCreditMs} of idle time: a timer that fires late (a busy machine) is made
+ * up for, a pause of seconds is not.
  */
 interface Link {
   /** When (`performance.now()`) the slots taken so far end. */
@@ -256,11 +257,14 @@ const stalling = (response: Response, afterBytes: number): Response => {
   return new Response(stalled, { status: response.status, headers })
 }
 
+/** The idle time a link may make up for: over any span, at most this much more than the rate. */
+const rateCreditMs = 50
+
 /** How long to wait before sending `bytes` more over `link` at `bytesPerSecond`, its slot taken. */
 const takeSlot = (link: Link, bytes: number, bytesPerSecond: number): number => {
   const now = performance.now()
-  link.freeAt = Math.max(now, link.freeAt) + (bytes * 1000) / bytesPerSecond
-  return link.freeAt - now
+  link.freeAt = Math.max(now - rateCreditMs, link.freeAt) + (bytes * 1000) / bytesPerSecond
+  return Math.max(0, link.freeAt - now)
 }
 
 /** The largest piece of a body sent at once under `rate`: bursts stay short at any rate. */

@@ -150,10 +150,11 @@ describe("makeFaults", () => {
         bytes(64 * 1024)
       )
     const started = performance.now()
-    // Two answers of 64 KiB at once share 256 KiB/s: together at least 0.5 s, not 0.25 s each in parallel.
+    // Two answers of 64 KiB at once share 256 KiB/s: together 0.5 s (less the 50 ms of idle time a
+    // link may make up for), not 0.25 s each in parallel.
     const answers = await Promise.all([gateway("/a"), gateway("/b")])
     const bodies = await Promise.all(answers.map(async (answer) => new Uint8Array(await answer.arrayBuffer())))
-    expect(performance.now() - started).toBeGreaterThanOrEqual(490)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(440)
     expect(bodies.map((body) => body.length)).toEqual([64 * 1024, 64 * 1024])
     expect(bodies.every((body) => body.every((byte) => byte === 7))).toBe(true)
     expect(answers[0]!.headers.get("x-kept")).toBe("yes")
@@ -165,7 +166,7 @@ describe("makeFaults", () => {
     const lied = performance.now()
     const cut = await (await gateway("/c")).arrayBuffer()
     expect(cut.byteLength).toBe(32 * 1024)
-    expect(performance.now() - lied).toBeGreaterThanOrEqual(115)
+    expect(performance.now() - lied).toBeGreaterThanOrEqual(70)
     expect(faults.active().map((entry) => [entry.fault.kind, entry.hits])).toEqual([
       ["rate", 3],
       ["lie", 1]
