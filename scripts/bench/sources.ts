@@ -360,6 +360,8 @@ const markdownSection = (rows: ReadonlyArray<Report.BenchRow>, f: Figures): stri
     "`<out>.partial` holds 90 % of the file, a second one checks that part against the DAG and fetches the rest; the",
     "bytes sent again are what the three gateway processes wrote to their sockets during the second run (`wchar` of",
     "`/proc/<pid>/io`: block bytes, CAR framing, headers, and the DAG's inner blocks for the check) over the file's size.",
+    `The machine's 1-minute load average was ${f.load[0].toFixed(1)} before the downloads and ${f.load[1].toFixed(1)} after`,
+    `(${cpus().length} threads, shared with other work): on a busy machine both sides are slower than their caps.`,
     ""
   ].join("\n")
 
