@@ -25,11 +25,20 @@ import { deployLocal, localTokens } from "lighthouse-effect/contracts"
 import {
   HostNames,
   type HostName,
+  type FaultKind,
   logRouteErrorsToConsole,
   type MockNetwork,
   type MockNetworkOptions
 } from "lighthouse-effect/mocks"
-import { DefaultPorts, devClockPath, PortInUse, serveMockNetwork } from "lighthouse-effect/mocks/server"
+import {
+  armGatewayFaults,
+  DefaultPorts,
+  devClockPath,
+  gatewayFaultText,
+  PortInUse,
+  parseGatewayFaults,
+  serveMockNetwork
+} from "lighthouse-effect/mocks/server"
 import { startLocalChain } from "lighthouse-effect/mocks/chain"
 import { chainOptions } from "lighthouse-effect/mocks"
 
@@ -69,6 +78,10 @@ contract, until Ctrl-C.
   --gateway-port N      gateway (default ${DefaultPorts.gateway})
   --encryption-port N   key nodes (default ${DefaultPorts.encryption})
   --free-ports          a free port for each of the four hosts (unless given above)
+  --gateway FAULTS      one more gateway, on a free port, serving the same content with faults of its
+                        own, comma-separated: rate=SIZE (its answers together at most SIZE a second,
+                        e.g. 10MiB), slow=MS, stall-after=SIZE, lie[=flip-byte|drop-block|extra-block|
+                        other-file|truncate], status=CODE (e.g. 429), down, or honest; repeatable
   --chain-port N        the chain's JSON-RPC (default 8545)
   --no-chain            no chain: no payments, no x402 uploads, and EVM access conditions are never met
   --state-dir DIR       keep blocks and state in DIR across restarts (default: in memory); the
@@ -80,7 +93,9 @@ contract, until Ctrl-C.
   --json                print the addresses as one JSON line instead of this banner
   -h, --help            print this and exit
 
-Port 0 picks a free port. A taken port stops the command with a line naming it.`
+Port 0 picks a free port. A taken port stops the command with a line naming it. Several serve
+processes may share one --state-dir to serve the same blocks from gateways of their own (each
+reads blocks from the directory as they are asked for; accounts and uploads are read at start).`
 
 /** The command line, checked: every value the network and the chain are started with. */
 interface ServeCommand {
@@ -93,6 +108,8 @@ interface ServeCommand {
   readonly pageSize: number | undefined
   readonly dataLimit: number | undefined
   readonly seeds: ReadonlyArray<{ readonly address: string; readonly apiKey: string | undefined }>
+  /** The faults of each `--gateway`, in order. */
+  readonly gateways: ReadonlyArray<ReadonlyArray<FaultKind>>
   readonly json: boolean
 }
 
@@ -142,7 +159,17 @@ const readCommand = (args: ReadonlyArray<string>): ServeCommand | "help" => {
       const [address = "", ...key] = entry.split(":")
       return { address, apiKey: key.length === 0 ? undefined : key.join(":") }
     }),
+    gateways: (values.gateway ?? []).map(gatewayFaults),
     json: values.json
+  }
+}
+
+/** One `--gateway`'s faults; a `UsageError` naming the flag's text when they cannot be served. */
+const gatewayFaults = (text: string): ReadonlyArray<FaultKind> => {
+  try {
+    return parseGatewayFaults(text)
+  } catch (error) {
+    throw new UsageError(`--gateway ${text}: ${error instanceof Error ? error.message : String(error)}`)
   }
 }
 
@@ -164,6 +191,7 @@ const parseOptions = (args: ReadonlyArray<string>) =>
       "page-size": { type: "string" },
       "data-limit": { type: "string" },
       seed: { type: "string", multiple: true },
+      gateway: { type: "string", multiple: true },
       json: { type: "boolean", default: false }
     },
     strict: true,
@@ -370,8 +398,21 @@ const serveNetwork = (command: ServeCommand, options: MockNetworkOptions) =>
     ...(command.stateDir === undefined ? {} : { stateDir: command.stateDir }),
     collectGarbage: command.gc,
     ...(command.pageSize === undefined ? {} : { pageSize: command.pageSize }),
-    ...(command.dataLimit === undefined ? {} : { defaultDataLimit: command.dataLimit })
+    ...(command.dataLimit === undefined ? {} : { defaultDataLimit: command.dataLimit }),
+    gateways: command.gateways.map((_, i) => extraGatewayHost(i))
   })
+
+/** The host the `i`th `--gateway` answers as (a reserved name: it stands for no real host). */
+const extraGatewayHost = (i: number) => `https://gateway-${i + 1}.invalid`
+
+/** Arms each `--gateway`'s faults on its gateway. */
+const armGateways = (command: ServeCommand, served: Served) => {
+  for (const [i, faults] of command.gateways.entries()) armGatewayFaults(served.network.gateways[i]!.faults, faults)
+}
+
+/** A `--gateway`'s faults, as text. */
+const faultsText = (faults: ReadonlyArray<FaultKind>) =>
+  faults.length === 0 ? "honest" : faults.map(gatewayFaultText).join(",")
 
 type Served = Awaited<ReturnType<typeof serveNetwork>>
 
@@ -383,6 +424,7 @@ const garbageLine = (garbage: NonNullable<Served["garbage"]>) =>
 
 /** Everything served, as one JSON line (`--json`). */
 const readyJson = (
+  command: ServeCommand,
   served: Served,
   seeded: ReadonlyArray<{ readonly address: string; readonly apiKey: string }>,
   started: ReadonlyArray<StartedExtension>
@@ -390,6 +432,7 @@ const readyJson = (
   JSON.stringify({
     urls: served.urls,
     ports: portsOf(served.urls),
+    gateways: served.gatewayUrls.map((url, i) => ({ url, faults: command.gateways[i]!.map(gatewayFaultText) })),
     hosts: served.network.hosts,
     storage: served.network.storage,
     ...(served.garbage === undefined ? {} : { garbage: served.garbage }),
@@ -425,6 +468,10 @@ const readyBanner = (
   return [
     "lighthouse-effect local network",
     ...HostNames.map((host) => `  ${host.padEnd(11)} ${urls[host]}  (answers as ${served.network.hosts[host]})`),
+    ...served.gatewayUrls.map(
+      (url, i) =>
+        `  ${(i === 0 ? "gateways" : "").padEnd(11)} ${url}  ${faultsText(command.gateways[i]!)}, same content`
+    ),
     command.stateDir === undefined
       ? "  state       in memory: every block in this process's heap, all gone at exit (--state-dir DIR keeps it)"
       : `  state       ${command.stateDir} (blocks/ and state.sqlite, kept across restarts; the chain is not)`,
@@ -436,6 +483,12 @@ const readyBanner = (
     ...layerSnippet(urls, started).map((line) => `  ${line}`),
     `  or LIGHTHOUSE_API_URL=${urls.api} LIGHTHOUSE_NODE_URL=${urls.node}`,
     `     LIGHTHOUSE_GATEWAY_URL=${urls.gateway} LIGHTHOUSE_ENCRYPTION_URL=${urls.encryption}`,
+    ...(served.gatewayUrls.length === 0
+      ? []
+      : [
+          "Download from every gateway at once (Download options):",
+          `  { sources: ${JSON.stringify([urls.gateway, ...served.gatewayUrls])}, strategy: "split" }`
+        ]),
     "Ctrl-C to stop."
   ].join("\n")
 }
@@ -451,6 +504,7 @@ const serve = async (command: ServeCommand) => {
     throw error
   })
   for (const service of started) service.attach?.(served.network)
+  armGateways(command, served)
 
   const seeded = command.seeds.map(({ address, apiKey }) =>
     served.network.seedAccount(address, apiKey === undefined ? {} : { apiKey })
@@ -465,7 +519,9 @@ const serve = async (command: ServeCommand) => {
   }
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
-  console.log(command.json ? readyJson(served, seeded, started) : readyBanner(command, served, seeded, started))
+  console.log(
+    command.json ? readyJson(command, served, seeded, started) : readyBanner(command, served, seeded, started)
+  )
 }
 
 const main = async () => {

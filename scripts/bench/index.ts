@@ -4,7 +4,8 @@
  * machine and date at the top.
  *
  * Sizes can be reduced for a quick look with the variables each benchmark reads
- * (e.g. `BENCH_PLAIN_MIB=64 BENCH_ENCRYPTED_MIB=32 BENCH_WIRE_MIB=128 BENCH_WIRE_RUNS=3 npm run bench`).
+ * (e.g. `BENCH_PLAIN_MIB=64 BENCH_ENCRYPTED_MIB=32 BENCH_WIRE_MIB=128 BENCH_WIRE_RUNS=3
+ * BENCH_SOURCES_MIB=64 npm run bench`).
  *
  * @since 0.1.0
  */
@@ -22,6 +23,7 @@ const benches = [
   "verify.ts",
   "wire.ts",
   "network.ts",
+  "sources.ts",
   "bundle.ts",
   "installSize.ts"
 ]

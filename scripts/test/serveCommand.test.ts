@@ -23,6 +23,7 @@ const options = [
   "--gateway-port",
   "--encryption-port",
   "--free-ports",
+  "--gateway",
   "--chain-port",
   "--no-chain",
   "--state-dir",

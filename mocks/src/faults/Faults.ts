@@ -16,10 +16,13 @@
  *   node answers wrong CIDs, the gateway serves a flipped byte, another file, a cut answer, a
  *   missing block or extra blocks;
  * - `stall`: the handler runs and its answer starts, but after `afterBytes` bytes of its body no
- *   more come, until the client gives up (the connection stays open, as a stuck peer's does).
+ *   more come, until the client gives up (the connection stays open, as a stuck peer's does);
+ * - `rate`: answers' bodies come at most `bytesPerSecond` bytes a second, all the requests the
+ *   fault matches together (one link's bandwidth, shared by parallel requests).
  *
  * Faults are permanent until cleared, or last `times` requests. The most recently armed matching
- * fault wins; `slow` composes with the others (a slow node can also be down).
+ * fault wins; `slow` and `rate` compose with the others (a slow node can also be down, a capped
+ * gateway can also lie).
  */
 import { HttpResponse } from "msw"
 import { type Lie, tellLie } from "./Lies.ts"
@@ -48,6 +51,7 @@ export type FaultKind =
   | { readonly kind: "inconsistent"; readonly mutate?: (body: unknown, request: Request) => unknown }
   | { readonly kind: "lie"; readonly lie: Lie }
   | { readonly kind: "stall"; readonly afterBytes: number }
+  | { readonly kind: "rate"; readonly bytesPerSecond: number }
 
 export interface FaultOptions {
   /** Number of matching requests the fault applies to, then it disarms itself. Default: forever. */
@@ -88,6 +92,8 @@ export interface Faults {
   readonly lie: (scope: FaultScope, lie: Lie, options?: FaultOptions) => number
   /** The answer's body stops after `afterBytes` bytes and hangs until the client gives up. */
   readonly stall: (scope: FaultScope, afterBytes: number, options?: FaultOptions) => number
+  /** Bodies of the matching answers come at most `bytesPerSecond` bytes a second, all of them together. */
+  readonly rate: (scope: FaultScope, bytesPerSecond: number, options?: FaultOptions) => number
   readonly remove: (id: number) => boolean
   /** Disarms every fault, or only those whose scope lies inside the given host / node. */
   readonly clear: (scope?: { readonly host?: HostName; readonly node?: number }) => void
@@ -108,12 +114,25 @@ export interface Faults {
   ) => (info: Info) => Promise<Response>
 }
 
+/**
+ * The bandwidth of a `rate` fault, shared by every answer it slows: each piece of a body takes
+ * the next free slot of the link, so parallel answers together stay under the rate. A link saves
+ * up at most {@link rateCreditMs} of idle time: a timer that fires late (a busy machine) is made
+ * up for, a pause of seconds is not.
+ */
+interface Link {
+  /** When (`performance.now()`) the slots taken so far end. */
+  freeAt: number
+}
+
 interface Armed {
   readonly id: number
   readonly scope: FaultScope
   readonly fault: FaultKind
   remaining: number | undefined
   hits: number
+  /** A `rate` fault's bandwidth, shared by the requests it matches. */
+  readonly link: Link
 }
 
 const matches = (scope: FaultScope, context: FaultContext, pathname: string): boolean => {
@@ -238,6 +257,42 @@ const stalling = (response: Response, afterBytes: number): Response => {
   return new Response(stalled, { status: response.status, headers })
 }
 
+/** The idle time a link may make up for: over any span, at most this much more than the rate. */
+const rateCreditMs = 50
+
+/** How long to wait before sending `bytes` more over `link` at `bytesPerSecond`, its slot taken. */
+const takeSlot = (link: Link, bytes: number, bytesPerSecond: number): number => {
+  const now = performance.now()
+  link.freeAt = Math.max(now - rateCreditMs, link.freeAt) + (bytes * 1000) / bytesPerSecond
+  return Math.max(0, link.freeAt - now)
+}
+
+/** The largest piece of a body sent at once under `rate`: bursts stay short at any rate. */
+const ratePieceBytes = 64 * 1024
+
+/** `response` whose body comes at most `bytesPerSecond` bytes a second over `link`. */
+const capped = (response: Response, link: Link, bytesPerSecond: number, signal: AbortSignal): Response => {
+  const body = response.body
+  if (body === null) return response
+  const reader = body.getReader()
+  let pending = new Uint8Array(0)
+  const paced = new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      if (pending.length === 0) {
+        const { done, value } = await reader.read()
+        if (done) return controller.close()
+        pending = value
+      }
+      const piece = pending.subarray(0, ratePieceBytes)
+      pending = pending.subarray(piece.length)
+      await sleep(takeSlot(link, piece.length, bytesPerSecond), signal)
+      controller.enqueue(piece)
+    },
+    cancel: (reason) => reader.cancel(reason)
+  })
+  return new Response(paced, { status: response.status, statusText: response.statusText, headers: response.headers })
+}
+
 /** Refuses a fault that could never fire as asked. */
 const validateFault = (fault: FaultKind, options: FaultOptions | undefined): void => {
   if (options?.times !== undefined && (!Number.isInteger(options.times) || options.times < 1)) {
@@ -246,6 +301,9 @@ const validateFault = (fault: FaultKind, options: FaultOptions | undefined): voi
   if (fault.kind === "slow" && !(fault.ms >= 0)) throw new RangeError(`slow needs ms >= 0, got ${fault.ms}`)
   if (fault.kind === "stall" && !(Number.isInteger(fault.afterBytes) && fault.afterBytes >= 0)) {
     throw new RangeError(`stall needs a whole afterBytes >= 0, got ${fault.afterBytes}`)
+  }
+  if (fault.kind === "rate" && !(Number.isFinite(fault.bytesPerSecond) && fault.bytesPerSecond > 0)) {
+    throw new RangeError(`rate needs bytesPerSecond > 0, got ${fault.bytesPerSecond}`)
   }
   if (fault.kind === "status" && !(fault.status >= 100 && fault.status <= 599)) {
     throw new RangeError(`status must be an HTTP status, got ${fault.status}`)
@@ -270,6 +328,7 @@ const answerUnder = async (
     case "stall":
       return stalling(await answer(), fault.afterBytes)
     case "slow":
+    case "rate":
       return answer()
   }
 }
@@ -287,7 +346,7 @@ export const makeFaults = (): Faults => {
   const inject = (scope: FaultScope, fault: FaultKind, options?: FaultOptions): number => {
     validateFault(fault, options)
     const id = nextId++
-    armed.push({ id, scope, fault, remaining: options?.times, hits: 0 })
+    armed.push({ id, scope, fault, remaining: options?.times, hits: 0, link: { freeAt: 0 } })
     return id
   }
 
@@ -317,16 +376,23 @@ export const makeFaults = (): Faults => {
   const handle = async (context: FaultContext, answer: () => Response | Promise<Response>): Promise<Response> => {
     const pathname = new URL(context.request.url).pathname
     const hits = armed.filter((entry) => matches(entry.scope, context, pathname))
-    const slow = hits.filter((entry) => entry.fault.kind === "slow")
-    // The newest non-delay fault decides the outcome.
-    const decisive = hits.filter((entry) => entry.fault.kind !== "slow").at(-1)
-    for (const entry of slow) consume(entry)
+    const composing = hits.filter((entry) => entry.fault.kind === "slow" || entry.fault.kind === "rate")
+    // The newest fault that is neither a delay nor a cap decides the outcome.
+    const decisive = hits.filter((entry) => !composing.includes(entry)).at(-1)
+    for (const entry of composing) consume(entry)
     if (decisive !== undefined) consume(decisive)
 
-    const delay = slow.reduce((total, entry) => total + (entry.fault.kind === "slow" ? entry.fault.ms : 0), 0)
+    const delay = composing.reduce((total, entry) => total + (entry.fault.kind === "slow" ? entry.fault.ms : 0), 0)
     await sleep(delay, context.request.signal)
 
-    return decisive === undefined ? answer() : answerUnder(decisive.fault, context.request, answer)
+    const response = await (decisive === undefined ? answer() : answerUnder(decisive.fault, context.request, answer))
+    return composing.reduce(
+      (body, entry) =>
+        entry.fault.kind === "rate"
+          ? capped(body, entry.link, entry.fault.bytesPerSecond, context.request.signal)
+          : body,
+      response
+    )
   }
 
   return {
@@ -348,6 +414,7 @@ export const makeFaults = (): Faults => {
       ),
     lie: (scope, lie, options) => inject(scope, { kind: "lie", lie }, options),
     stall: (scope, afterBytes, options) => inject(scope, { kind: "stall", afterBytes }, options),
+    rate: (scope, bytesPerSecond, options) => inject(scope, { kind: "rate", bytesPerSecond }, options),
     remove,
     clear,
     active: () => armed.map(({ id, scope, fault, remaining, hits }) => ({ id, scope, fault, remaining, hits })),

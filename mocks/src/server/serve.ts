@@ -269,3 +269,4 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
 
 export { pointProviderSdkAt } from "./providerSdk.ts"
 export { type DevClock, type DevClockState, devClockPath, makeDevClock } from "./DevClock.ts"
+export { armGatewayFaults, gatewayFaultText, parseGatewayFaults } from "./GatewayFaults.ts"

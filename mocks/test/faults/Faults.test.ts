@@ -140,10 +140,44 @@ describe("makeFaults", () => {
     expect((await resolver({ request: request("/api/x/5"), params: { n: "5" } })).status).toBe(200)
   })
 
+  it("rate paces bodies, every request it matches sharing the one rate, and composes with a lie", async () => {
+    const faults = makeFaults()
+    faults.rate({ host: "gateway" }, 256 * 1024)
+    const bytes = (n: number) => () => new Response(new Uint8Array(n).fill(7), { headers: { "x-kept": "yes" } })
+    const gateway = (path: string) =>
+      faults.handle(
+        { host: "gateway", request: new Request(`https://gateway.lighthouse.storage${path}`) },
+        bytes(64 * 1024)
+      )
+    const started = performance.now()
+    // Two answers of 64 KiB at once share 256 KiB/s: together 0.5 s (less the 50 ms of idle time a
+    // link may make up for), not 0.25 s each in parallel.
+    const answers = await Promise.all([gateway("/a"), gateway("/b")])
+    const bodies = await Promise.all(answers.map(async (answer) => new Uint8Array(await answer.arrayBuffer())))
+    expect(performance.now() - started).toBeGreaterThanOrEqual(440)
+    expect(bodies.map((body) => body.length)).toEqual([64 * 1024, 64 * 1024])
+    expect(bodies.every((body) => body.every((byte) => byte === 7))).toBe(true)
+    expect(answers[0]!.headers.get("x-kept")).toBe("yes")
+    // Another host is not capped; a lie on the capped host is told at the capped rate.
+    const api = performance.now()
+    await (await faults.handle({ host: "api", request: request("/x") }, bytes(1024 * 1024))).arrayBuffer()
+    expect(performance.now() - api).toBeLessThan(490)
+    faults.lie({ host: "gateway" }, "truncate")
+    const lied = performance.now()
+    const cut = await (await gateway("/c")).arrayBuffer()
+    expect(cut.byteLength).toBe(32 * 1024)
+    expect(performance.now() - lied).toBeGreaterThanOrEqual(70)
+    expect(faults.active().map((entry) => [entry.fault.kind, entry.hits])).toEqual([
+      ["rate", 3],
+      ["lie", 1]
+    ])
+  })
+
   it("rejects nonsense", () => {
     const faults = makeFaults()
     expect(() => faults.status({ host: "api" }, 42)).toThrow(RangeError)
     expect(() => faults.slow({ host: "api" }, -1)).toThrow(RangeError)
+    expect(() => faults.rate({ host: "gateway" }, 0)).toThrow("rate needs bytesPerSecond > 0, got 0")
     expect(() => faults.down({ host: "api" }, { times: 0 })).toThrow(RangeError)
   })
 })
