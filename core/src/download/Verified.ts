@@ -14,6 +14,7 @@ import { RequestTimedOut } from "../Errors.ts"
 import { content, type DownloadDeps, gatewayOf } from "./Content.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { DecryptOptions, ToFileOptions, Retrieved } from "./Models.ts"
+import { writeStream } from "./FileWrites.ts"
 import { prepareResume } from "./Resume.ts"
 
 const randomSuffix = () =>
@@ -59,7 +60,7 @@ const resumeToFile = Effect.fnUntraced(function* (
   const from = yield* prepareResume(deps, yield* parseCid(cid), path, partial, options)
   const { stream, report } = yield* content(deps, cid, from === 0 ? options : { ...options, range: { offset: from } })
   yield* stream.pipe(
-    Stream.run(fs.sink(partial, { flag: "a" })),
+    (bytes) => writeStream(fs, partial, "a", bytes),
     Effect.andThen(fs.rename(partial, path)),
     Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, options) })
   )
@@ -80,7 +81,7 @@ export const toFile = Effect.fn("Download.toFile")(function* (
   const partial = `${path}.${randomSuffix()}.partial`
   yield* stream.pipe(
     // `wx`: never write through a file or link someone placed at the temporary name.
-    Stream.run(fs.sink(partial, { flag: "wx" })),
+    (bytes) => writeStream(fs, partial, "wx", bytes),
     Effect.andThen(fs.rename(partial, path)),
     Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, options) }),
     Effect.onError(() => Effect.ignore(fs.remove(partial, { force: true })))
