@@ -73,18 +73,20 @@ describe("FileWrites.writeStream", () => {
     })
   )
 
-  it.effect("writes a piece as large as the buffer as it is when nothing is gathered, and splits one that overflows it", () =>
-    Effect.gen(function* () {
-      const { fs, writes, written } = recording()
-      const input = [new Uint8Array(20).fill(7), new Uint8Array(5).fill(8), new Uint8Array(10).fill(9)]
-      yield* writeStream(fs, "/out.bin", "a", Stream.fromIterable(input), 8)
-      // 20 as is; then 5 + 3 of the 10 fill a write; the 7 left are the last.
-      assert.deepStrictEqual(
-        writes.map((w) => w.length),
-        [20, 8, 7]
-      )
-      assert.deepStrictEqual(written(), joined(input))
-    })
+  it.effect(
+    "writes a piece as large as the buffer as it is when nothing is gathered, and splits one that overflows it",
+    () =>
+      Effect.gen(function* () {
+        const { fs, writes, written } = recording()
+        const input = [new Uint8Array(20).fill(7), new Uint8Array(5).fill(8), new Uint8Array(10).fill(9)]
+        yield* writeStream(fs, "/out.bin", "a", Stream.fromIterable(input), 8)
+        // 20 as is; then 5 + 3 of the 10 fill a write; the 7 left are the last.
+        assert.deepStrictEqual(
+          writes.map((w) => w.length),
+          [20, 8, 7]
+        )
+        assert.deepStrictEqual(written(), joined(input))
+      })
   )
 
   it.effect("a stream that fails leaves every byte it gave written, and fails with its error", () =>
