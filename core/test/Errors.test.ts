@@ -129,6 +129,11 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "File stream error: EACCES: permission denied"
   ],
   [
+    new Errors.UploadConnectionReset({ url: "https://upload.lighthouse.storage/api/v0/add", code: "EPIPE", cause }),
+    "UploadConnectionReset",
+    "The upload node reset the connection before its answer was read (EPIPE): an answer given while the upload was being sent, such as a refusal (401, 402 over the quota, 413), is lost with it"
+  ],
+  [
     new Errors.EncryptedUploadIncomplete({
       uploaded: [{ Name: "a.txt", Hash: "Qm", Size: "10" }],
       saved: [],

@@ -20,6 +20,7 @@ import { type Cid, parseCid } from "../schema/Cid.ts"
 import { slice } from "../verify/Retrieval.ts"
 import { content, type DownloadDeps, gatewayOf, resolveKey } from "./Content.ts"
 import type { Decryption, DecryptOptions, ToFileOptions, Retrieved } from "./Models.ts"
+import { writeStream } from "./FileWrites.ts"
 import { prepareResume } from "./Resume.ts"
 
 const randomSuffix = () =>
@@ -65,7 +66,7 @@ const resumeStored = Effect.fnUntraced(function* (
   const from = yield* prepareResume(deps, cid, adopt, partial, stored)
   const { stream, report } = yield* content(deps, cid, from === 0 ? stored : { ...stored, range: { offset: from } })
   yield* stream.pipe(
-    Stream.run(deps.fs.sink(partial, { flag: "a" })),
+    (bytes) => writeStream(deps.fs, partial, "a", bytes),
     Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, stored) })
   )
   return report
@@ -109,7 +110,7 @@ const resumeDecrypting = Effect.fnUntraced(function* (
     Cipher.decryptStreamUnverified(key),
     slice(range, "read-all"),
     // `wx`: never write through a file or link someone placed at the temporary name.
-    Stream.run(fs.sink(plaintext, { flag: "wx" })),
+    (bytes) => writeStream(fs, plaintext, "wx", bytes),
     Effect.andThen(fs.rename(plaintext, path)),
     Effect.onError(() => Effect.ignore(fs.remove(plaintext, { force: true })))
   )
@@ -134,7 +135,7 @@ export const toFile = Effect.fn("Download.toFile")(function* (
   const partial = `${path}.${randomSuffix()}.partial`
   yield* stream.pipe(
     // `wx`: never write through a file or link someone placed at the temporary name.
-    Stream.run(fs.sink(partial, { flag: "wx" })),
+    (bytes) => writeStream(fs, partial, "wx", bytes),
     Effect.andThen(fs.rename(partial, path)),
     Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, options) }),
     Effect.onError(() => Effect.ignore(fs.remove(partial, { force: true })))

@@ -33,6 +33,30 @@ export class FileStreamError extends Schema.TaggedError<FileStreamError>()("File
 }
 
 /**
+ * The upload node reset the connection before its answer could be read, while the request body
+ * was being sent. A node that refuses an upload early (401, 402 over the quota, 413) and closes
+ * the connection at once, instead of reading on, loses its answer with the connection: this says
+ * so, rather than passing it off as a bare `Network error`. `code` is the transport's (`EPIPE`,
+ * `ECONNRESET`); nothing the node may have answered is known.
+ */
+export class UploadConnectionReset extends Schema.TaggedError<UploadConnectionReset>()("UploadConnectionReset", {
+  url: Schema.String,
+  code: Schema.String,
+  cause: Schema.Defect()
+}) {
+  /** A refusal stays one when retried; a reset on a bad link may not. */
+  get isRetryable() {
+    return true
+  }
+  override get message() {
+    return (
+      `The upload node reset the connection before its answer was read (${this.code}): ` +
+      "an answer given while the upload was being sent, such as a refusal (401, 402 over the quota, 413), is lost with it"
+    )
+  }
+}
+
+/**
  * An encrypted upload reached the node, but the key shards of some of its files could not be
  * saved: those files are stored and cannot be decrypted by anyone until their shards are saved.
  * The catalogue's `Error encrypting file`, with the whole picture: every uploaded entry, the CIDs

@@ -14,6 +14,7 @@ import type {
   DuplicateFileName,
   EncryptedUploadIncomplete,
   FileStreamError,
+  UploadConnectionReset,
   InvalidPublicKey,
   InvalidUploadInput,
   RequestFailed,
@@ -217,6 +218,7 @@ export type UploadFailure =
   | TransportFailure
   | InvalidUploadInput
   | FileStreamError
+  | UploadConnectionReset
   | PlatformError
 
 /** Why an encrypted upload failed (signing in included, when a signer is given). */

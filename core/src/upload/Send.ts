@@ -11,7 +11,13 @@ import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import * as HttpBody from "effect/http/HttpBody"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { type FileStreamError, InvalidResponse, RequestTimedOut } from "../Errors.ts"
+import {
+  type FileStreamError,
+  InvalidResponse,
+  type NetworkError,
+  RequestTimedOut,
+  UploadConnectionReset
+} from "../Errors.ts"
 import { type Hosts, resolvedUrl, uploadNodeOf } from "../internal/Hosts.ts"
 import { type Token, withBearer } from "../internal/http.ts"
 import type { AddSettings } from "../verify/UnixfsCids.ts"
@@ -118,6 +124,26 @@ const streamBody = (
   }
 }
 
+/** Transport codes of a connection the other end reset or closed under a request (Node's, undici's). */
+const RESET_CODES: ReadonlySet<string> = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"])
+
+/** The reset code somewhere down `cause`'s chain (the HTTP client wraps the socket's error), if any. */
+const resetCode = (cause: unknown): string | undefined => {
+  let current = cause
+  for (let depth = 0; depth < 6 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { readonly code?: unknown }).code
+    if (typeof code === "string" && RESET_CODES.has(code)) return code
+    current = (current as { readonly cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** A reset under an upload: whatever the node answered early was lost with the connection, and the error says so. */
+const resetUnderUpload = (error: NetworkError): NetworkError | UploadConnectionReset => {
+  const code = resetCode(error.cause)
+  return code === undefined ? error : new UploadConnectionReset({ url: error.url, code, cause: error.cause })
+}
+
 /** Sends one multipart upload; succeeds with the 2xx answer's text. */
 export const send = Effect.fnUntraced(function* (
   hosts: Hosts,
@@ -144,6 +170,7 @@ export const send = Effect.fnUntraced(function* (
   const timeout = hosts.config.transferTimeout
   const exit = yield* node.execute(httpRequest).pipe(
     Effect.catchTag("RequestFailed", (e) => Effect.fail(Response.rejection(e.status, e.body ?? "") ?? e)),
+    Effect.catchTag("NetworkError", (e) => Effect.fail(resetUnderUpload(e))),
     Effect.flatMap((response) => response.text),
     Effect.mapError((e) =>
       e._tag === "HttpClientError" ? new InvalidResponse({ url: target, detail: e.message }) : e
