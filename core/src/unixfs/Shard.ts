@@ -89,8 +89,8 @@ export const slotLabel = <A>(index: number, slot: ShardEntry<A> | ShardNode<A>):
   return isNode(slot) ? prefix : prefix + slot.name
 }
 
-/** The dag-pb block of a shard node with `links` (one per used slot of `node`). */
-export const shardBlock = <A>(node: ShardNode<A>, links: Array<dagPb.PBLink>): Uint8Array => {
+/** The dag-pb block of a shard node with `links` (one per used slot of `node`) and the folder's `mode`. */
+export const shardBlock = <A>(node: ShardNode<A>, mode: number | undefined, links: Array<dagPb.PBLink>): Uint8Array => {
   const bitmap = new Uint8Array(FANOUT / 8)
   let highest = 0
   node.slots.forEach((slot, index) => {
@@ -99,7 +99,13 @@ export const shardBlock = <A>(node: ShardNode<A>, links: Array<dagPb.PBLink>): U
     highest = index >> 3
   })
   const data = bitmap.subarray(0, highest + 1).reverse()
-  const unixfs = new UnixFS({ type: "hamt-sharded-directory", data, fanout: BigInt(FANOUT), hashType: MURMUR3_X64_64 })
+  const unixfs = new UnixFS({
+    type: "hamt-sharded-directory",
+    data,
+    fanout: BigInt(FANOUT),
+    hashType: MURMUR3_X64_64,
+    ...(mode === undefined ? {} : { mode })
+  })
   return dagPb.encode(dagPb.prepare({ Data: unixfs.marshal(), Links: links }))
 }
 

@@ -8,7 +8,8 @@
  * The entries are reported as the importer reports them: the files in order, then each folder
  * after its sub-folders. Two of its quirks are kept, for the same CIDs under the same paths:
  * what a HAMT folder reports for the folders directly in its first level carries the HAMT's own
- * path, and folders deeper in its sub-shards are not reported.
+ * path, and folders deeper in its sub-shards are not reported. And a folder made where an entry
+ * was (a file, then a file under its path) keeps that entry's UnixFS mode.
  *
  * @internal
  */
@@ -30,22 +31,34 @@ export interface TreeEntry {
 /** A file, or a folder added on its own (empty), once built. */
 export interface Built extends TreeEntry {
   readonly directory: boolean
+  /** The mode of its UnixFS node (none for a file that is one raw leaf). */
+  readonly mode: number | undefined
 }
 
 interface Folder {
   readonly path: string
-  readonly parent: Folder | undefined
+  /**
+   * The folder it was put in, under `key`. As in the importer, a folder that becomes a HAMT is a
+   * new folder: its children still name the flat one as their parent until an entry lands under
+   * them, and the flat one may be converted again from what it held then.
+   */
+  parent: Folder | undefined
+  readonly key: string
+  /** The mode of the entry it replaced, which the importer carries over (written unless 0755). */
+  readonly mode: number | undefined
   readonly children: Map<string, Built | Folder>
-  sharded: boolean
+  readonly sharded: boolean
   /** The links estimate of its direct entries. */
   estimate: number
 }
 
 const isFolder = (node: Built | Folder): node is Folder => "children" in node
 
-const newFolder = (path: string, parent: Folder | undefined): Folder => ({
+const newFolder = (path: string, parent: Folder | undefined, key: string, mode: number | undefined): Folder => ({
   path,
   parent,
+  key,
+  mode,
   children: new Map(),
   sharded: false,
   estimate: 0
@@ -71,35 +84,53 @@ export const normalPath = (path: string): string =>
     .filter((component) => component !== ".")
     .join("/")
 
-/** Adds `built` under its path; folders it passes through are made (replacing entries there). */
-const add = (root: Folder, built: Built, shardThreshold: number): void => {
+/**
+ * `folder`, a HAMT if its estimate passed `threshold`, and so on up its parents: the root, which
+ * a conversion may have replaced.
+ */
+const shardUp = (child: Folder | undefined, folder: Folder, threshold: number): Folder => {
+  const current =
+    !folder.sharded && folder.estimate > threshold
+      ? { ...folder, children: new Map(folder.children), sharded: true }
+      : folder
+  const parent = current.parent
+  if (parent === undefined) return current
+  if (current !== folder) {
+    if (child !== undefined) child.parent = current
+    put(parent, current.key, current)
+  }
+  return shardUp(current, parent, threshold)
+}
+
+/** Adds `built` under its path; folders it passes through are made (replacing entries there). The new root. */
+const add = (root: Folder, built: Built, shardThreshold: number): Folder => {
   const components = pathComponents(built.path)
   let parent = root
   let path = ""
-  components.forEach((name, index) => {
+  for (const [index, name] of components.entries()) {
     path += `${path !== "" ? "/" : ""}${name}`
     if (index === components.length - 1) {
       put(parent, name, built)
-      for (let folder: Folder | undefined = parent; folder !== undefined; folder = folder.parent) {
-        if (!folder.sharded && folder.estimate > shardThreshold) folder.sharded = true
-      }
-      return
+      return shardUp(undefined, parent, shardThreshold)
     }
     const existing = parent.children.get(name)
-    const folder = existing !== undefined && isFolder(existing) ? existing : newFolder(path, parent)
+    const folder =
+      existing !== undefined && isFolder(existing) ? existing : newFolder(path, parent, name, existing?.mode)
     put(parent, name, folder)
     parent = folder
-  })
+  }
+  return root
 }
 
 type Report = (entry: TreeEntry) => void
 
-/** A directory node over `links`, reported at `path`. */
-const directoryNode = async (path: string, links: Array<dagPb.PBLink>, layout: Layout, report: Report) => {
-  const block = dagPb.encode(dagPb.prepare({ Data: new UnixFS({ type: "directory" }).marshal(), Links: links }))
+/** The directory node of `folder` over `links`, reported at its path. */
+const directoryNode = async (folder: Folder, links: Array<dagPb.PBLink>, layout: Layout, report: Report) => {
+  const data = new UnixFS({ type: "directory", ...(folder.mode === undefined ? {} : { mode: folder.mode }) }).marshal()
+  const block = dagPb.encode(dagPb.prepare({ Data: data, Links: links }))
   const cid = await dagPbCidOf(block, layout.cidVersion)
   const size = BigInt(links.reduce((sum, link) => sum + (link.Tsize ?? 0), block.length))
-  report({ path, cid, size })
+  report({ path: folder.path, cid, size })
   return { cid, size }
 }
 
@@ -113,19 +144,20 @@ const flushFlat = async (folder: Folder, layout: Layout, report: Report) => {
     const { cid, size } = isFolder(child) ? await flush(child, layout, report) : child
     links.push({ Name: name, Tsize: Number(size), Hash: cid })
   }
-  return directoryNode(folder.path, links, layout, report)
+  return directoryNode(folder, links, layout, report)
 }
 
 const flushShard = async (folder: Folder, layout: Layout, report: Report) => {
   const asShard: Report = (entry) => report({ ...entry, path: folder.path })
-  const { cid, size } = await flushShardNode(shardOf(folder.children), layout, asShard)
+  const { cid, size } = await flushShardNode(shardOf(folder.children), folder.mode, layout, asShard)
   asShard({ path: folder.path, cid, size })
   return { cid, size }
 }
 
-/** A HAMT node; `report` is what its first level's folders report (nothing below). */
+/** A HAMT node (`mode` is the folder's, on the first level only); `report` is what its first level's folders report. */
 const flushShardNode = async (
   node: ShardNode<Built | Folder>,
+  mode: number | undefined,
   layout: Layout,
   report: Report | undefined
 ): Promise<{ cid: CID; size: bigint }> => {
@@ -135,14 +167,14 @@ const flushShardNode = async (
     const slot = node.slots[index]
     if (slot === undefined) continue
     const { cid, size } = isShardNode(slot)
-      ? await flushShardNode(slot, layout, undefined)
+      ? await flushShardNode(slot, undefined, layout, undefined)
       : isFolder(slot.value)
         ? await flush(slot.value, layout, report ?? (() => {}))
         : slot.value
     links.push({ Name: slotLabel(index, slot), Tsize: Number(size), Hash: cid })
     childrenSize += size
   }
-  const block = shardBlock(node, links)
+  const block = shardBlock(node, mode, links)
   return { cid: await dagPbCidOf(block, layout.cidVersion), size: BigInt(block.length) + childrenSize }
 }
 
@@ -164,8 +196,8 @@ export const treeEntries = async (
   built: ReadonlyArray<{ readonly originalPath: string; readonly built: Built }>,
   layout: Layout
 ): Promise<Array<TreeEntry>> => {
-  const root = newFolder("", undefined)
-  for (const entry of built) add(root, entry.built, layout.shardThreshold)
+  let root = newFolder("", undefined, "", undefined)
+  for (const entry of built) root = add(root, entry.built, layout.shardThreshold)
   const entries: Array<TreeEntry> = built
     .filter((entry) => !entry.built.directory)
     .map(({ built: { path, cid, size } }) => ({ path, cid, size }))

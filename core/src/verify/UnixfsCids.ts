@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { CID } from "multiformats/cid"
+import * as raw from "multiformats/codecs/raw"
 import { type FileDag, finish, newFileDag, write } from "../unixfs/FileDag.ts"
 import { andThen, dagPbCidOf, type Pending } from "../unixfs/Hashing.ts"
 import { kuboLayout, type Layout } from "../unixfs/Layout.ts"
@@ -56,6 +57,10 @@ interface Added {
   built: Built | undefined
 }
 
+/** UnixFS's default modes (`0644` and `0755`), which the nodes built here take. */
+const FILE_MODE = 0o644
+const DIRECTORY_MODE = 0o755
+
 /** Feeds `chunks` from `from` on to `dag`, waiting only where a block was hashed asynchronously. */
 const feed = (dag: FileDag, chunks: ReadonlyArray<Uint8Array>, from: number): Pending<void> => {
   for (let index = from; index < chunks.length; index++) {
@@ -72,7 +77,8 @@ const emptyFolder = (path: string, layout: Layout): Pending<Built> => {
     path: normalPath(path),
     cid,
     size: BigInt(block.length),
-    directory: true
+    directory: true,
+    mode: DIRECTORY_MODE
   }))
 }
 
@@ -96,7 +102,9 @@ const building = <E, R>(added: Added, dag: FileDag, content: Stream.Stream<Uint8
             path: normalPath(added.originalPath),
             cid: root.cid,
             size: BigInt(root.size),
-            directory: false
+            directory: false,
+            // A file of one raw leaf has no UnixFS node, so no mode.
+            mode: root.cid.code === raw.code ? undefined : FILE_MODE
           }
         })
       )
@@ -121,23 +129,28 @@ const entriesOf = (added: ReadonlyArray<Added>, layout: Layout): Effect.Effect<R
  * @category constructors
  */
 export const calculator = (settings: AddSettings): Effect.Effect<CidCalculator, never, Scope.Scope> =>
-  Effect.sync(() => {
-    const layout = kuboLayout(settings)
-    const added: Array<Added> = []
-    const file = <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => {
-      const dag = newFileDag(layout)
+  Effect.sync(() => calculatorWith(kuboLayout(settings)))
+
+/**
+ * A calculator for any `layout` (tests compare small leaves and fan-outs with the importer's).
+ *
+ * @internal
+ */
+export const calculatorWith = (layout: Layout): CidCalculator => {
+  const added: Array<Added> = []
+  const file = <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => {
+    const entry: Added = { originalPath: path, built: undefined }
+    added.push(entry)
+    return building(entry, newFileDag(layout), content)
+  }
+  const directory = (path: string) =>
+    Effect.promise(async () => {
       const entry: Added = { originalPath: path, built: undefined }
       added.push(entry)
-      return building(entry, dag, content)
-    }
-    const directory = (path: string) =>
-      Effect.promise(async () => {
-        const entry: Added = { originalPath: path, built: undefined }
-        added.push(entry)
-        entry.built = await emptyFolder(path, layout)
-      })
-    return { file, directory, entries: entriesOf(added, layout) }
-  })
+      entry.built = await emptyFolder(path, layout)
+    })
+  return { file, directory, entries: entriesOf(added, layout) }
+}
 
 /** The CIDs of `files` (path and content each) imported with `settings`: every entry, the root last. */
 export const cidsOf = <E, R>(
