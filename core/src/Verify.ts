@@ -10,5 +10,12 @@ export { MAX_BLOCK_BYTES, verifyCar } from "./verify/Car.ts"
 export { rawBlockSource, verifyBlocks } from "./verify/RawBlocks.ts"
 export type { VerificationReport, VerifyOptions } from "./verify/Retrieval.ts"
 export { CAR_ACCEPT, RAW_ACCEPT, type TrustlessFormat, type Verification } from "./verify/Trustless.ts"
-export { type AddSettings, type CidCalculator, calculator, cidsOf, type ImportedEntry } from "./verify/UnixfsCids.ts"
+export {
+  type AddSettings,
+  type CidCalculator,
+  calculator,
+  cidsOf,
+  type ImportedEntry,
+  importerOptions
+} from "./verify/UnixfsCids.ts"
 export type { BlockSource, ByteRange, Target } from "./verify/Walk.ts"
