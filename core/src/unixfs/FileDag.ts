@@ -120,7 +120,7 @@ const parentOf = (layout: Layout, links: ReadonlyArray<FileLink>): Pending<FileL
   const block = dagPb.encode(
     dagPb.prepare({ Data: file.marshal(), Links: kept.map((link) => ({ Name: "", Tsize: link.size, Hash: link.cid })) })
   )
-  return andThen(dagPbCidOf(block, layout.cidVersion), (cid) => ({ cid, size: size + block.length, contentBytes }))
+  return andThen(dagPbCidOf(layout, block), (cid) => ({ cid, size: size + block.length, contentBytes }))
 }
 
 /** Adds `link` to `level`; a full level becomes a node of the level above. */
@@ -141,7 +141,7 @@ const seal = (dag: FileDag, content: Uint8Array | undefined): Pending<void> => {
   if (content === undefined) ensureRoom(dag, length)
   const { rawLeaves, cidVersion } = dag.layout
   const block = rawLeaves ? (content ?? dag.leaf.subarray(HEADROOM, HEADROOM + length)) : framedLeaf(dag.leaf, length)
-  return andThen(rawLeaves ? cidOf(block, raw.code, 1) : dagPbCidOf(block, cidVersion), (cid) =>
+  return andThen(rawLeaves ? cidOf(dag.layout, block, raw.code, 1) : dagPbCidOf(dag.layout, block), (cid) =>
     receive(dag, 0, { cid, size: block.length, contentBytes: length })
   )
 }

@@ -1,13 +1,13 @@
 /**
- * Naming blocks: SHA-256, synchronous where the platform hashes synchronously (Node's
- * `node:crypto` behind multiformats) and a promise where it does not (Web Crypto), so the
+ * Naming blocks with the layout's SHA-256: synchronous where the platform hashes synchronously
+ * (Node's `node:crypto` behind multiformats) and a promise where it does not (Web Crypto), so the
  * builder only pays for promises on platforms that need them.
  *
  * @internal
  */
 import * as dagPb from "@ipld/dag-pb"
 import { CID } from "multiformats/cid"
-import { sha256 } from "multiformats/hashes/sha2"
+import type { Layout } from "./Layout.ts"
 
 /** A value now, or later where the platform hashes asynchronously. */
 export type Pending<A> = A | Promise<A>
@@ -17,8 +17,9 @@ export const andThen = <A, B>(value: Pending<A>, f: (a: A) => Pending<B>): Pendi
   value instanceof Promise ? value.then(f) : f(value)
 
 /** The CID of `block` with `codec` and `version`. */
-export const cidOf = (block: Uint8Array, codec: number, version: 0 | 1): Pending<CID> =>
-  andThen(sha256.digest(block), (digest) => CID.create(version, codec, digest))
+export const cidOf = (layout: Layout, block: Uint8Array, codec: number, version: 0 | 1): Pending<CID> =>
+  andThen(layout.sha256(block), (digest) => CID.create(version, codec, digest))
 
-/** The CID of a dag-pb `block`. */
-export const dagPbCidOf = (block: Uint8Array, version: 0 | 1): Pending<CID> => cidOf(block, dagPb.code, version)
+/** The CID of a dag-pb `block`, in the layout's CID version. */
+export const dagPbCidOf = (layout: Layout, block: Uint8Array): Pending<CID> =>
+  cidOf(layout, block, dagPb.code, layout.cidVersion)

@@ -6,8 +6,16 @@
  * @internal
  */
 
+import type { MultihashDigest } from "multiformats/hashes/interface"
+import { sha256 } from "multiformats/hashes/sha2"
+
 /** The layout of one import. */
 export interface Layout {
+  /**
+   * SHA-256 of a block: multiformats' (synchronous on Node, a promise with Web Crypto); tests
+   * give an asynchronous one to run the builder's other path on Node.
+   */
+  readonly sha256: (block: Uint8Array) => MultihashDigest | Promise<MultihashDigest>
   readonly cidVersion: 0 | 1
   /** Leaves as raw blocks (CID v1, codec raw) rather than UnixFS `file` nodes. */
   readonly rawLeaves: boolean
@@ -27,6 +35,7 @@ export const kuboLayout = (settings: {
   readonly rawLeaves?: boolean | undefined
   readonly wrapWithDirectory?: boolean | undefined
 }): Layout => ({
+  sha256: (block) => sha256.digest(block),
   cidVersion: settings.cidVersion,
   rawLeaves: settings.rawLeaves ?? settings.cidVersion === 1,
   chunkSize: 256 * 1024,

@@ -128,7 +128,7 @@ type Report = (entry: TreeEntry) => void
 const directoryNode = async (folder: Folder, links: Array<dagPb.PBLink>, layout: Layout, report: Report) => {
   const data = new UnixFS({ type: "directory", ...(folder.mode === undefined ? {} : { mode: folder.mode }) }).marshal()
   const block = dagPb.encode(dagPb.prepare({ Data: data, Links: links }))
-  const cid = await dagPbCidOf(block, layout.cidVersion)
+  const cid = await dagPbCidOf(layout, block)
   const size = BigInt(links.reduce((sum, link) => sum + (link.Tsize ?? 0), block.length))
   report({ path: folder.path, cid, size })
   return { cid, size }
@@ -175,7 +175,7 @@ const flushShardNode = async (
     childrenSize += size
   }
   const block = shardBlock(node, mode, links)
-  return { cid: await dagPbCidOf(block, layout.cidVersion), size: BigInt(block.length) + childrenSize }
+  return { cid: await dagPbCidOf(layout, block), size: BigInt(block.length) + childrenSize }
 }
 
 /** The children of the root folder in the importer's order (a HAMT's slot order when sharded). */

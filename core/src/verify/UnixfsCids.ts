@@ -88,7 +88,7 @@ const feed = (dag: FileDag, chunks: ReadonlyArray<Uint8Array>, from: number): Pe
 /** The empty folder `path` as the importer builds it: a UnixFS `directory` node without links. */
 const emptyFolder = (path: string, layout: Layout): Pending<Built> => {
   const block = dagPb.encode(dagPb.prepare({ Data: new UnixFS({ type: "directory" }).marshal() }))
-  return andThen(dagPbCidOf(block, layout.cidVersion), (cid) => ({
+  return andThen(dagPbCidOf(layout, block), (cid) => ({
     path: normalPath(path),
     cid,
     size: BigInt(block.length),

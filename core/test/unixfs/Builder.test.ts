@@ -12,8 +12,18 @@ import { type ImportCandidate, type ImporterOptions, importer } from "ipfs-unixf
 import { fixedSize } from "ipfs-unixfs-importer/chunker"
 import { balanced } from "ipfs-unixfs-importer/layout"
 import { pseudoRandomBytes } from "lighthouse-effect/mocks/testing"
+import { sha256 } from "multiformats/hashes/sha2"
 import { type AddSettings, calculatorWith, cidsOf } from "../../src/verify/UnixfsCids.ts"
 import { kuboLayout, type Layout } from "../../src/unixfs/Layout.ts"
+
+/**
+ * SHA-256 now (as on Node) or as a promise (as with Web Crypto in browsers): the builder must
+ * give the same CIDs either way.
+ */
+const hashings = fc.constantFrom<Layout["sha256"]>(
+  (block) => sha256.digest(block),
+  async (block) => sha256.digest(block)
+)
 
 const KiB = 1024
 const LEAF = 256 * KiB
@@ -107,10 +117,12 @@ describe("files with kubo's layout", () => {
           fc.integer({ min: -2, max: 2 }),
           fc.constantFrom(1000, 64 * KiB, LEAF, LEAF + 1, 3 * LEAF - 7),
           settings,
+          hashings,
           fc.integer(),
-          async (leaves, offset, chunkSize, setting, seed) => {
+          async (leaves, offset, chunkSize, setting, hashing, seed) => {
             const bytes = pseudoRandomBytes(Math.max(0, leaves * LEAF + offset), seed)
-            await agree([{ path: "file", bytes }], kuboLayout(setting), chunkSize, kuboProfile(setting))
+            const layout = { ...kuboLayout(setting), sha256: hashing }
+            await agree([{ path: "file", bytes }], layout, chunkSize, kuboProfile(setting))
           }
         ),
         { numRuns: 14 }
@@ -135,7 +147,8 @@ describe("files with kubo's layout", () => {
 })
 
 /** A layout with small leaves and fan-outs, so small files make deep trees. */
-const smallLayout = fc.record({
+const smallLayout: fc.Arbitrary<Layout> = fc.record({
+  sha256: hashings,
   cidVersion: fc.constantFrom<0 | 1>(0, 1),
   rawLeaves: fc.boolean(),
   chunkSize: fc.integer({ min: 1, max: 64 }),
@@ -197,7 +210,7 @@ describe("folders", () => {
 
   it.effect("the importer's quirks: a folder in a file's place keeps its mode; a HAMT's stale flat copy", () =>
     Effect.promise(async () => {
-      const layout = { ...kuboLayout({ cidVersion: 0 }), chunkSize: 1, maxChildren: 2, shardThreshold: 0 }
+      const layout: Layout = { ...kuboLayout({ cidVersion: 0 }), chunkSize: 1, maxChildren: 2, shardThreshold: 0 }
       const empty = new Uint8Array()
       // `c` is a file, then a folder: the folder is written with the file's mode (0644).
       await agree(
