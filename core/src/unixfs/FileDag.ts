@@ -139,7 +139,7 @@ const seal = (dag: FileDag, content: Uint8Array | undefined): Pending<void> => {
   const length = content?.length ?? dag.filled
   dag.filled = 0
   if (content === undefined) ensureRoom(dag, length)
-  const { rawLeaves, cidVersion } = dag.layout
+  const { rawLeaves } = dag.layout
   const block = rawLeaves ? (content ?? dag.leaf.subarray(HEADROOM, HEADROOM + length)) : framedLeaf(dag.leaf, length)
   return andThen(rawLeaves ? cidOf(dag.layout, block, raw.code, 1) : dagPbCidOf(dag.layout, block), (cid) =>
     receive(dag, 0, { cid, size: block.length, contentBytes: length })
