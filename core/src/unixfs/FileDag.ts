@@ -1,5 +1,5 @@
 /**
- * A file's UnixFS DAG, built as its bytes stream by, with the CIDs kubo's `ipfs add` gives it.
+ * A file's UnixFS DAG, built while its bytes stream past, with the CIDs kubo's `ipfs add` gives it.
  *
  * Bytes fill one leaf buffer (its size grows up to the leaf size, so small files stay small); a
  * full leaf is hashed and the buffer reused, and a chunk that holds whole raw leaves is hashed

@@ -34,7 +34,8 @@ export interface ShardNode<A> {
   readonly slots: Array<ShardEntry<A> | ShardNode<A> | undefined>
 }
 
-const isNode = <A>(slot: ShardEntry<A> | ShardNode<A>): slot is ShardNode<A> => "slots" in slot
+/** Whether `slot` holds a sub-shard (rather than an entry). */
+export const isShardNode = <A>(slot: ShardEntry<A> | ShardNode<A>): slot is ShardNode<A> => "slots" in slot
 
 /** The slot of `entry` at `depth`. */
 const slotAt = <A>(entry: ShardEntry<A>, depth: number): number => {
@@ -55,7 +56,7 @@ const insert = <A>(node: ShardNode<A>, entry: ShardEntry<A>, depth: number): voi
   const slot = slotAt(entry, depth)
   const taken = node.slots[slot]
   if (taken === undefined) node.slots[slot] = entry
-  else if (isNode(taken)) insert(taken, entry, depth + 1)
+  else if (isShardNode(taken)) insert(taken, entry, depth + 1)
   else {
     const below: ShardNode<A> = { slots: [] }
     insert(below, taken, depth + 1)
@@ -75,7 +76,7 @@ export const shardOf = <A>(entries: Iterable<readonly [string, A]>): ShardNode<A
 export function* shardEntries<A>(node: ShardNode<A>): Generator<ShardEntry<A>> {
   for (const slot of node.slots) {
     if (slot === undefined) continue
-    if (isNode(slot)) yield* shardEntries(slot)
+    if (isShardNode(slot)) yield* shardEntries(slot)
     else yield slot
   }
 }
@@ -86,7 +87,7 @@ export const slotLabel = <A>(index: number, slot: ShardEntry<A> | ShardNode<A>):
     .toString(16)
     .toUpperCase()
     .padStart((FANOUT - 1).toString(16).length, "0")
-  return isNode(slot) ? prefix : prefix + slot.name
+  return isShardNode(slot) ? prefix : prefix + slot.name
 }
 
 /** The dag-pb block of a shard node with `links` (one per used slot of `node`) and the folder's `mode`. */
@@ -108,5 +109,3 @@ export const shardBlock = <A>(node: ShardNode<A>, mode: number | undefined, link
   })
   return dagPb.encode(dagPb.prepare({ Data: unixfs.marshal(), Links: links }))
 }
-
-export { isNode as isShardNode }
