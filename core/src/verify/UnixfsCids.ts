@@ -1,22 +1,26 @@
 /**
  * The CIDs an upload will have, computed from its bytes on their way to the node.
  *
- * The upload node imports with kubo's `ipfs add` settings: ipfs-unixfs-importer's
- * `unixfs-v0-2015` profile (256 KiB fixed-size chunks, balanced layout of at most 174 links per
- * node, links-first dag-pb fields, HAMT sharding by the links-bytes estimate); `cid-version=1`
- * turns raw leaves on unless `raw-leaves` says otherwise. The same importer runs here with a
- * blockstore that keeps nothing: the importer hashes every block to name it, and only the CIDs
- * remain. Memory stays constant: one chunk is handed over at a time, and the importer holds at
- * most a chunk being filled and the blocks it is hashing.
+ * The upload node imports with kubo's `ipfs add` settings: the `unixfs-v0-2015` profile (256 KiB
+ * fixed-size chunks, balanced layout of at most 174 links per node, links-first dag-pb fields,
+ * HAMT sharding by the links-bytes estimate); `cid-version=1` turns raw leaves on unless
+ * `raw-leaves` says otherwise. The builder of `../unixfs/` lays the DAG out the same way as the
+ * bytes pass: each leaf is hashed once full and only the CIDs remain. Memory stays constant: a
+ * file holds one leaf being filled and the links of its unfinished nodes.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { type ImportCandidate, type ImporterOptions, importer } from "ipfs-unixfs-importer"
 import type { CID } from "multiformats/cid"
-import { Pipe } from "./Pipe.ts"
+import * as raw from "multiformats/codecs/raw"
+import { type FileDag, finish, newFileDag, write } from "../unixfs/FileDag.ts"
+import { andThen, dagPbCidOf, type Pending } from "../unixfs/Hashing.ts"
+import { kuboLayout, type Layout } from "../unixfs/Layout.ts"
+import { type Built, normalPath, treeEntries } from "../unixfs/Tree.ts"
+import * as dagPb from "@ipld/dag-pb"
+import { UnixFS } from "ipfs-unixfs"
 
 /** The node's import settings, as the `add` request's query gives them. */
 export interface AddSettings {
@@ -34,26 +38,11 @@ export interface ImportedEntry {
   readonly size: bigint
 }
 
-/** The importer options that reproduce kubo's `ipfs add` for `settings`. */
-export const importerOptions = (settings: AddSettings): ImporterOptions => ({
-  profile: "unixfs-v0-2015",
-  cidVersion: settings.cidVersion,
-  rawLeaves: settings.rawLeaves ?? settings.cidVersion === 1,
-  wrapWithDirectory: settings.wrapWithDirectory ?? false,
-  // Files arrive one after the other in one request body.
-  fileImportConcurrency: 1,
-  // Bounds the leaves in flight (256 KiB each); CIDs do not depend on it.
-  blockWriteConcurrency: 8
-})
-
-// A blockstore for CIDs only: the importer has already hashed a block when it puts it.
-const discard = { put: (cid: CID) => cid }
-
 /** Computes the CIDs of an upload from the files passed through it, in order. */
 export interface CidCalculator {
   /**
-   * `content` unchanged; each chunk goes to the importer as it passes. Files are imported in the
-   * order of the calls, so a file's content may run before an earlier one's has finished.
+   * `content` unchanged; each chunk goes to the file's DAG as it passes. Entries take their place
+   * in the order of the calls, so a file's content may run before an earlier one's has finished.
    */
   readonly file: <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E, R>
   /** An empty directory at `path`. */
@@ -62,64 +51,121 @@ export interface CidCalculator {
   readonly entries: Effect.Effect<ReadonlyArray<ImportedEntry>>
 }
 
+/** An entry of the upload as it was added: a file (built once its content has passed) or a folder. */
+interface Added {
+  readonly originalPath: string
+  built: Built | undefined
+}
+
 /**
- * A calculator for one upload; the importer stops with the scope.
+ * The options of ipfs-unixfs-importer that reproduce kubo's `ipfs add` for `settings`.
+ *
+ * @deprecated The client builds its DAGs itself; the simulated network's `importerOptions`
+ * (`lighthouse-effect/mocks`) gives the same options.
+ */
+export const importerOptions = (settings: AddSettings) => ({
+  profile: "unixfs-v0-2015" as const,
+  cidVersion: settings.cidVersion,
+  rawLeaves: settings.rawLeaves ?? settings.cidVersion === 1,
+  wrapWithDirectory: settings.wrapWithDirectory ?? false,
+  fileImportConcurrency: 1,
+  blockWriteConcurrency: 8
+})
+
+/** UnixFS's default modes (`0644` and `0755`), which the nodes built here take. */
+const FILE_MODE = 0o644
+const DIRECTORY_MODE = 0o755
+
+/** Feeds `chunks` from `from` on to `dag`, waiting only where a block was hashed asynchronously. */
+const feed = (dag: FileDag, chunks: ReadonlyArray<Uint8Array>, from: number): Pending<void> => {
+  for (let index = from; index < chunks.length; index++) {
+    const written = write(dag, chunks[index]!)
+    if (written instanceof Promise) return written.then(() => feed(dag, chunks, index + 1))
+  }
+  return undefined
+}
+
+/** The empty folder `path` as the importer builds it: a UnixFS `directory` node without links. */
+const emptyFolder = (path: string, layout: Layout): Pending<Built> => {
+  const block = dagPb.encode(dagPb.prepare({ Data: new UnixFS({ type: "directory" }).marshal() }))
+  return andThen(dagPbCidOf(layout, block), (cid) => ({
+    path: normalPath(path),
+    cid,
+    size: BigInt(block.length),
+    directory: true,
+    mode: DIRECTORY_MODE
+  }))
+}
+
+/** `content`, building `added`'s file DAG as it passes. */
+const building = <E, R>(added: Added, dag: FileDag, content: Stream.Stream<Uint8Array, E, R>) =>
+  content.pipe(
+    Stream.mapArrayEffect((chunks) => {
+      const written = feed(dag, chunks, 0)
+      return written === undefined
+        ? Effect.succeed(chunks)
+        : Effect.as(
+            Effect.promise(() => written),
+            chunks
+          )
+    }),
+    Stream.concat(
+      Stream.fromEffectDrain(
+        Effect.promise(async () => {
+          const root = await finish(dag)
+          added.built = {
+            path: normalPath(added.originalPath),
+            cid: root.cid,
+            size: BigInt(root.size),
+            directory: false,
+            // A file of one raw leaf has no UnixFS node, so no mode.
+            mode: root.cid.code === raw.code ? undefined : FILE_MODE
+          }
+        })
+      )
+    )
+  )
+
+/** Every entry of the upload, once each file's content has passed to its end. */
+const entriesOf = (added: ReadonlyArray<Added>, layout: Layout): Effect.Effect<ReadonlyArray<ImportedEntry>> =>
+  Effect.suspend(() => {
+    const unfinished = added.find((entry) => entry.built === undefined)
+    if (unfinished !== undefined) {
+      return Effect.die(new Error(`the content of ${unfinished.originalPath} did not pass to its end`))
+    }
+    const built = added.flatMap(({ originalPath, built }) => (built === undefined ? [] : [{ originalPath, built }]))
+    return Effect.promise(() => treeEntries(built, layout))
+  })
+
+/**
+ * A calculator for one upload. Nothing runs in the background; the scope stays in the signature
+ * so that callers need not change.
  *
  * @category constructors
  */
 export const calculator = (settings: AddSettings): Effect.Effect<CidCalculator, never, Scope.Scope> =>
-  Effect.gen(function* () {
-    const candidates = new Pipe<ImportCandidate>(Number.POSITIVE_INFINITY)
-    const open = new Set<Pipe<Uint8Array>>()
-    const collected: Array<ImportedEntry> = []
-    const imported = (async () => {
-      for await (const entry of importer(candidates, discard, importerOptions(settings))) {
-        collected.push({ path: entry.path ?? "", cid: entry.cid, size: entry.size })
-      }
-      return collected
-    })()
-    // Settled by `entries` or abandoned when the upload fails; never an unhandled rejection.
-    imported.catch(() => {})
-    yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
-        const stopped = new Error("the upload stopped before its CIDs were computed")
-        for (const pipe of open) pipe.fail(stopped)
-        candidates.fail(stopped)
-      })
-    )
+  Effect.sync(() => calculatorWith(kuboLayout(settings)))
 
-    // The file takes its place among the candidates now, whenever its content runs.
-    const file = <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => {
-      const chunks = new Pipe<Uint8Array>(1)
-      open.add(chunks)
-      void candidates.push({ path, content: chunks })
-      return content.pipe(
-        Stream.mapEffect((chunk) =>
-          Effect.as(
-            Effect.promise(() => chunks.push(chunk)),
-            chunk
-          )
-        ),
-        Stream.concat(
-          Stream.fromEffectDrain(
-            Effect.sync(() => {
-              chunks.end()
-              open.delete(chunks)
-            })
-          )
-        )
-      )
-    }
-
-    const directory = (path: string) => Effect.promise(() => candidates.push({ path }))
-
-    const entries = Effect.suspend(() => {
-      candidates.end()
-      return Effect.promise(() => imported)
+/**
+ * A calculator for any `layout` (tests compare small leaves and fan-outs with the importer's).
+ *
+ * @internal
+ */
+export const calculatorWith = (layout: Layout): CidCalculator => {
+  const added: Array<Added> = []
+  const file = <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => {
+    const entry: Added = { originalPath: path, built: undefined }
+    added.push(entry)
+    return building(entry, newFileDag(layout), content)
+  }
+  const directory = (path: string) =>
+    Effect.promise(async () => {
+      const entry: Added = { originalPath: path, built: undefined }
+      added.push(entry)
+      entry.built = await emptyFolder(path, layout)
     })
-
-    return { file, directory, entries }
-  })
+  return { file, directory, entries: entriesOf(added, layout) }
+}
 
 /** The CIDs of `files` (path and content each) imported with `settings`: every entry, the root last. */
 export const cidsOf = <E, R>(
