@@ -14,9 +14,9 @@
  * @internal
  */
 import * as dagPb from "@ipld/dag-pb"
-import { UnixFS } from "ipfs-unixfs"
 import type { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
+import { fileNodeData } from "./FileData.ts"
 import { andThen, cidOf, dagPbCidOf, type Pending } from "./Hashing.ts"
 import type { Layout } from "./Layout.ts"
 
@@ -109,16 +109,15 @@ const ensureRoom = (dag: FileDag, needed: number): void => {
 /** The node over `links`: a UnixFS `file` with their content sizes, linking those with content. */
 const parentOf = (layout: Layout, links: ReadonlyArray<FileLink>): Pending<FileLink> => {
   const kept = links.filter((link) => link.contentBytes > 0)
-  const file = new UnixFS({ type: "file" })
   let size = 0
   let contentBytes = 0
   for (const link of kept) {
-    file.addBlockSize(BigInt(link.contentBytes))
     size += link.size
     contentBytes += link.contentBytes
   }
+  const data = fileNodeData(kept.map((link) => link.contentBytes))
   const block = dagPb.encode(
-    dagPb.prepare({ Data: file.marshal(), Links: kept.map((link) => ({ Name: "", Tsize: link.size, Hash: link.cid })) })
+    dagPb.prepare({ Data: data, Links: kept.map((link) => ({ Name: "", Tsize: link.size, Hash: link.cid })) })
   )
   return andThen(dagPbCidOf(layout, block), (cid) => ({ cid, size: size + block.length, contentBytes }))
 }
