@@ -233,7 +233,9 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
   const urls = {} as Record<HostName, string>
   const gatewayUrls: Array<string> = []
   const serve = async (base: string, host: HostName, port: number) => {
-    const server = createServer(handle(base))
+    // No cap on a request's duration (Node's default is 5 minutes, then 408): a 10 GiB upload over a
+    // slow or shared link takes longer, and the real nodes take it.
+    const server = createServer({ requestTimeout: 0 }, handle(base))
     servers.push(server)
     return `http://${bind.includes(":") ? `[${bind}]` : bind}:${await listen(server, host, port, bind)}`
   }
