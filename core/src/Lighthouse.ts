@@ -26,18 +26,9 @@ import type * as Config from "effect/Config"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import type * as HttpClient from "effect/http/HttpClient"
-import type * as AccessControl from "./AccessControl.ts"
-import type * as Auth from "./Auth.ts"
-import type * as Download from "./Download.ts"
-import type * as Files from "./Files.ts"
 import { assemble, fromConfig, httpLayer, type Options, own } from "./AllInOne.ts"
-import type * as Ipns from "./Ipns.ts"
-import type * as KeyNodes from "./KeyNodes.ts"
-import type * as KeyShards from "./KeyShards.ts"
-import type * as LighthouseConfig from "./LighthouseConfig.ts"
-import { storageServices } from "./LighthouseStorage.ts"
+import { type Services as StorageServices, storageServices } from "./LighthouseStorage.ts"
 import * as Payment from "./Payment.ts"
-import type * as Upload from "./Upload.ts"
 
 export { ConfigConflict, fromConfig, httpLayer, type Options } from "./AllInOne.ts"
 
@@ -46,17 +37,7 @@ export { ConfigConflict, fromConfig, httpLayer, type Options } from "./AllInOne.
  *
  * @category models
  */
-export type Services =
-  | LighthouseConfig.LighthouseConfig
-  | KeyNodes.KeyNodes
-  | Auth.Auth
-  | KeyShards.KeyShards
-  | AccessControl.AccessControl
-  | Upload.Upload
-  | Download.Download
-  | Files.Files
-  | Ipns.Ipns
-  | Payment.Payment
+export type Services = StorageServices | Payment.Payment
 
 /**
  * All services over the caller's HTTP client and file system: the layer without its
