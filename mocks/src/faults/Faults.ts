@@ -338,6 +338,34 @@ const withinScope = (entry: Armed, scope: { readonly host?: HostName; readonly n
   (scope.host === undefined || entry.scope.host === scope.host) &&
   (scope.node === undefined || entry.scope.node === scope.node)
 
+/**
+ * The answer under the faults armed for `context`: every delay and cap applies, and the newest
+ * fault that is neither decides the outcome; `consume` takes one hit from each fault used.
+ */
+const answerWith = async (
+  armed: ReadonlyArray<Armed>,
+  consume: (entry: Armed) => void,
+  context: FaultContext,
+  answer: () => Response | Promise<Response>
+): Promise<Response> => {
+  const pathname = new URL(context.request.url).pathname
+  const hits = armed.filter((entry) => matches(entry.scope, context, pathname))
+  const composing = hits.filter((entry) => entry.fault.kind === "slow" || entry.fault.kind === "rate")
+  const decisive = hits.filter((entry) => !composing.includes(entry)).at(-1)
+  for (const entry of composing) consume(entry)
+  if (decisive !== undefined) consume(decisive)
+
+  const delay = composing.reduce((total, entry) => total + (entry.fault.kind === "slow" ? entry.fault.ms : 0), 0)
+  await sleep(delay, context.request.signal)
+
+  const response = await (decisive === undefined ? answer() : answerUnder(decisive.fault, context.request, answer))
+  return composing.reduce(
+    (body, entry) =>
+      entry.fault.kind === "rate" ? capped(body, entry.link, entry.fault.bytesPerSecond, context.request.signal) : body,
+    response
+  )
+}
+
 /** Creates an empty fault registry. */
 export const makeFaults = (): Faults => {
   let nextId = 1
@@ -373,27 +401,8 @@ export const makeFaults = (): Faults => {
     }
   }
 
-  const handle = async (context: FaultContext, answer: () => Response | Promise<Response>): Promise<Response> => {
-    const pathname = new URL(context.request.url).pathname
-    const hits = armed.filter((entry) => matches(entry.scope, context, pathname))
-    const composing = hits.filter((entry) => entry.fault.kind === "slow" || entry.fault.kind === "rate")
-    // The newest fault that is neither a delay nor a cap decides the outcome.
-    const decisive = hits.filter((entry) => !composing.includes(entry)).at(-1)
-    for (const entry of composing) consume(entry)
-    if (decisive !== undefined) consume(decisive)
-
-    const delay = composing.reduce((total, entry) => total + (entry.fault.kind === "slow" ? entry.fault.ms : 0), 0)
-    await sleep(delay, context.request.signal)
-
-    const response = await (decisive === undefined ? answer() : answerUnder(decisive.fault, context.request, answer))
-    return composing.reduce(
-      (body, entry) =>
-        entry.fault.kind === "rate"
-          ? capped(body, entry.link, entry.fault.bytesPerSecond, context.request.signal)
-          : body,
-      response
-    )
-  }
+  const handle = (context: FaultContext, answer: () => Response | Promise<Response>): Promise<Response> =>
+    answerWith(armed, consume, context, answer)
 
   return {
     inject,
