@@ -107,7 +107,9 @@ const section = [
   row("the provider's `@lighthouse-web3/sdk`", installs.sdk),
   "",
   `Target: a client-only consumer installs at most half the provider SDK's size beyond effect + viem: ${mb(beyondBase)} MB against ${mb(target)} MB — ${beyondBase <= target ? "met" : "not met"}.`,
-  "`@effect/platform-node` brings `undici` and, as a peer, `redis`: it is an optional peer, needed only by the Node layer."
+  "`@effect/platform-node` brings `undici` and, as a peer, `redis`: it is an optional peer, needed only by the Node layer.",
+  "`@noble/curves` is pinned at the version viem pins (1.9.1), so a consumer installs one copy of it and of",
+  "`@noble/hashes`, not a second one under viem, ox and `@scure/bip32`."
 ].join("\n")
 writeSection(section)
 console.log(section)

@@ -52,7 +52,7 @@ export class IpnsKeys {
   }
 
   generate(owner: string): IpnsKey {
-    const secretKey = ed25519.utils.randomSecretKey()
+    const secretKey = ed25519.utils.randomPrivateKey()
     const key: IpnsKey = {
       ipnsName: crypto.randomUUID().replaceAll("-", ""),
       ipnsId: ipnsIdOf(ed25519.getPublicKey(secretKey)),
