@@ -264,6 +264,23 @@ describe("an answer that lies", () => {
       })
   )
 
+  it.effect("a header that is not a CARv1 header: malformed-block, before any block is read", () =>
+    Effect.gen(function* () {
+      const block = yield* Effect.promise(() => blockOf(new Uint8Array([1, 2, 3])))
+      const car = yield* Effect.promise(() => encodeCar([block.cid], [block]))
+      const [length, prefix] = varint.decode(car)
+      // The header map with its version 1 turned into 2: still DAG-CBOR, not a CARv1 header.
+      const header = car.slice(0, prefix + length)
+      const version = header.lastIndexOf(0x01)
+      header[version] = 0x02
+      const other = new Uint8Array([...header, ...car.subarray(prefix + length)])
+      const outcome = yield* Effect.promise(() => verify(other, { root: block.cid }))
+      assert.strictEqual(problemOf(outcome), "malformed-block")
+      if ("failed" in outcome) assert.include(outcome.failed.message, "not a CARv1 header")
+      assert.strictEqual(problemOf(yield* Effect.promise(() => verify(car, { root: block.cid }))), "none")
+    })
+  )
+
   it.effect("a section larger than 2 MiB is refused before it is read", () =>
     Effect.gen(function* () {
       const big = new Uint8Array(2 * 1024 * 1024 + 200)
