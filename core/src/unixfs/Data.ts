@@ -12,7 +12,7 @@
  * Reading answers what `UnixFS.unmarshal` does for what the readers use (type, own bytes, block
  * sizes, file size as the sum `fileSize()` computes, fanout) plus the `hashType` it drops, and
  * refuses what is not a well-formed message: a truncated field, an unknown type, a known field
- * under the wrong wire type, a number beyond 2^53 − 1 (no file or fanout is that large).
+ * under the wrong wire type, a block size beyond 2^53 − 1 (no file is that large).
  *
  * Varints are built by division and multiplication: JavaScript's bit operators stop at 32 bits.
  *
@@ -152,7 +152,7 @@ const readVarint = (cursor: Cursor): number => {
   throw new Error("a varint is longer than 10 bytes")
 }
 
-/** Reads a varint that the readers use as a number, refusing one beyond 2^53 − 1. */
+/** Reads a varint that must be exact as a number, refusing one beyond 2^53 − 1. */
 const readNumber = (cursor: Cursor, name: string): number => {
   const value = readVarint(cursor)
   if (value > Number.MAX_SAFE_INTEGER) throw new Error(`${name} is beyond 2^53 - 1`)
@@ -214,7 +214,9 @@ const readField = (cursor: Cursor, reading: Reading): void => {
     reading.data = cursor.bytes.subarray(start, start + length)
     return
   }
-  const value = readNumber(cursor, `field ${field}`)
+  // Only the type and block sizes must be exact; a hashType or fanout past 2^53 is refused by the HAMT reader anyway.
+  const value =
+    field === FIELD_TYPE || field === FIELD_BLOCKSIZES ? readNumber(cursor, `field ${field}`) : readVarint(cursor)
   if (field === FIELD_TYPE) {
     const type = TYPES[value]
     if (type === undefined) throw new Error(`unknown UnixFS type ${value}`)
