@@ -17,12 +17,12 @@ import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type { PlatformError } from "effect/PlatformError"
 import * as Stream from "effect/Stream"
-import { UnixFS } from "ipfs-unixfs"
 import { equals } from "multiformats/bytes"
 import type { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import { type Cid, decodeCid } from "../schema/Cid.ts"
+import { decodeData, encodeData } from "../unixfs/Data.ts"
 import { isInline } from "../verify/Blocks.ts"
 import { MAX_BLOCK_BYTES } from "../verify/Car.ts"
 import { fetchRawBlock, type Gateway, type VerifiedFailure } from "../verify/Trustless.ts"
@@ -40,16 +40,14 @@ const hashesTo = (cid: CID, bytes: Uint8Array) =>
 
 /** The two usual encodings of a UnixFS leaf holding `data`: type `file` (kubo, helia) and type `raw` (older kubo). */
 const unixfsLeaves = (data: Uint8Array): ReadonlyArray<Uint8Array> =>
-  (["file", "raw"] as const).map((type) =>
-    dagPb.encode(dagPb.prepare({ Data: new UnixFS({ type, data }).marshal(), Links: [] }))
-  )
+  (["file", "raw"] as const).map((type) => dagPb.encode(dagPb.prepare({ Data: encodeData({ type, data }), Links: [] })))
 
 /** A UnixFS leaf's file bytes; `undefined` for a node with links (an inner node) or that does not decode. */
 const leafData = (block: Uint8Array): Uint8Array | undefined => {
   try {
     const node = dagPb.decode(block)
     if (node.Links.length > 0 || node.Data === undefined) return undefined
-    return UnixFS.unmarshal(node.Data).data ?? new Uint8Array()
+    return decodeData(node.Data).data ?? new Uint8Array()
   } catch {
     return undefined
   }

@@ -14,12 +14,12 @@
  */
 import * as dagPb from "@ipld/dag-pb"
 import { murmur364 } from "@multiformats/murmur3"
-import { UnixFS } from "ipfs-unixfs"
+import { encodeData } from "./Data.ts"
 
 /** log2 of the fan-out: a byte of the hash per level. */
 const FANOUT_BITS = 8
 const FANOUT = 1 << FANOUT_BITS
-const MURMUR3_X64_64 = 0x22n
+const MURMUR3_X64_64 = 0x22
 const encoder = new TextEncoder()
 
 /** An entry of the trie, with the hashes of its name computed so far. */
@@ -100,12 +100,6 @@ export const shardBlock = <A>(node: ShardNode<A>, mode: number | undefined, link
     highest = index >> 3
   })
   const data = bitmap.subarray(0, highest + 1).reverse()
-  const unixfs = new UnixFS({
-    type: "hamt-sharded-directory",
-    data,
-    fanout: BigInt(FANOUT),
-    hashType: MURMUR3_X64_64,
-    ...(mode === undefined ? {} : { mode })
-  })
-  return dagPb.encode(dagPb.prepare({ Data: unixfs.marshal(), Links: links }))
+  const unixfs = encodeData({ type: "hamt-sharded-directory", data, fanout: FANOUT, hashType: MURMUR3_X64_64, mode })
+  return dagPb.encode(dagPb.prepare({ Data: unixfs, Links: links }))
 }

@@ -14,8 +14,8 @@
  * @internal
  */
 import * as dagPb from "@ipld/dag-pb"
-import { UnixFS } from "ipfs-unixfs"
 import type { CID } from "multiformats/cid"
+import { encodeData } from "./Data.ts"
 import { dagPbCidOf } from "./Hashing.ts"
 import type { Layout } from "./Layout.ts"
 import { isShardNode, type ShardNode, shardBlock, shardEntries, shardOf, slotLabel } from "./Shard.ts"
@@ -126,7 +126,7 @@ type Report = (entry: TreeEntry) => void
 
 /** The directory node of `folder` over `links`, reported at its path. */
 const directoryNode = async (folder: Folder, links: Array<dagPb.PBLink>, layout: Layout, report: Report) => {
-  const data = new UnixFS({ type: "directory", ...(folder.mode === undefined ? {} : { mode: folder.mode }) }).marshal()
+  const data = encodeData({ type: "directory", mode: folder.mode })
   const block = dagPb.encode(dagPb.prepare({ Data: data, Links: links }))
   const cid = await dagPbCidOf(layout, block)
   const size = BigInt(links.reduce((sum, link) => sum + (link.Tsize ?? 0), block.length))

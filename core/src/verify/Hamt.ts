@@ -9,13 +9,13 @@
  */
 import { murmur3128 } from "@multiformats/murmur3"
 import * as Effect from "effect/Effect"
-import type { UnixFS } from "ipfs-unixfs"
 import type { CID } from "multiformats/cid"
 import type { ContentVerificationFailed } from "../errors/Verification.ts"
+import type { Data } from "../unixfs/Data.ts"
 import { failure } from "./Blocks.ts"
 
 /** murmur3-x64-64, the only hash UnixFS HAMTs use. */
-const MURMUR3_X64_64 = 0x22n
+const MURMUR3_X64_64 = 0x22
 
 /** One level of a HAMT lookup: the link prefix at this level, and the next level's step. */
 export interface HamtStep {
@@ -50,12 +50,12 @@ const stepAt = (root: CID, shard: CID, hash: Uint8Array, bits: number, width: nu
 export const hamtStep = (
   root: CID,
   shard: CID,
-  unixfs: UnixFS,
+  unixfs: Data,
   name: string
 ): Effect.Effect<HamtStep, ContentVerificationFailed> => {
-  const fanout = Number(unixfs.fanout ?? 0n)
+  const fanout = unixfs.fanout ?? 0
   const bits = Math.log2(fanout)
-  // ipfs-unixfs does not decode `hashType` (it is then undefined); any other value is refused.
+  // A shard without `hashType` is read as murmur3 (as it was when ipfs-unixfs dropped the field); any other value is refused.
   const hashType = unixfs.hashType ?? MURMUR3_X64_64
   if (hashType !== MURMUR3_X64_64 || !Number.isInteger(bits) || bits < 1 || bits > 16) {
     return Effect.fail(

@@ -16,11 +16,11 @@ import * as Stream from "effect/Stream"
 import type { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { type FileDag, finish, newFileDag, write } from "../unixfs/FileDag.ts"
+import { encodeData } from "../unixfs/Data.ts"
 import { andThen, dagPbCidOf, type Pending } from "../unixfs/Hashing.ts"
 import { kuboLayout, type Layout } from "../unixfs/Layout.ts"
 import { type Built, normalPath, treeEntries } from "../unixfs/Tree.ts"
 import * as dagPb from "@ipld/dag-pb"
-import { UnixFS } from "ipfs-unixfs"
 
 /** The node's import settings, as the `add` request's query gives them. */
 export interface AddSettings {
@@ -87,7 +87,7 @@ const feed = (dag: FileDag, chunks: ReadonlyArray<Uint8Array>, from: number): Pe
 
 /** The empty folder `path` as the importer builds it: a UnixFS `directory` node without links. */
 const emptyFolder = (path: string, layout: Layout): Pending<Built> => {
-  const block = dagPb.encode(dagPb.prepare({ Data: new UnixFS({ type: "directory" }).marshal() }))
+  const block = dagPb.encode(dagPb.prepare({ Data: encodeData({ type: "directory" }) }))
   return andThen(dagPbCidOf(layout, block), (cid) => ({
     path: normalPath(path),
     cid,

@@ -14,10 +14,10 @@ import * as dagPb from "@ipld/dag-pb"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { UnixFS } from "ipfs-unixfs"
 import type { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import type { ContentVerificationFailed } from "../errors/Verification.ts"
+import { type Data, decodeData } from "../unixfs/Data.ts"
 import { checkBlock, failure, sameBlock } from "./Blocks.ts"
 import { type HamtStep, hamtStep } from "./Hamt.ts"
 
@@ -74,7 +74,7 @@ type Task =
 
 /** A decoded node: the file's bytes it holds itself, and its children with their sizes. */
 interface Decoded {
-  readonly unixfs: UnixFS | undefined
+  readonly unixfs: Data | undefined
   readonly links: ReadonlyArray<dagPb.PBLink>
 }
 
@@ -87,7 +87,7 @@ const decode = (root: CID, cid: CID, bytes: Uint8Array): Effect.Effect<Decoded, 
     try: () => {
       const node = dagPb.decode(bytes)
       if (node.Data === undefined) throw new Error("no UnixFS data")
-      return { unixfs: UnixFS.unmarshal(node.Data), links: node.Links }
+      return { unixfs: decodeData(node.Data), links: node.Links }
     },
     catch: (error) =>
       failure(root, "malformed-block", `block ${cid} is not a UnixFS node: ${(error as Error).message}`, cid)
@@ -98,7 +98,7 @@ const isFileNode = (decoded: Decoded) =>
   decoded.unixfs === undefined || decoded.unixfs.type === "file" || decoded.unixfs.type === "raw"
 
 const contentSize = (bytes: Uint8Array, decoded: Decoded): number =>
-  decoded.unixfs === undefined ? bytes.length : Number(decoded.unixfs.fileSize())
+  decoded.unixfs === undefined ? bytes.length : decoded.unixfs.fileSize
 
 /** The range asked for within a file of `size` bytes, as [start, end). */
 const clampRange = (range: ByteRange | undefined, size: number) => {
