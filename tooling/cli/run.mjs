@@ -1,7 +1,9 @@
 // The command line's install test (`npm run test:cli-package`, part of `npm test`): the README's
 // one command, as a user would run it. It packs the library and the command line
-// (`pack.mjs`), and in an empty folder, on Node 22.19 (the oldest the command line supports) and
-// offline (npm's cache only: nothing else installed, no registry), runs
+// (`pack.mjs`), and in an empty folder, on Node 22.19 (the oldest the command line supports),
+// preferring npm's cache (a dependency the cache lacks comes from the registry, as for a user:
+// `--offline` passed only where earlier installs had filled the cache; with an empty one npx
+// failed with ENOTCACHED on a version newer than the lockfile's), runs
 // `npx --yes --package <library.tgz> --package <cli.tgz> lighthouse-effect --help`, then a
 // script's whole session (`session.mjs`) with the bins npx installed on its PATH.
 // Quiet when it passes (one summary line); on a failure it prints the failing step's output.
@@ -70,7 +72,7 @@ mkdirSync(empty)
 const npx = (step, args) => {
   const result = spawnSync(
     node22,
-    [npmCli, "exec", "--yes", "--offline", "--loglevel=error", "--package", library, "--package", cli, ...args],
+    [npmCli, "exec", "--yes", "--prefer-offline", "--loglevel=error", "--package", library, "--package", cli, ...args],
     { cwd: empty, env: userEnv, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, timeout: 300_000 }
   )
   const output = `${result.stdout ?? ""}${result.stderr ?? ""}${result.error ?? ""}`
