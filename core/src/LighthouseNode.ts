@@ -7,10 +7,18 @@
  *
  * @since 0.1.0
  */
-import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
+// Modules, not the package's index: the index loads all of `@effect/platform-node` (≈ 9 MB more
+// heap, which every full collection of a transfer marks again).
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as Config from "effect/Config"
 import * as Layer from "effect/Layer"
+import { isNodeItself } from "./internal/runtime.ts"
 import * as Lighthouse from "./Lighthouse.ts"
+import { FileReads } from "./upload/Options.ts"
+
+/** Reused reads where the transport is Node's own `node:http` (see `Upload.FileReads`). */
+const nodeFileReads: FileReads = isNodeItself ? "reused" : "fresh"
 
 /**
  * All services for Node.
@@ -18,7 +26,9 @@ import * as Lighthouse from "./Lighthouse.ts"
  * @category layers
  */
 export const layerNode = (options: Lighthouse.Options = {}): Layer.Layer<Lighthouse.Services> =>
-  Lighthouse.layerNoDeps(options).pipe(Layer.provide([NodeFileSystem.layer, NodeHttpClient.layerNodeHttp]))
+  Lighthouse.layerNoDeps(options).pipe(
+    Layer.provide([NodeFileSystem.layer, NodeHttpClient.layerNodeHttp, Layer.succeed(FileReads, nodeFileReads)])
+  )
 
 /**
  * `layerNode`, configured from the `LIGHTHOUSE_*` environment variables (or the `ConfigProvider`

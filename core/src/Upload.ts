@@ -47,17 +47,18 @@ import { LighthouseConfig } from "./LighthouseConfig.ts"
 import * as Hosts from "./internal/Hosts.ts"
 import * as Encrypted from "./upload/Encrypted.ts"
 import * as Input from "./upload/Input.ts"
-import type {
-  CarOptions,
-  EncryptedNamedOptions,
-  EncryptedUploadFailure,
-  EncryptionOptions,
-  FileOptions,
-  NamedOptions,
-  Options,
-  UploadFailure,
-  UploadedEntry,
-  CarRoot
+import {
+  type CarOptions,
+  type EncryptedNamedOptions,
+  type EncryptedUploadFailure,
+  type EncryptionOptions,
+  FileReads,
+  type FileOptions,
+  type NamedOptions,
+  type Options,
+  type UploadFailure,
+  type UploadedEntry,
+  type CarRoot
 } from "./upload/Options.ts"
 import * as Plain from "./upload/Plain.ts"
 import * as Progress from "./upload/Progress.ts"
@@ -128,7 +129,8 @@ export class Upload extends Context.Service<Upload, Service>()("lighthouse-effec
 export const make = Effect.gen(function* () {
   const plain: Plain.PlainDeps = {
     hosts: Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient),
-    fs: yield* FileSystem.FileSystem
+    fs: yield* FileSystem.FileSystem,
+    fileReads: yield* FileReads
   }
   const encrypted: Encrypted.EncryptedDeps = { ...plain, keyShards: yield* KeyShards, auth: yield* Auth }
   return Upload.of({

@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { NodeFileSystem, NodePath } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
 import * as Layer from "effect/Layer"
 import type * as Lighthouse from "./Lighthouse.ts"
 import { layerNode } from "./LighthouseNode.ts"

@@ -10,3 +10,10 @@
  */
 export const isNode: boolean =
   typeof globalThis.process !== "undefined" && typeof globalThis.process.versions?.node === "string"
+
+/**
+ * Whether this is Node itself, not a runtime that implements its APIs: Bun's and Deno's `node:http`
+ * are built on their own `fetch`, which may keep a request body's chunks after taking them.
+ */
+export const isNodeItself: boolean =
+  isNode && globalThis.process.release?.name === "node" && !("Bun" in globalThis) && !("Deno" in globalThis)

@@ -99,7 +99,8 @@ const encryptFiles = Effect.fnUntraced(function* (deps: EncryptedDeps, files: Re
   const keyed: Array<Keyed> = []
   const parts: Array<Multipart.Part<FileStreamError>> = []
   for (const f of files) {
-    const planned = yield* planFile(deps.fs, f.source, f.name)
+    // The cipher reads each chunk as it is pulled, whatever the transport: reused reads are safe here.
+    const planned = yield* planFile(deps.fs, f.source, f.name, deps.fileReads)
     const { masterKey, keyShards } = yield* Effect.orDie(Shamir.generate(3, 5))
     keyed.push({ planned, keyShards })
     parts.push({

@@ -210,6 +210,33 @@ export const BodyMode = Context.Reference<"stream" | "blob">("lighthouse-effect/
   defaultValue: () => (isNode ? "stream" : "blob")
 })
 
+/**
+ * How files on disk are read for an upload: `fresh`, into a new buffer per read (256 KiB), or
+ * `reused`, into two 1 MiB buffers taken in turn, so an upload allocates nothing per read. In Node
+ * the fresh buffers cost more CPU than the transfer itself: each is new `ArrayBuffer` memory, which
+ * V8 answers with full collections of the whole heap (BENCHMARKS.md, "Against the wire").
+ *
+ * `reused` is right only where whoever pulls the content is done with a chunk once it has pulled the
+ * next one: Effect's `node:http` client (it pulls again only when Node took a write whole or the
+ * request drained) and the cipher of an encrypted upload (it reads each chunk as it is pulled).
+ * `fetch` is not (undici keeps a streamed body's chunks until the request ends), nor is the `blob`
+ * body mode, which gathers the chunks. `LighthouseNode.layerNode` sets it on Node itself (not on Bun
+ * or Deno, whose `node:http` runs on their `fetch`); read once, when the `Upload` service is built.
+ *
+ * **Gotchas** An interceptor in front of `node:http` that keeps written chunks breaks that promise:
+ * msw keeps the first writes of a request it has not yet matched, to replay them to the real host
+ * if no handler answers. With msw passing requests through (`onUnhandledRequest: "bypass"`) to a
+ * real upload node, build the layer with `FileReads` `fresh`. (Requests msw answers are safe: its
+ * parser copies what it reads.)
+ *
+ * @category references
+ */
+export const FileReads = Context.Reference<FileReads>("lighthouse-effect/Upload/FileReads", {
+  defaultValue: () => "fresh"
+})
+/** @category models */
+export type FileReads = "fresh" | "reused"
+
 /** Why a plain upload failed. */
 export type UploadFailure =
   | CidMismatch

@@ -12,6 +12,7 @@ import * as Input from "./Input.ts"
 import {
   BodyMode,
   type CarOptions,
+  type FileReads,
   type FileOptions,
   type NamedOptions,
   type Options,
@@ -22,11 +23,19 @@ import * as Response from "./Response.ts"
 import { addChecked } from "./Checked.ts"
 import { addQuery, addSettings, type SendRequest, send } from "./Send.ts"
 
-/** What a plain upload needs: the hosts, and a file system for path inputs. */
+/** What a plain upload needs: the hosts, a file system for path inputs, and how to read them. */
 export interface PlainDeps {
   readonly hosts: Hosts
   readonly fs: FileSystem.FileSystem
+  /** The layer's `FileReads`. */
+  readonly fileReads: FileReads
 }
+
+/** How this upload reads files: reused reads only where the body streams (the `blob` mode gathers the chunks). */
+const readsFor = (deps: PlainDeps): Effect.Effect<FileReads> =>
+  Effect.gen(function* () {
+    return (yield* BodyMode) === "stream" ? deps.fileReads : "fresh"
+  })
 
 /** `POST /api/v0/add` of plain parts, checked against the CIDs computed while sending; `pick` the answer. */
 const addPlain = (
@@ -62,7 +71,7 @@ const uploadOne = Effect.fnUntraced(function* (
   options: Options & { readonly wrapWithDirectory?: boolean | undefined; readonly mimeType?: string | undefined },
   defaultMimeType: string | undefined
 ): Effect.fn.Return<Response.UploadedEntry, UploadFailure> {
-  const planned = yield* planFile(deps.fs, source, name)
+  const planned = yield* planFile(deps.fs, source, name, yield* readsFor(deps))
   const wrap = options.wrapWithDirectory ?? false
   // Without wrapping the file's own entry; with it, the wrapping directory (last).
   return yield* addPlain(
@@ -87,8 +96,9 @@ export const folder = Effect.fn("Upload.folder")(function* (
 ) {
   const { root, files } = yield* folderFiles(deps.fs, input)
   if (files.length === 0) return yield* new InvalidUploadInput({ reason: "the folder has no files" })
+  const reads = yield* readsFor(deps)
   const planned = yield* Effect.forEach(files, (f) =>
-    planFile(deps.fs, f.source, root === undefined ? f.relative : `${root}/${f.relative}`)
+    planFile(deps.fs, f.source, root === undefined ? f.relative : `${root}/${f.relative}`, reads)
   )
   const wrap = root === undefined
   return yield* addPlain(deps, options, wrap, undefined, planned.map(toPart), (entries) =>

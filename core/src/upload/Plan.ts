@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type { PlatformError } from "effect/PlatformError"
@@ -12,6 +13,7 @@ import { FileStreamError, InvalidUploadInput } from "../Errors.ts"
 import * as Input from "./Input.ts"
 import * as Mime from "./Mime.ts"
 import * as Multipart from "./Multipart.ts"
+import type { FileReads } from "./Options.ts"
 import * as Walk from "./Walk.ts"
 
 /** A file ready to be sent: its name, size and content (opened when its turn comes). */
@@ -39,11 +41,36 @@ const readFailure = (name: string) => (cause: unknown) =>
 
 const encoder = new TextEncoder()
 
+/** Bytes of one reused read. */
+const REUSED_READ_SIZE = 1024 * 1024
+
+/**
+ * The file's bytes read into two buffers in turn: the buffer of one chunk is read into again only
+ * when the chunk after next is pulled, so a consumer done with a chunk once it has pulled the next
+ * one never sees it change. Each run of the stream opens the file and takes buffers of its own.
+ */
+export const reusedReads = (fs: FileSystem.FileSystem, path: string): Stream.Stream<Uint8Array, PlatformError> =>
+  Stream.unwrap(
+    Effect.map(fs.open(path), (file) => {
+      const buffers = [new Uint8Array(REUSED_READ_SIZE), new Uint8Array(REUSED_READ_SIZE)] as const
+      let turn = 0
+      const pull = Effect.flatMap(
+        Effect.suspend(() => {
+          const buffer = buffers[turn++ % 2]!
+          return Effect.map(file.read(buffer), (read) => buffer.subarray(0, read))
+        }),
+        (chunk) => (chunk.length === 0 ? Cause.done() : Effect.succeed([chunk] as const))
+      )
+      return Stream.fromPull(Effect.succeed(pull))
+    })
+  )
+
 /** A path on disk: its size from `stat`, its bytes streamed when the transport pulls its part. */
 const planPath = Effect.fnUntraced(function* (
   fs: FileSystem.FileSystem,
   path: string,
-  name: string
+  name: string,
+  reads: FileReads
 ): Effect.fn.Return<Planned, PlatformError | InvalidUploadInput> {
   const info = yield* fs.stat(path)
   if (info.type === "Directory") {
@@ -53,7 +80,9 @@ const planPath = Effect.fnUntraced(function* (
     name,
     size: Number(info.size),
     mimeType: Mime.lookup(name),
-    content: fs.stream(path, { chunkSize: 256 * 1024 }).pipe(Stream.mapError(readFailure(name)))
+    content: (reads === "reused" ? reusedReads(fs, path) : fs.stream(path, { chunkSize: 256 * 1024 })).pipe(
+      Stream.mapError(readFailure(name))
+    )
   }
 })
 
@@ -95,14 +124,15 @@ const planInMemory = (source: Exclude<Input.FileSource, { readonly _tag: "Path" 
   }
 }
 
-/** Makes one source ready to send under `name`. */
+/** Makes one source ready to send under `name`; a path is read as `reads` says. */
 export const planFile = (
   fs: FileSystem.FileSystem,
   source: Input.FileSource,
-  name: string
+  name: string,
+  reads: FileReads = "fresh"
 ): Effect.Effect<Planned, PlatformError | InvalidUploadInput> =>
   Effect.andThen(Input.checkName(name), () =>
-    source._tag === "Path" ? planPath(fs, source.path, name) : Effect.sync(() => planInMemory(source, name))
+    source._tag === "Path" ? planPath(fs, source.path, name, reads) : Effect.sync(() => planInMemory(source, name))
   )
 
 /** A folder's files, each with its path inside the folder (without the folder's own name). */
