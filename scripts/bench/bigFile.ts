@@ -20,59 +20,29 @@ import * as fs from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
-import { Effect, ManagedRuntime } from "effect"
-import { Auth, Download, Signer, Upload } from "lighthouse-effect"
 import { privateKeyToAccount } from "viem/accounts"
-import { clientLayer, envNumber, MiB, type Measured, measure, sha256Of } from "./measure.ts"
+import { type Operation, type OperationInput, openClient, PRIVATE_KEY } from "./client.ts"
+import { envNumber, MiB, type Measured, measure, sha256Of } from "./measure.ts"
 import { type Server, startServer } from "./network.ts"
 import * as Report from "./report.ts"
 
-// Hardhat's account #1: a throw-away key for the local network only.
-const PRIVATE_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
 const API_KEY = "bench-big-key"
 const CHILD = "--big-child"
 const self = fileURLToPath(import.meta.url)
 const LIMIT_MIB = 64
 
-type Urls = Server["urls"]
-type Operation = "upload-plain" | "upload-encrypted" | "download-verified" | "download-decrypt"
-
-interface ChildInput {
-  readonly urls: Urls
-  readonly file: string
-  readonly cid?: string | undefined
-  readonly out?: string | undefined
-}
+type BigOperation = Extract<Operation, "upload-verified" | "upload-encrypted" | "download-car" | "download-decrypt">
 
 // =============================================================================
-// Child: one operation, measured from inside after the same set-up
+// Child: one operation of `client.ts`, measured from inside after its set-up
 // =============================================================================
 
-const operationOf = async (which: Operation, input: ChildInput): Promise<Measured> => {
-  const runtime = ManagedRuntime.make(clientLayer(input.urls))
-  const run = <A, E>(effect: Effect.Effect<A, E, never>) => runtime.runPromise(effect)
-  const signer = Signer.makeFromAccount(privateKeyToAccount(PRIVATE_KEY))
-  const token = await runtime.runPromise(Effect.flatMap(Effect.service(Auth.Auth), (auth) => auth.token(signer)))
-  const upload = await runtime.runPromise(Effect.service(Upload.Upload))
-  const download = await runtime.runPromise(Effect.service(Download.Download))
-  const file = Upload.Input.path(input.file)
+const operationOf = async (which: BigOperation, input: OperationInput): Promise<Measured> => {
+  const client = await openClient(input.urls)
   try {
-    return await measure(async () => {
-      switch (which) {
-        case "upload-plain":
-          return (await run(upload.file(file, { apiKey: API_KEY }))).Hash
-        case "upload-encrypted":
-          return (await run(upload.encryptedFile(file, { apiKey: API_KEY, address: signer.address, token }))).Hash
-        case "download-verified":
-          await run(download.toFile(input.cid!, input.out!, { verification: "required" }))
-          return undefined
-        case "download-decrypt":
-          await run(download.toFile(input.cid!, input.out!, { decrypt: { signer } }))
-          return undefined
-      }
-    })
+    return await measure(async () => (await client.run(which, input)) || undefined)
   } finally {
-    await runtime.dispose()
+    await client.dispose()
   }
 }
 
@@ -96,7 +66,7 @@ const writeSeededFile = async (path: string, gib: number, seed: string) => {
   return hash.digest("hex")
 }
 
-const child = (which: Operation, input: ChildInput) =>
+const child = (which: BigOperation, input: OperationInput) =>
   new Promise<Measured>((resolve, reject) => {
     const args = [...process.execArgv, "--expose-gc", self, CHILD, which, JSON.stringify(input)]
     execFile(process.execPath, args, { maxBuffer: 16 * MiB }, (error, stdout, stderr) => {
@@ -113,7 +83,12 @@ interface Row {
 }
 
 /** Runs `which` in a child while sampling the server's RSS against its level just before. */
-const measured = async (server: Server, operation: string, which: Operation, input: ChildInput): Promise<Row> => {
+const measured = async (
+  server: Server,
+  operation: string,
+  which: BigOperation,
+  input: OperationInput
+): Promise<Row> => {
   const before = server.rss()
   let peak = before
   const timer = setInterval(() => {
@@ -130,12 +105,18 @@ const measured = async (server: Server, operation: string, which: Operation, inp
 /** The four operations in order; each download is compared with the source, then deleted. */
 const rounds = async (server: Server, file: string, sourceSha: string, dir: string) => {
   const out = nodePath.join(dir, "out.bin")
-  const input = (extra: Partial<ChildInput> = {}): ChildInput => ({ urls: server.urls, file, out, ...extra })
-  const plain = await measured(server, "plain upload (verified)", "upload-plain", input())
+  const input = (extra: Partial<OperationInput> = {}): OperationInput => ({
+    urls: server.urls,
+    apiKey: API_KEY,
+    file,
+    out,
+    ...extra
+  })
+  const plain = await measured(server, "plain upload (verified)", "upload-verified", input())
   const encrypted = await measured(server, "encrypted upload", "upload-encrypted", input())
   const downloads: Array<Row> = []
   for (const [operation, which, cid] of [
-    ["verified download (CAR)", "download-verified", plain.client.cid],
+    ["verified download (CAR)", "download-car", plain.client.cid],
     ["decrypting download", "download-decrypt", encrypted.client.cid]
   ] as const) {
     const row = await measured(server, operation, which, input({ cid }))
@@ -191,8 +172,8 @@ const main = async () => {
 }
 
 if (process.argv[2] === CHILD) {
-  const input = JSON.parse(process.argv[4]!) as ChildInput
-  operationOf(process.argv[3] as Operation, input).then(
+  const input = JSON.parse(process.argv[4]!) as OperationInput
+  operationOf(process.argv[3] as BigOperation, input).then(
     (result) => {
       process.stdout.write(`${JSON.stringify(result)}\n`)
       process.exit(0)

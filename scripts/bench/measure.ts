@@ -11,9 +11,7 @@
  */
 import { createHash, randomFillSync } from "node:crypto"
 import { createReadStream, createWriteStream, readFileSync, writeFileSync } from "node:fs"
-import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
-import { Layer } from "effect"
-import { Auth, Download, KeyNodes, KeyShards, LighthouseConfig, Upload } from "lighthouse-effect"
+import { layerNode } from "lighthouse-effect/node"
 
 export const MiB = 1024 * 1024
 
@@ -77,15 +75,9 @@ export const measure = async (operation: () => Promise<string | undefined>): Pro
   }
 }
 
-/** This library's upload and download services over `node:http`, pointed at `urls`. */
+/** This library as a Node program uses it (`layerNode`: `node:http`, Node's file system), pointed at `urls`. */
 export const clientLayer = (urls: Readonly<Record<"api" | "node" | "gateway" | "encryption", string>>) =>
-  Layer.mergeAll(Upload.layer, Download.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(Layer.provideMerge(KeyNodes.layer))),
-    Layer.provideMerge(
-      // node:http, not fetch: undici's fetch keeps a streamed request body in memory until the request ends.
-      Layer.mergeAll(LighthouseConfig.layer({ hosts: urls }), NodeHttpClient.layerNodeHttp, NodeFileSystem.layer)
-    )
-  )
+  layerNode({ hosts: urls })
 
 /** A file of `mib` MiB of random bytes, written 1 MiB at a time. */
 export const makeFile = async (path: string, mib: number) => {

@@ -4,9 +4,10 @@
  * (`wireFloor.ts`, fixed code), SHA-256 of the file and bare `node:crypto` AES-256-GCM.
  *
  * Every case is a fresh process measured from the outside: its user + system CPU time, children
- * included, as `/usr/bin/time` reports it (or the shell's `times` where it is absent). A Node
- * process is measured less the median of the same program's start-up without the transfer (the
- * library's child: loader, imports, layers, sign-in; the floors: plain `node` and the imports).
+ * included, as `/usr/bin/time` reports it (or the shell's `times` where it is absent). The library's
+ * child (`wireChild.ts`) is the built package under plain `node`, as a Node program runs it (built
+ * first). A Node process is measured less the median of the same program's start-up without the
+ * transfer (the library's child: imports, `layerNode`, sign-in; the floors: plain `node` and the imports).
  * Each figure is the median of `BENCH_WIRE_RUNS` (default 5) processes, with the spread (min–max).
  * The served network (`npm run serve -- --no-chain --state-dir DIR --free-ports`, one process for
  * the whole run) is measured too: its CPU time (`/proc/<pid>/stat`) while answering curl's plain
@@ -22,73 +23,15 @@ import * as fs from "node:fs/promises"
 import { cpus, tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
-import { Effect, ManagedRuntime } from "effect"
-import { Auth, Download, Signer, Upload } from "lighthouse-effect"
 import { privateKeyToAccount } from "viem/accounts"
-import { clientLayer, envNumber, MiB, makeFile, sha256Of } from "./measure.ts"
+import { type Operation, type OperationInput, PRIVATE_KEY, type Urls } from "./client.ts"
+import { envNumber, MiB, makeFile, sha256Of } from "./measure.ts"
 import { type Server, startServer } from "./network.ts"
 import * as Report from "./report.ts"
 
-// Hardhat's account #1: a throw-away key for the local network only.
-const PRIVATE_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
 const API_KEY = "bench-wire-key"
-const CHILD = "--wire-child"
-const self = fileURLToPath(import.meta.url)
+const childScript = fileURLToPath(new URL("wireChild.ts", import.meta.url))
 const floorScript = fileURLToPath(new URL("wireFloor.ts", import.meta.url))
-
-type Urls = Readonly<Record<"api" | "node" | "gateway" | "encryption", string>>
-type LibraryCase =
-  | "none"
-  | "upload-unverified"
-  | "upload-verified"
-  | "download-off"
-  | "download-car"
-  | "upload-encrypted"
-  | "download-decrypt"
-
-interface ChildInput {
-  readonly urls: Urls
-  readonly file: string
-  readonly cid?: string | undefined
-  readonly out?: string | undefined
-}
-
-// =============================================================================
-// Child: the library, one operation after the same set-up every case has
-// =============================================================================
-
-const libraryCase = async (which: LibraryCase, input: ChildInput): Promise<string> => {
-  const runtime = ManagedRuntime.make(clientLayer(input.urls))
-  const signer = Signer.makeFromAccount(privateKeyToAccount(PRIVATE_KEY))
-  const token = await runtime.runPromise(Effect.flatMap(Effect.service(Auth.Auth), (auth) => auth.token(signer)))
-  const upload = await runtime.runPromise(Effect.service(Upload.Upload))
-  const download = await runtime.runPromise(Effect.service(Download.Download))
-  const file = Upload.Input.path(input.file)
-  const run = <A, E>(effect: Effect.Effect<A, E, never>) => runtime.runPromise(effect)
-  try {
-    switch (which) {
-      case "none":
-        return ""
-      case "upload-unverified":
-        return (await run(upload.file(file, { apiKey: API_KEY, verify: false }))).Hash
-      case "upload-verified":
-        return (await run(upload.file(file, { apiKey: API_KEY }))).Hash
-      case "upload-encrypted":
-        return (await run(upload.encryptedFile(file, { apiKey: API_KEY, address: signer.address, token }))).Hash
-      case "download-off":
-        await run(download.toFile(input.cid!, input.out!, { verification: "off" }))
-        return ""
-      case "download-car":
-        await run(download.toFile(input.cid!, input.out!, { verification: "required" }))
-        return ""
-      case "download-decrypt":
-        await run(download.toFile(input.cid!, input.out!, { decrypt: { signer } }))
-        return ""
-    }
-  } finally {
-    await runtime.dispose()
-  }
-}
 
 // =============================================================================
 // Parent: processes measured from the outside
@@ -141,8 +84,9 @@ interface Floors {
   readonly urls: Urls
 }
 
-const nodeLibrary = (which: LibraryCase, input: ChildInput, timesFile: string) =>
-  timed(process.execPath, [...process.execArgv, self, CHILD, which, JSON.stringify(input)], timesFile)
+/** The library's child on the built package, run by plain `node` as a Node program runs it. */
+const nodeLibrary = (which: Operation, input: OperationInput, timesFile: string) =>
+  timed(process.execPath, [childScript, which, JSON.stringify(input)], timesFile)
 
 const nodeFloor = (args: ReadonlyArray<string>, timesFile: string) =>
   timed(process.execPath, [floorScript, ...args], timesFile)
@@ -181,7 +125,13 @@ const sample = (samples: Samples, key: string, value: number) => {
 const round = async (samples: Samples, f: Floors, server: Server) => {
   const times = nodePath.join(f.dir, "times.txt")
   const out = nodePath.join(f.dir, "out.bin")
-  const input = (extra: Partial<ChildInput> = {}): ChildInput => ({ urls: f.urls, file: f.file, out, ...extra })
+  const input = (extra: Partial<OperationInput> = {}): OperationInput => ({
+    urls: f.urls,
+    apiKey: API_KEY,
+    file: f.file,
+    out,
+    ...extra
+  })
   sample(samples, "node start-up", (await nodeFloor(["none"], times)).cpuS)
   sample(samples, "library start-up", (await nodeLibrary("none", input(), times)).cpuS)
   sample(samples, "sha256", (await nodeFloor(["sha256", f.file], times)).cpuS)
@@ -362,8 +312,9 @@ const sectionOf = (result: Result, mib: number, runs: number, curl: boolean): st
     ...floorTable(result),
     "",
     `Client CPU is user + system time of the whole process, children included, as ${hasTime ? "`/usr/bin/time`" : "the shell's `times`"} reports it,`,
-    `in seconds per GiB. Node processes are counted less their start-up without the transfer, measured alike: the library's`,
-    `child (loader, imports, layers, sign-in) ${Report.figure(result.libraryStart)} s, plain \`node\` with the floor's imports ${Report.figure(result.nodeStart)} s.`,
+    `in seconds per GiB. The library's child is the built package run by plain \`node\` (\`wireChild.ts\`, \`layerNode\`), as a`,
+    "Node program runs it. Node processes are counted less their start-up without the transfer, measured alike: the library's",
+    `child (imports, layers, sign-in) ${Report.figure(result.libraryStart)} s, plain \`node\` with the floor's imports ${Report.figure(result.nodeStart)} s.`,
     `${curl ? "curl" : "curl is absent here, so the bare Node pipeline"} is the floor the ratios are against; the Node pipeline`,
     "(`scripts/bench/wireFloor.ts`) is fixed code, not tuned. All against one served local network",
     "(`serve --no-chain --state-dir DIR --free-ports`); the server's CPU is read from `/proc/<pid>/stat` while it answers",
@@ -374,6 +325,11 @@ const main = async () => {
   const mib = envNumber("BENCH_WIRE_MIB") ?? 1024
   const runs = envNumber("BENCH_WIRE_RUNS") ?? 5
   const curl = process.env.BENCH_WIRE_NO_CURL === undefined && hasCurl()
+  // The children load the built package, as a Node program does: build it from the sources first.
+  execFileSync("npm", ["run", "-s", "build"], {
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    stdio: "inherit"
+  })
   const dir = await fs.mkdtemp(nodePath.join(tmpdir(), "bench-wire-"))
   const address = privateKeyToAccount(PRIVATE_KEY).address
   const server = await startServer(nodePath.join(dir, "state"), { address, apiKey: API_KEY })
@@ -404,11 +360,4 @@ const hasCurl = () => {
   }
 }
 
-if (process.argv[1] === self) {
-  if (process.argv[2] === CHILD) {
-    const cid = await libraryCase(process.argv[3] as LibraryCase, JSON.parse(process.argv[4]!) as ChildInput)
-    console.log(cid)
-  } else {
-    await main()
-  }
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main()
