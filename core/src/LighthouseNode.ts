@@ -17,17 +17,28 @@ import { isNodeItself } from "./internal/runtime.ts"
 import * as Lighthouse from "./Lighthouse.ts"
 import { FileReads } from "./upload/Options.ts"
 
-/** Reused reads where the transport is Node's own `node:http` (see `Upload.FileReads`). */
-const nodeFileReads: FileReads = isNodeItself ? "reused" : "fresh"
+/** Options of the Node layers: the all-in-one options, and how uploads read files. */
+export interface NodeOptions extends Lighthouse.Options {
+  /**
+   * How uploads read files on disk (`Upload.FileReads`): into two reused buffers, or a fresh one per
+   * read. `fresh` where an interceptor keeps written chunks (msw passing requests through to a real
+   * host). @default "reused" on Node, "fresh" on Bun and Deno (their `node:http` runs on `fetch`)
+   */
+  readonly fileReads?: FileReads | undefined
+}
 
 /**
  * All services for Node.
  *
  * @category layers
  */
-export const layerNode = (options: Lighthouse.Options = {}): Layer.Layer<Lighthouse.Services> =>
+export const layerNode = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Services> =>
   Lighthouse.layerNoDeps(options).pipe(
-    Layer.provide([NodeFileSystem.layer, NodeHttpClient.layerNodeHttp, Layer.succeed(FileReads, nodeFileReads)])
+    Layer.provide([
+      NodeFileSystem.layer,
+      NodeHttpClient.layerNodeHttp,
+      Layer.succeed(FileReads, options.fileReads ?? (isNodeItself ? "reused" : "fresh"))
+    ])
   )
 
 /**
@@ -37,5 +48,5 @@ export const layerNode = (options: Lighthouse.Options = {}): Layer.Layer<Lightho
  *
  * @category layers
  */
-export const layerNodeConfig: (options?: Lighthouse.Options) => Layer.Layer<Lighthouse.Services, Config.ConfigError> =
-  Lighthouse.fromConfig(layerNode)
+export const layerNodeConfig = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Services, Config.ConfigError> =>
+  Lighthouse.fromConfig((merged) => layerNode({ ...merged, fileReads: options.fileReads }))(options)

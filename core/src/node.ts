@@ -7,17 +7,16 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as Layer from "effect/Layer"
-import type * as Lighthouse from "./Lighthouse.ts"
-import { layerNode } from "./LighthouseNode.ts"
+import { layerNode, type NodeOptions } from "./LighthouseNode.ts"
 import { type LighthouseClient, makeClient } from "./promise.ts"
 
 export * as FileCipherNode from "./crypto/FileCipherNode.ts"
-export { layerNode, layerNodeConfig } from "./LighthouseNode.ts"
+export { layerNode, layerNodeConfig, type NodeOptions } from "./LighthouseNode.ts"
 
 /**
  * The Promise client for Node (`layerNode`): uploads take paths, downloads write files, bodies stream.
  *
  * @category constructors
  */
-export const createLighthouseNode = (options: Lighthouse.Options = {}): LighthouseClient =>
+export const createLighthouseNode = (options: NodeOptions = {}): LighthouseClient =>
   makeClient(layerNode(options), Layer.merge(NodeFileSystem.layer, NodePath.layer))

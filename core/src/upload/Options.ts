@@ -226,8 +226,8 @@ export const BodyMode = Context.Reference<"stream" | "blob">("lighthouse-effect/
  * **Gotchas** An interceptor in front of `node:http` that keeps written chunks breaks that promise:
  * msw keeps the first writes of a request it has not yet matched, to replay them to the real host
  * if no handler answers. With msw passing requests through (`onUnhandledRequest: "bypass"`) to a
- * real upload node, build the layer with `FileReads` `fresh`. (Requests msw answers are safe: its
- * parser copies what it reads.)
+ * real upload node, build the layer with `FileReads` `fresh` (`layerNode({ fileReads: "fresh" })`).
+ * (Requests msw answers are safe: its parser copies what it reads.)
  *
  * @category references
  */
