@@ -137,6 +137,8 @@ const round = async (samples: Samples, f: Floors, server: Server) => {
   sample(samples, "sha256", (await nodeFloor(["sha256", f.file], times)).cpuS)
   sample(samples, "aes", (await nodeFloor(["aes", f.file], times)).cpuS)
   sample(samples, "node upload", (await nodeFloor(["upload", f.urls.node, API_KEY, f.file], times)).cpuS)
+  sample(samples, "loaded start-up", (await nodeFloor(["none-loaded"], times)).cpuS)
+  sample(samples, "loaded upload", (await nodeFloor(["upload-loaded", f.urls.node, API_KEY, f.file], times)).cpuS)
   const unverified = await nodeLibrary("upload-unverified", input(), times)
   sample(samples, "upload-unverified", unverified.cpuS)
   sample(samples, "upload-verified", (await nodeLibrary("upload-verified", input(), times)).cpuS)
@@ -145,6 +147,11 @@ const round = async (samples: Samples, f: Floors, server: Server) => {
   sample(samples, "upload-encrypted", encrypted.cpuS)
   const encryptedCid = encrypted.stdout.trim().split("\n").at(-1)!
   sample(samples, "node download", (await nodeFloor(["download", `${f.urls.gateway}/ipfs/${cid}`, out], times)).cpuS)
+  sample(
+    samples,
+    "loaded download",
+    (await nodeFloor(["download-loaded", `${f.urls.gateway}/ipfs/${cid}`, out], times)).cpuS
+  )
   for (const which of ["download-off", "download-car"] as const) {
     sample(samples, which, (await nodeLibrary(which, input({ cid }), times)).cpuS)
     await sameBytes(f.file, out, which)
@@ -196,8 +203,8 @@ interface Row {
   readonly here: Figure
   /** The floor the ratio is against, and its name. */
   readonly floor: { readonly name: string; readonly value: number }
-  /** The other floor, when both curl and the Node pipeline were measured. */
-  readonly alsoFloor?: { readonly name: string; readonly value: number } | undefined
+  /** The other floors: the Node pipeline (when curl is the floor), and the Node pipeline with the library loaded. */
+  readonly alsoFloors: ReadonlyArray<{ readonly name: string; readonly value: number }>
   readonly targetText: string
   readonly target: number
 }
@@ -205,6 +212,7 @@ interface Row {
 /** Every row of the section, from the samples of every round. */
 const rowsOf = (samples: Samples, mib: number, curl: boolean) => {
   const nodeStart = Report.median(samples["node start-up"]!)
+  const loadedStart = Report.median(samples["loaded start-up"]!)
   const libraryStart = Report.median(samples["library start-up"]!)
   const lib = (key: string) => perGiB(samples[key]!, libraryStart, mib)
   const bare = (key: string) => perGiB(samples[key]!, nodeStart, mib)
@@ -214,6 +222,8 @@ const rowsOf = (samples: Samples, mib: number, curl: boolean) => {
     aes: bare("aes"),
     nodeUpload: bare("node upload"),
     nodeDownload: bare("node download"),
+    loadedUpload: perGiB(samples["loaded upload"]!, loadedStart, mib),
+    loadedDownload: perGiB(samples["loaded download"]!, loadedStart, mib),
     ...(curl
       ? { curlUpload: outside("curl upload"), curlDownload: outside("curl download"), curlCar: outside("curl car") }
       : {})
@@ -224,15 +234,22 @@ const rowsOf = (samples: Samples, mib: number, curl: boolean) => {
   const down = curl
     ? { name: "curl", value: floors.curlDownload!.median }
     : { name: "Node pipeline", value: floors.nodeDownload.median }
-  const alsoUp = curl ? { name: "Node pipeline", value: floors.nodeUpload.median } : undefined
-  const alsoDown = curl ? { name: "Node pipeline", value: floors.nodeDownload.median } : undefined
+  const loaded = "Node pipeline, library loaded"
+  const alsoUp = [
+    ...(curl ? [{ name: "Node pipeline", value: floors.nodeUpload.median }] : []),
+    { name: loaded, value: floors.loadedUpload.median }
+  ]
+  const alsoDown = [
+    ...(curl ? [{ name: "Node pipeline", value: floors.nodeDownload.median }] : []),
+    { name: loaded, value: floors.loadedDownload.median }
+  ]
   const sha = floors.sha256.median
   const aes = floors.aes.median
   const row = (
     operation: string,
     key: string,
     floor: Row["floor"],
-    also: Row["alsoFloor"],
+    also: Row["alsoFloors"],
     k: number,
     extra: number,
     extraText: string
@@ -240,7 +257,7 @@ const rowsOf = (samples: Samples, mib: number, curl: boolean) => {
     operation,
     here: lib(key),
     floor,
-    alsoFloor: also,
+    alsoFloors: also,
     targetText: `≤ ${k}× ${floor.name}${extraText} = ${Report.figure(k * floor.value + extra)}`,
     target: k * floor.value + extra
   })
@@ -262,7 +279,7 @@ const rowsOf = (samples: Samples, mib: number, curl: boolean) => {
   ]
   const serverPlain = outside("server plain")
   const serverCar = outside("server car")
-  return { rows, floors, serverPlain, serverCar, nodeStart, libraryStart }
+  return { rows, floors, serverPlain, serverCar, nodeStart, loadedStart, libraryStart }
 }
 
 type Result = ReturnType<typeof rowsOf>
@@ -271,9 +288,9 @@ const tableOf = (result: Result): Array<string> => [
   "| operation | this library, s/GiB (spread) | floor, s/GiB | ratio | target, s/GiB | met |",
   "|---|---|---|---|---|---|",
   ...result.rows.map((r) => {
-    const also = r.alsoFloor
-      ? `; ${r.alsoFloor.name} ${Report.figure(r.alsoFloor.value)} (${Report.figure(r.here.median / r.alsoFloor.value)}×)`
-      : ""
+    const also = r.alsoFloors
+      .map((f) => `; ${f.name} ${Report.figure(f.value)} (${Report.figure(r.here.median / f.value)}×)`)
+      .join("")
     return (
       `| ${r.operation} | ${shown(r.here)} | ${r.floor.name} ${Report.figure(r.floor.value)}${also} | ` +
       `${Report.figure(r.here.median / r.floor.value)}× | ${r.targetText} | ${r.here.median <= r.target ? "yes" : "**no**"} |`
@@ -295,6 +312,11 @@ const floorTable = (result: Result): Array<string> => {
     ...line("curl, download of `?format=car` into a file", f.curlCar),
     ...line("Node pipeline, upload (`fs.createReadStream` → `http.request`, 1 MiB reads)", f.nodeUpload),
     ...line("Node pipeline, download (`http.request` → `fs.createWriteStream`)", f.nodeDownload),
+    ...line(
+      "Node pipeline, upload, library loaded (the same code after loading what the library's child loads)",
+      f.loadedUpload
+    ),
+    ...line("Node pipeline, download, library loaded", f.loadedDownload),
     ...line("SHA-256 of the file (`node:crypto`, 1 MiB reads)", f.sha256),
     ...line("AES-256-GCM over the file (`node:crypto`, 1 MiB reads)", f.aes)
   ]
@@ -314,7 +336,11 @@ const sectionOf = (result: Result, mib: number, runs: number, curl: boolean): st
     `Client CPU is user + system time of the whole process, children included, as ${hasTime ? "`/usr/bin/time`" : "the shell's `times`"} reports it,`,
     `in seconds per GiB. The library's child is the built package run by plain \`node\` (\`wireChild.ts\`, \`layerNode\`), as a`,
     "Node program runs it. Node processes are counted less their start-up without the transfer, measured alike: the library's",
-    `child (imports, layers, sign-in) ${Report.figure(result.libraryStart)} s, plain \`node\` with the floor's imports ${Report.figure(result.nodeStart)} s.`,
+    `child (imports, layers, sign-in) ${Report.figure(result.libraryStart)} s, plain \`node\` with the floor's imports ${Report.figure(result.nodeStart)} s,`,
+    `the same with the library loaded ${Report.figure(result.loadedStart)} s. "Library loaded" is the same Node pipeline in a process that first`,
+    "loads what the library's child loads (`lighthouse-effect`, `lighthouse-effect/node`, `effect`, `viem/accounts`) and uses none",
+    "of it: Node gives every socket read a new buffer, and V8 answers that memory with full collections, each marking the",
+    "whole heap, so the same bytes cost more in a process with more code loaded.",
     `${curl ? "curl" : "curl is absent here, so the bare Node pipeline"} is the floor the ratios are against; the Node pipeline`,
     "(`scripts/bench/wireFloor.ts`) is fixed code, not tuned. All against one served local network",
     "(`serve --no-chain --state-dir DIR --free-ports`); the server's CPU is read from `/proc/<pid>/stat` while it answers",

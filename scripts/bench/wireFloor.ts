@@ -9,6 +9,9 @@
  * - `upload <node> <apiKey> <file>`: `fs.createReadStream` (1 MiB reads) piped into one
  *   `http.request` as a `multipart/form-data` body to `/api/v0/add`; prints the node's answer;
  * - `download <url> <out>`: `http.request` piped into `fs.createWriteStream`;
+ * - `none-loaded`, `download-loaded <url> <out>`: the same, after loading what the library's child
+ *   loads (`lighthouse-effect`, `lighthouse-effect/node`, `effect`, `viem/accounts`) and using none of
+ *   it: the bare pipeline in a process with the library's heap, which every full collection marks;
  * - `sha256 <file>`: SHA-256 of the file (1 MiB reads), printed;
  * - `aes <file>`: AES-256-GCM over the file (1 MiB reads), the ciphertext dropped.
  */
@@ -78,7 +81,16 @@ const aes = async (file: string) => {
 }
 
 const [which, ...args] = process.argv.slice(2)
-switch (which) {
+// What the library's child loads (`client.ts`); a module stays in the heap for the process's life.
+if (which?.endsWith("-loaded")) {
+  await Promise.all([
+    import("lighthouse-effect"),
+    import("lighthouse-effect/node"),
+    import("effect"),
+    import("viem/accounts")
+  ])
+}
+switch (which?.replace(/-loaded$/, "")) {
   case "none":
     break
   case "upload":
