@@ -36,6 +36,35 @@ const account = async () => {
   return { env, home, address: (json(created) as { address: string }).address }
 }
 
+/** `length` letters cycling through a–z `step` at a time (another `step`, another file). */
+const letters = (length: number, step: number) =>
+  Array.from({ length }, (_, i) => String.fromCharCode(97 + ((i * step) % 26))).join("")
+
+/** Runs `args` and counts the body bytes the gateway answers meanwhile. */
+const runCountingGatewayBytes = async (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>) => {
+  let served = 0
+  const reading: Array<Promise<void>> = []
+  const count = ({ request, response }: { request: Request; response: Response }) => {
+    if (new URL(request.url).host !== "gateway.lighthouse.storage") return
+    reading.push(
+      response
+        .clone()
+        .arrayBuffer()
+        .then((body) => {
+          served += body.byteLength
+        })
+    )
+  }
+  mock.server.events.on("response:mocked", count)
+  try {
+    const ran = await run(args, env)
+    await Promise.all(reading)
+    return { ran, served }
+  } finally {
+    mock.server.events.removeListener("response:mocked", count)
+  }
+}
+
 describe("the script contract", () => {
   it("prints completion scripts for bash, zsh and fish that name every command", async () => {
     const [bash, zsh, fish] = await Promise.all(
@@ -180,29 +209,17 @@ describe("content", () => {
 
   it("download --resume goes on after the verified part of <file>.partial, fetching only the rest", async () => {
     const { env, home } = await account()
-    const text = Array.from({ length: 700 * 1024 }, (_, i) => String.fromCharCode(97 + ((i * 7) % 26))).join("")
+    const text = letters(700 * 1024, 7)
     const { cid } = json(await run(["upload", "-", "--json"], env, text)) as { cid: string }
     const target = join(home, "big.txt")
     // Two whole leaves (512 KiB) on disk, the second with one byte altered: only the first is kept.
     const partial = Buffer.from(text.slice(0, 512 * 1024))
     partial[300 * 1024] = 0x21
     await writeFile(`${target}.partial`, partial)
-    let served = 0
-    const reading: Array<Promise<void>> = []
-    const count = ({ response }: { response: Response }) => {
-      reading.push(
-        response
-          .clone()
-          .arrayBuffer()
-          .then((body) => {
-            served += body.byteLength
-          })
-      )
-    }
-    mock.server.events.on("response:mocked", count)
-    const resumed = await run(["download", cid, "-o", target, "--resume", "--json"], env)
-    mock.server.events.removeListener("response:mocked", count)
-    await Promise.all(reading)
+    const { ran: resumed, served } = await runCountingGatewayBytes(
+      ["download", cid, "-o", target, "--resume", "--json"],
+      env
+    )
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(json(resumed)).toEqual({ cid, output: target, bytes: 700 * 1024, verification: { verified: true } })
     expect(await readFile(target, "utf8")).toBe(text)
@@ -213,7 +230,7 @@ describe("content", () => {
 
   it("download --decrypt --resume goes on after the verified ciphertext in <file>.partial, then decrypts", async () => {
     const { env, home } = await account()
-    const text = Array.from({ length: 700 * 1024 }, (_, i) => String.fromCharCode(97 + ((i * 11) % 26))).join("")
+    const text = letters(700 * 1024, 11)
     const { cid } = json(await run(["upload", "-", "--encrypted", "--json"], env, text)) as { cid: string }
     // The stored bytes (the ciphertext), as the gateway gives them; two whole leaves of it on disk.
     const stored = new Uint8Array(
@@ -222,23 +239,10 @@ describe("content", () => {
     expect(stored.length).toBe(700 * 1024 + 44)
     const target = join(home, "secret.txt")
     await writeFile(`${target}.partial`, stored.subarray(0, 512 * 1024))
-    let served = 0
-    const reading: Array<Promise<void>> = []
-    const count = ({ request, response }: { request: Request; response: Response }) => {
-      if (new URL(request.url).host !== "gateway.lighthouse.storage") return
-      reading.push(
-        response
-          .clone()
-          .arrayBuffer()
-          .then((body) => {
-            served += body.byteLength
-          })
-      )
-    }
-    mock.server.events.on("response:mocked", count)
-    const resumed = await run(["download", cid, "-o", target, "--decrypt", "--resume", "--json"], env)
-    mock.server.events.removeListener("response:mocked", count)
-    await Promise.all(reading)
+    const { ran: resumed, served } = await runCountingGatewayBytes(
+      ["download", cid, "-o", target, "--decrypt", "--resume", "--json"],
+      env
+    )
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(json(resumed)).toEqual({ cid, output: target, bytes: 700 * 1024, verification: { verified: true } })
     expect(await readFile(target, "utf8")).toBe(text)

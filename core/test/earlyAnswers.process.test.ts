@@ -1,10 +1,12 @@
 /**
- * Early answers with the served network in a process of its own: the node answers (401, 402
- * past the quota, 413, 503) before it has read the request body, and the client, whose writes no
- * longer share the server's event loop, gets that answer typed with the node's message, over
- * `node:http` and `fetch`. This holds only because the served network reads on after an early
- * answer: were it to reset the connection, the answer would be lost under the body still being
- * written (`UploadConnectionReset`). Nothing is recorded.
+ * Early answers: the upload node answers (401, 402 past the quota, 413, 503) before it has read
+ * the request body, and the caller gets that answer, typed, with the node's message, over
+ * `node:http` and `fetch`, through the Effect API and the Promise facade alike; nothing is
+ * recorded. The served network runs in a process of its own, so the client's writes do not share
+ * its event loop: this holds only because the network reads on after an early answer; were it to
+ * reset the connection, the answer would be lost under the body still being written
+ * (`UploadConnectionReset`). With the network in the test's own process the same cases pass even
+ * against a network that resets, so they are not run that way.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
@@ -103,6 +105,17 @@ const transports: ReadonlyArray<{
   }
 ]
 
+const uploadThroughFacade = async (client: ReturnType<typeof createLighthouse>, apiKey: string) => {
+  try {
+    return await client.upload.buffer(BODY, { apiKey, name: "big.bin" }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+  } finally {
+    await client.dispose()
+  }
+}
+
 for (const transport of transports) {
   describe(`early answers from a network in another process, over ${transport.name}`, () => {
     for (const c of cases) {
@@ -114,21 +127,11 @@ for (const transport of transports) {
           yield* Effect.promise(() => checkError(error, c))
         }).pipe(Effect.provide(transport.layer()))
       )
-    }
 
-    it("Promise facade: 402 before the body is sent is the node's answer", async () => {
-      const c = cases[1]!
-      const apiKey = await c.arrange()
-      const lighthouse = transport.client()
-      try {
-        const error = await lighthouse.upload.buffer(BODY, { apiKey, name: "big.bin" }).then(
-          () => undefined,
-          (e: unknown) => e
-        )
-        await checkError(error, c)
-      } finally {
-        await lighthouse.dispose()
-      }
-    })
+      it(`Promise facade: ${c.status} before the body is sent is the node's answer`, async () => {
+        const apiKey = await c.arrange()
+        await checkError(await uploadThroughFacade(transport.client(), apiKey), c)
+      })
+    }
   })
 }

@@ -6,7 +6,6 @@
  * the target is never taken for the stored bytes.
  */
 import * as fs from "node:fs/promises"
-import * as os from "node:os"
 import * as nodePath from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -14,21 +13,13 @@ import * as Auth from "../../src/Auth.ts"
 import * as Download from "../../src/Download.ts"
 import type { AllSourcesFailed, DecryptionFailed } from "../../src/Errors.ts"
 import * as Upload from "../../src/Upload.ts"
-import { makeVirtualTime } from "../support/network.ts"
-import { alice, aliceSigner, makeHarness } from "../upload/harness.ts"
+import { alice, aliceSigner } from "../upload/harness.ts"
+import { A, gateway, LEAF, makeResumeHarness, SIZE } from "./resumeHarness.ts"
 
-const A = "https://gw-a.example"
-const { network, server, log, layerWith } = makeHarness({ gateways: [A] })
-// A body aborted half-way over msw's `fetch` trips an assertion inside undici; Node applications use node:http.
-const layer = layerWith({}, "node:http")
-const time = makeVirtualTime()
-time.watch(server)
-const faultsA = network.gateways[0]!.faults
-const gateway = { host: "gateway" } as const
+const { network, log, layer, time, faultsA, tempDir, asked, countingGatewayBytes } =
+  makeResumeHarness("resume-encrypted-test-")
 
-/** Ten 256 KiB leaves of ciphertext: the plaintext and the 44 bytes of salt, IV and tag. */
-const LEAF = 256 * 1024
-const SIZE = 10 * LEAF
+/** Ten leaves of ciphertext: the plaintext and the 44 bytes of salt, IV and tag. */
 const plaintext = new Uint8Array(SIZE - 44).map((_, i) => (i * 29 + (i >> 10)) & 0xff)
 const decrypt = { signer: aliceSigner } as const
 
@@ -48,43 +39,8 @@ const uploaded = Effect.gen(function* () {
   return { cid: entry.Hash, ciphertext }
 })
 
-const tempDir = Effect.acquireRelease(
-  Effect.promise(() => fs.mkdtemp(nodePath.join(os.tmpdir(), "resume-encrypted-test-"))),
-  (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
-)
-
 const readFile = (path: string) => Effect.promise(() => fs.readFile(path).then((bytes) => new Uint8Array(bytes)))
 const listed = (dir: string) => Effect.promise(() => fs.readdir(dir).then((names) => names.sort()))
-
-/** The CAR requests of gateway `base`, as `entity-bytes` (`-` for the whole file). */
-const asked = (base: string) =>
-  log
-    .filter((request) => request.url.origin === base && request.url.searchParams.get("format") === "car")
-    .map((request) => request.url.searchParams.get("entity-bytes") ?? "-")
-
-/** The body bytes the gateways answer while `effect` runs (key-node answers are not counted). */
-const countingGatewayBytes = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    let served = 0
-    const reading: Array<Promise<void>> = []
-    const listener = ({ request, response }: { request: Request; response: Response }) => {
-      if (!new URL(request.url).pathname.startsWith("/ipfs/")) return
-      reading.push(
-        response
-          .clone()
-          .arrayBuffer()
-          .then((body) => {
-            served += body.byteLength
-          })
-      )
-    }
-    server.events.on("response:mocked", listener)
-    const result = yield* effect.pipe(
-      Effect.ensuring(Effect.sync(() => server.events.removeListener("response:mocked", listener)))
-    )
-    yield* Effect.promise(() => Promise.all(reading))
-    return { result, served }
-  })
 
 describe("resumed downloads of encrypted files", () => {
   it.effect("interrupted at 90 %, the verified ciphertext is kept; resuming fetches the rest and decrypts", () =>

@@ -6,28 +6,17 @@
  * `resume` nothing is kept.
  */
 import * as fs from "node:fs/promises"
-import * as os from "node:os"
 import * as nodePath from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Download from "../../src/Download.ts"
 import type { AllSourcesFailed } from "../../src/Errors.ts"
 import * as Upload from "../../src/Upload.ts"
-import { makeVirtualTime } from "../support/network.ts"
-import { alice, makeHarness } from "../upload/harness.ts"
+import { alice } from "../upload/harness.ts"
+import { A, gateway, LEAF, makeResumeHarness, SIZE } from "./resumeHarness.ts"
 
-const A = "https://gw-a.example"
-const { network, server, log, layerWith } = makeHarness({ gateways: [A] })
-// A body aborted half-way over msw's `fetch` trips an assertion inside undici; Node applications use node:http.
-const layer = layerWith({}, "node:http")
-const time = makeVirtualTime()
-time.watch(server)
-const faultsA = network.gateways[0]!.faults
-const gateway = { host: "gateway" } as const
+const { network, log, layer, time, faultsA, tempDir, asked, countingGatewayBytes } = makeResumeHarness("resume-test-")
 
-/** Ten 256 KiB leaves under one root. */
-const LEAF = 256 * 1024
-const SIZE = 10 * LEAF
 const content = new Uint8Array(SIZE).map((_, i) => (i * 13 + (i >> 11)) & 0xff)
 
 const uploaded = Effect.gen(function* () {
@@ -36,40 +25,6 @@ const uploaded = Effect.gen(function* () {
   log.length = 0
   return entry.Hash
 })
-
-const tempDir = Effect.acquireRelease(
-  Effect.promise(() => fs.mkdtemp(nodePath.join(os.tmpdir(), "resume-test-"))),
-  (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
-)
-
-/** Counts the body bytes the mock network answers while `effect` runs. */
-const countingServed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    let served = 0
-    const reading: Array<Promise<void>> = []
-    const listener = ({ response }: { response: Response }) => {
-      reading.push(
-        response
-          .clone()
-          .arrayBuffer()
-          .then((body) => {
-            served += body.byteLength
-          })
-      )
-    }
-    server.events.on("response:mocked", listener)
-    const result = yield* effect.pipe(
-      Effect.ensuring(Effect.sync(() => server.events.removeListener("response:mocked", listener)))
-    )
-    yield* Effect.promise(() => Promise.all(reading))
-    return { result, served }
-  })
-
-/** The CAR requests of gateway `base`, as `entity-bytes` (`-` for the whole file). */
-const asked = (base: string) =>
-  log
-    .filter((request) => request.url.origin === base && request.url.searchParams.get("format") === "car")
-    .map((request) => request.url.searchParams.get("entity-bytes") ?? "-")
 
 describe("resumed downloads", () => {
   it.effect("interrupted at 90 %, the partial file is kept; resuming fetches at most 12 % again", () =>
@@ -87,7 +42,7 @@ describe("resumed downloads", () => {
       assert.deepStrictEqual(new Uint8Array(kept), content.subarray(0, 9 * LEAF))
       log.length = 0
 
-      const { result, served } = yield* countingServed(download.toFile(cid, target, options))
+      const { result, served } = yield* countingGatewayBytes(download.toFile(cid, target, options))
       assert.deepStrictEqual(result, { verified: true, sources: [{ gateway: A, bytes: SIZE - 9 * LEAF }] })
       assert.deepStrictEqual(new Uint8Array(yield* Effect.promise(() => fs.readFile(target))), content)
       assert.deepStrictEqual(asked(A), [`${9 * LEAF}:*`])
@@ -123,7 +78,9 @@ describe("resumed downloads", () => {
       const cid = yield* uploaded
       const target = nodePath.join(yield* tempDir, "file.bin")
       yield* Effect.promise(() => fs.writeFile(target, content))
-      const { result, served } = yield* countingServed((yield* Download.Download).toFile(cid, target, { resume: true }))
+      const { result, served } = yield* countingGatewayBytes(
+        (yield* Download.Download).toFile(cid, target, { resume: true })
+      )
       assert.deepStrictEqual(result, { verified: true })
       assert.deepStrictEqual(new Uint8Array(yield* Effect.promise(() => fs.readFile(target))), content)
       assert.isBelow(served, LEAF)

@@ -34,11 +34,22 @@ export const startServedProcess = async (): Promise<ServedProcess> => {
   const lines = createInterface({ input: child.stdout! })
   const waiting: Array<{ readonly resolve: (line: string) => void; readonly reject: (error: Error) => void }> = []
   lines.on("line", (line) => waiting.shift()?.resolve(line))
-  // A network that died fails what waits on it, rather than leaving the test hanging.
-  child.once("exit", (code) => {
-    for (const waiter of waiting.splice(0)) waiter.reject(new Error(`the served network exited with ${code}`))
+  // A network that died fails what waits on it and every later command, rather than leaving the
+  // tests hanging until they time out.
+  let exited: Error | undefined
+  const ended = new Promise<void>((resolve) => {
+    child.once("exit", (code, signal) => {
+      exited = new Error(`the served network exited with ${code ?? signal}`)
+      for (const waiter of waiting.splice(0)) waiter.reject(exited)
+      resolve()
+    })
   })
-  const next = () => new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }))
+  // Writing to a network that has just died fails with EPIPE here; `exit` above reports it.
+  child.stdin!.on("error", () => undefined)
+  const next = () =>
+    new Promise<string>((resolve, reject) =>
+      exited === undefined ? waiting.push({ resolve, reject }) : reject(exited)
+    )
   const { urls } = JSON.parse(await next()) as { urls: Record<string, string> }
   return {
     urls,
@@ -47,11 +58,10 @@ export const startServedProcess = async (): Promise<ServedProcess> => {
       child.stdin!.write(`${line}\n`)
       return JSON.parse(await answer)
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once("exit", () => resolve())
-        child.stdin!.end()
-      })
+    close: () => {
+      child.stdin!.end()
+      return ended
+    }
   }
 }
 
