@@ -68,7 +68,7 @@ const { library, cli } = packBoth(work)
 const empty = join(work, "empty")
 mkdirSync(empty)
 
-/** `npx` of both tarballs, offline, in the empty folder, on Node 22.19. */
+/** `npx` of both tarballs in the empty folder (the npm cache first, the registry for what it lacks), on Node 22.19. */
 const npx = (step, args) => {
   const result = spawnSync(
     node22,
@@ -89,6 +89,6 @@ npx("the scripted session", ["-c", `node ${JSON.stringify(fileURLToPath(new URL(
 
 cleanUp()
 console.log(
-  "cli package test: npx --package of both tarballs ran lighthouse-effect --help offline on Node 22.19 in an empty " +
+  "cli package test: npx --package of both tarballs ran lighthouse-effect --help on Node 22.19 in an empty " +
     "folder; a script ran dev, wallet create, api-key, upload, download (verified, bytes equal) by exit codes and --json"
 )
