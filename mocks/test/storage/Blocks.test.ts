@@ -21,6 +21,7 @@ import {
   readBlock
 } from "../../src/storage/Blocks.ts"
 import { openDiskBlockstore } from "../../src/storage/DiskBlocks.ts"
+import { pseudoRandomBytes } from "../../src/testing/Bytes.ts"
 
 const directories: Array<string> = []
 afterEach(async () => {
@@ -91,6 +92,17 @@ describe.each(stores)("%s blockstore", (_name, open) => {
 })
 
 describe("disk blockstore", () => {
+  it("reads a block in one piece, as long as the block", async () => {
+    const store = await openDiskBlockstore(await tempDirectory())
+    const bytes = pseudoRandomBytes(300_000, 5)
+    const cid = CID.createV1(raw.code, await sha256.digest(bytes))
+    await store.put(cid, bytes)
+    const pieces: Array<Uint8Array> = []
+    for await (const piece of store.get(cid)) pieces.push(piece)
+    expect(pieces.map((piece) => piece.byteLength)).toEqual([300_000])
+    expect(new Uint8Array(pieces[0]!)).toEqual(bytes)
+  })
+
   it("keeps blocks across reopening, in Helia's sharded layout", async () => {
     const directory = await tempDirectory()
     const block = await rawBlock("kept")
