@@ -13,8 +13,16 @@ import { base58btc } from "multiformats/bases/base58"
 import type { CID } from "multiformats/cid"
 import { identity } from "multiformats/hashes/identity"
 import { varint } from "multiformats"
-import { type Blockstore, readBlock } from "../storage/Blocks.ts"
-import { type Block, fileBlocks, type Resolution, shardBlocks, statNode, walkDag } from "../storage/Dag.ts"
+import { type Blockstore, blockSize } from "../storage/Blocks.ts"
+import {
+  type Resolution,
+  type SelectedBlock,
+  selectDagBlocks,
+  selectFileBlocks,
+  shardBlocks,
+  statNode,
+  withBytes
+} from "../storage/Dag.ts"
 import { type CarOptions, entityRange } from "./Negotiate.ts"
 
 /** The CARv1 header naming `roots`. */
@@ -25,43 +33,48 @@ export const carHeader = (roots: ReadonlyArray<CID>): Uint8Array => {
   return CarBufferWriter.close(writer)
 }
 
-/** One CAR section: varint length, CID, block bytes. */
-export const carSection = ({ cid, bytes }: Block): Uint8Array => {
-  const length = cid.bytes.byteLength + bytes.byteLength
-  const prefix = varint.encodeTo(length, new Uint8Array(varint.encodingLength(length)))
-  const section = new Uint8Array(prefix.byteLength + length)
-  section.set(prefix, 0)
-  section.set(cid.bytes, prefix.byteLength)
-  section.set(bytes, prefix.byteLength + cid.bytes.byteLength)
-  return section
+/**
+ * What comes before a block's bytes in its CAR section: the varint length of CID and block, then
+ * the CID. The block's bytes follow as they are, never copied into one section.
+ */
+export const carSectionPrefix = (cid: CID, blockLength: number): Uint8Array => {
+  const length = cid.bytes.byteLength + blockLength
+  const varintLength = varint.encodingLength(length)
+  const prefix = new Uint8Array(varintLength + cid.bytes.byteLength)
+  varint.encodeTo(length, prefix)
+  prefix.set(cid.bytes, varintLength)
+  return prefix
 }
 
-/** The blocks under the path's end that the scope (and entity range) selects. */
-async function* endBlocks(store: Blockstore, end: CID, options: CarOptions): AsyncGenerator<Block> {
+/**
+ * The blocks under the path's end that the scope (and entity range) selects. Leaves come unread
+ * (see `SelectedBlock`): the length of the answer needs only their lengths.
+ */
+async function* endBlocks(store: Blockstore, end: CID, options: CarOptions): AsyncGenerator<SelectedBlock> {
   if (options.scope === "all") {
-    yield* walkDag(store, end, { duplicates: options.duplicates })
+    yield* selectDagBlocks(store, end, { duplicates: options.duplicates })
     return
   }
   if (options.scope === "block") {
-    yield { cid: end, bytes: await readBlock(store, end) }
+    yield { cid: end, bytes: undefined }
     return
   }
   const stat = await statNode(store, end)
   if (stat.type === "file") {
     if (options.entityBytes === undefined) {
-      yield* fileBlocks(store, end)
+      yield* selectFileBlocks(store, end)
       return
     }
     const range = entityRange(options.entityBytes, stat.size)
-    if (range === undefined) yield { cid: end, bytes: await readBlock(store, end) }
-    else yield* fileBlocks(store, end, range.start, range.end)
+    if (range === undefined) yield { cid: end, bytes: undefined }
+    else yield* selectFileBlocks(store, end, range.start, range.end)
     return
   }
   if (stat.type === "directory" && stat.sharded) {
     yield* shardBlocks(store, end)
     return
   }
-  yield { cid: end, bytes: await readBlock(store, end) }
+  yield { cid: end, bytes: undefined }
 }
 
 /** Every block of the response, in order: path blocks, then the end's. */
@@ -69,7 +82,7 @@ export async function* carBlocks(
   store: Blockstore,
   resolution: Resolution,
   options: CarOptions
-): AsyncGenerator<Block> {
+): AsyncGenerator<SelectedBlock> {
   const sent = new Set<string>()
   const fresh = (cid: CID) => {
     if (cid.multihash.code === identity.code) return false
@@ -80,31 +93,47 @@ export async function* carBlocks(
     return true
   }
   for (const cid of resolution.crossed.slice(0, -1)) {
-    if (fresh(cid)) yield { cid, bytes: await readBlock(store, cid) }
+    if (fresh(cid)) yield { cid, bytes: undefined }
   }
   for await (const block of endBlocks(store, resolution.cid, options)) {
     if (fresh(block.cid)) yield block
   }
 }
 
-/** The CAR bytes: the header naming `root`, then one section per block, pulled on demand. */
 /**
- * The byte length of `carStream(root, blocks)`, from a pass over the same blocks. Answers carry it:
- * undici's `fetch` over msw in process can miss the end of a body of unknown length whose reader
- * is paused when it ends.
+ * The byte length of `carStream(store, root, blocks)`, from a pass over the same blocks that reads
+ * only those it must follow links through: a leaf's length is asked of the store (`blockSize`).
+ * Answers carry it: undici's `fetch` over msw in process can miss the end of a body of unknown
+ * length whose reader is paused when it ends.
  */
-export const carLength = async (root: CID, blocks: AsyncIterable<Block>): Promise<number> => {
+export const carLength = async (
+  store: Blockstore,
+  root: CID,
+  blocks: AsyncIterable<SelectedBlock>
+): Promise<number> => {
   let length = carHeader([root]).byteLength
   for await (const { cid, bytes } of blocks) {
-    const section = cid.bytes.byteLength + bytes.byteLength
+    const section = cid.bytes.byteLength + (bytes?.byteLength ?? (await blockSize(store, cid)))
     length += varint.encodingLength(section) + section
   }
   return length
 }
 
-export async function* carStream(root: CID, blocks: AsyncIterable<Block>): AsyncGenerator<Uint8Array> {
+/**
+ * The CAR bytes: the header naming `root`, then each block's section, pulled on demand, as two
+ * pieces: its prefix (`carSectionPrefix`), then the block's bytes as the store gave them.
+ */
+export async function* carStream(
+  store: Blockstore,
+  root: CID,
+  blocks: AsyncIterable<SelectedBlock>
+): AsyncGenerator<Uint8Array> {
   yield carHeader([root])
-  for await (const block of blocks) yield carSection(block)
+  for await (const selected of blocks) {
+    const { cid, bytes } = await withBytes(store, selected)
+    yield carSectionPrefix(cid, bytes.byteLength)
+    yield bytes
+  }
 }
 
 /** `Content-Type` of a CAR response, with every parameter the gateway knows. */

@@ -144,8 +144,8 @@ const carResponse = async (context: PathGatewayContext, served: Served, options:
   const cached = notModified(served.request, etag, headers)
   if (cached !== undefined) return cached
   const blocks = () => carBlocks(context.blocks, served.resolution, options)
-  const body = served.head ? null : streamOf(carStream(cid, blocks()))
-  const length = served.head ? {} : { "content-length": String(await carLength(cid, blocks())) }
+  const body = served.head ? null : streamOf(carStream(context.blocks, cid, blocks()))
+  const length = served.head ? {} : { "content-length": String(await carLength(context.blocks, cid, blocks())) }
   return new Response(body, {
     status: 200,
     headers: {

@@ -14,6 +14,7 @@ import type { Blockstore } from "interface-blockstore"
 import { NotFoundError } from "interface-store"
 import { base58btc } from "multiformats/bases/base58"
 import type { CID } from "multiformats/cid"
+import { identity } from "multiformats/hashes/identity"
 
 export type { Blockstore } from "interface-blockstore"
 
@@ -23,6 +24,33 @@ export class ContentNotFound extends Error {
     super(`${what} not found: ${cid}`)
     this.name = "ContentNotFound"
     this.cid = cid
+  }
+}
+
+/**
+ * A blockstore that can tell a block's length without reading its bytes (both of the network's
+ * stores can). A CAR answer states its length before its first byte, so it learns every block's
+ * length first: by this, a leaf's bytes are read once, to be sent, not twice.
+ */
+export interface SizedBlockstore extends Blockstore {
+  /** The length of the stored block; throws the store's `NotFoundError` when it is absent. */
+  size(cid: CID): Promise<number> | number
+}
+
+const isSized = (store: Blockstore): store is SizedBlockstore =>
+  typeof (store as Partial<SizedBlockstore>).size === "function"
+
+/** Identity CIDs answered from the CID itself over a store that knows its blocks' lengths. */
+export class SizedIdentityBlockstore extends IdentityBlockstore implements SizedBlockstore {
+  readonly #child: SizedBlockstore
+
+  constructor(child: SizedBlockstore) {
+    super(child)
+    this.#child = child
+  }
+
+  size(cid: CID): Promise<number> | number {
+    return cid.multihash.code === identity.code ? cid.multihash.digest.byteLength : this.#child.size(cid)
   }
 }
 
@@ -42,7 +70,7 @@ function* once(bytes: Uint8Array): Generator<Uint8Array> {
 }
 
 /** Blocks in a `Map` keyed by multihash (base58btc), each kept as one `Uint8Array`. */
-class MapBlockstore extends BaseBlockstore {
+class MapBlockstore extends BaseBlockstore implements SizedBlockstore {
   readonly blocks = new Map<string, { readonly cid: CID; readonly bytes: Uint8Array }>()
 
   override async put(cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<CID> {
@@ -63,6 +91,12 @@ class MapBlockstore extends BaseBlockstore {
     yield block.bytes
   }
 
+  size(cid: CID): number {
+    const block = this.blocks.get(blockKey(cid))
+    if (block === undefined) throw new NotFoundError(`block not found: ${cid}`)
+    return block.bytes.byteLength
+  }
+
   override has(cid: CID): boolean {
     return this.blocks.has(blockKey(cid))
   }
@@ -78,7 +112,7 @@ class MapBlockstore extends BaseBlockstore {
 
 export const memoryBlocks = (): BlockStorage => {
   const memory = new MapBlockstore()
-  return { blocks: new IdentityBlockstore(memory), clear: () => memory.blocks.clear(), location: "memory" }
+  return { blocks: new SizedIdentityBlockstore(memory), clear: () => memory.blocks.clear(), location: "memory" }
 }
 
 export const concatBytes = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
@@ -92,6 +126,9 @@ export const concatBytes = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   return out
 }
 
+const isNotFound = (error: unknown) =>
+  error instanceof NotFoundError || (error instanceof Error && error.name === "NotFoundError")
+
 /** The whole block, or `ContentNotFound`. */
 export const readBlock = async (store: Blockstore, cid: CID): Promise<Uint8Array> => {
   const parts: Array<Uint8Array> = []
@@ -99,12 +136,24 @@ export const readBlock = async (store: Blockstore, cid: CID): Promise<Uint8Array
     // A disk store hands out Node `Buffer`s; callers get plain `Uint8Array` views.
     for await (const part of store.get(cid)) parts.push(new Uint8Array(part.buffer, part.byteOffset, part.byteLength))
   } catch (error) {
-    if (error instanceof NotFoundError || (error instanceof Error && error.name === "NotFoundError")) {
-      throw new ContentNotFound(cid.toString())
-    }
+    if (isNotFound(error)) throw new ContentNotFound(cid.toString())
     throw error
   }
   return concatBytes(parts)
+}
+
+/**
+ * The block's length in bytes, or `ContentNotFound`: asked of a store that can tell without
+ * reading the block, read (and dropped) from any other.
+ */
+export const blockSize = async (store: Blockstore, cid: CID): Promise<number> => {
+  if (!isSized(store)) return (await readBlock(store, cid)).byteLength
+  try {
+    return await store.size(cid)
+  } catch (error) {
+    if (isNotFound(error)) throw new ContentNotFound(cid.toString())
+    throw error
+  }
 }
 
 /** How many blocks the store holds (walks it: for tests and reports, not hot paths). */

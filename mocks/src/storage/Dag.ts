@@ -13,7 +13,7 @@ import { base58btc } from "multiformats/bases/base58"
 import type { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { identity } from "multiformats/hashes/identity"
-import { type Blockstore, ContentNotFound, readBlock } from "./Blocks.ts"
+import { type Blockstore, blockSize, ContentNotFound, readBlock } from "./Blocks.ts"
 
 /** A link in a directory listing. */
 export interface DirectoryEntry {
@@ -48,6 +48,22 @@ export interface Block {
   readonly bytes: Uint8Array
 }
 
+/**
+ * A block a walk selected. The walk reads the blocks whose links it follows and hands their bytes
+ * on; a leaf (a raw block, or a block of a codec whose links are not followed) it leaves unread
+ * (`bytes` undefined), for the consumer to read, or only measure (`blockSize`), when it wants.
+ */
+export interface SelectedBlock {
+  readonly cid: CID
+  readonly bytes: Uint8Array | undefined
+}
+
+/** The selected block with its bytes, read now if the walk left them unread. */
+export const withBytes = async (store: Blockstore, { cid, bytes }: SelectedBlock): Promise<Block> => ({
+  cid,
+  bytes: bytes ?? (await readBlock(store, cid))
+})
+
 const unixfsOf = (node: dagPb.PBNode): UnixFS | undefined => {
   if (node.Data === undefined) return undefined
   try {
@@ -59,8 +75,8 @@ const unixfsOf = (node: dagPb.PBNode): UnixFS | undefined => {
 
 /** What `cid` is: a UnixFS file (or raw block), a directory, or another IPLD node. */
 export const statNode = async (store: Blockstore, cid: CID): Promise<NodeStat> => {
+  if (cid.code === raw.code) return { type: "file", cid, size: await blockSize(store, cid) }
   const bytes = await readBlock(store, cid)
-  if (cid.code === raw.code) return { type: "file", cid, size: bytes.byteLength }
   if (cid.code !== dagPb.code) return { type: "other", cid, codec: cid.code }
   const node = dagPb.decode(bytes)
   const unixfs = unixfsOf(node)
@@ -161,22 +177,28 @@ export interface FileBlock extends Block {
   readonly data: Uint8Array
 }
 
+/** A block of a file a walk selected: a read inner node with its share of the range, or an unread leaf. */
+export type SelectedFileBlock =
+  | { readonly cid: CID; readonly bytes: Uint8Array; readonly data: Uint8Array }
+  | { readonly cid: CID; readonly bytes: undefined; readonly offset: number }
+
 /**
- * The blocks of a UnixFS file (or raw block) needed for bytes `[start, end)`, depth first, each
- * with its share of those bytes: the root always, then only the subtrees that overlap the range.
+ * The blocks of a UnixFS file (or raw block) needed for bytes `[start, end)`, depth first: the root
+ * always, then only the subtrees that overlap the range. Inner nodes are read (their links say
+ * where the range lies); raw leaves are selected unread, with where they sit in the file.
  */
-export async function* fileBlocks(
+export async function* selectFileBlocks(
   store: Blockstore,
   cid: CID,
   start = 0,
   end = Number.POSITIVE_INFINITY,
   offset = 0
-): AsyncGenerator<FileBlock> {
-  const bytes = await readBlock(store, cid)
+): AsyncGenerator<SelectedFileBlock> {
   if (cid.code === raw.code) {
-    yield { cid, bytes, data: clip(bytes, offset, start, end) }
+    yield { cid, bytes: undefined, offset }
     return
   }
+  const bytes = await readBlock(store, cid)
   if (cid.code !== dagPb.code) throw new NotUnixFs(cid.toString(), cid.code)
   const node = dagPb.decode(bytes)
   const unixfs = unixfsOf(node)
@@ -191,7 +213,23 @@ export async function* fileBlocks(
     position += size
     if (childStart >= end) break
     if (position <= start) continue
-    yield* fileBlocks(store, link.Hash, start, end, childStart)
+    yield* selectFileBlocks(store, link.Hash, start, end, childStart)
+  }
+}
+
+/** `selectFileBlocks` with every block read, each with its share of the bytes `[start, end)`. */
+export async function* fileBlocks(
+  store: Blockstore,
+  cid: CID,
+  start = 0,
+  end = Number.POSITIVE_INFINITY
+): AsyncGenerator<FileBlock> {
+  for await (const block of selectFileBlocks(store, cid, start, end)) {
+    if (block.bytes !== undefined) yield block
+    else {
+      const bytes = await readBlock(store, block.cid)
+      yield { cid: block.cid, bytes, data: clip(bytes, block.offset, start, end) }
+    }
   }
 }
 
@@ -216,14 +254,14 @@ export async function* readFile(
 
 /**
  * Every block of the DAG under `root`, depth first in link order (dag-pb links are followed; other
- * codecs are leaves). Identity blocks are skipped: their bytes are in the CID. `duplicates: false`
- * sends a block only the first time it is met.
+ * codecs are leaves, selected unread). Identity blocks are skipped: their bytes are in the CID.
+ * `duplicates: false` selects a block only the first time it is met.
  */
-export async function* walkDag(
+export async function* selectDagBlocks(
   store: Blockstore,
   root: CID,
   options: { readonly duplicates?: boolean } = {}
-): AsyncGenerator<Block> {
+): AsyncGenerator<SelectedBlock> {
   const seen = new Set<string>()
   const stack: Array<CID> = [root]
   while (stack.length > 0) {
@@ -234,11 +272,22 @@ export async function* walkDag(
       if (seen.has(id)) continue
       seen.add(id)
     }
+    if (cid.code !== dagPb.code) {
+      yield { cid, bytes: undefined }
+      continue
+    }
     const bytes = await readBlock(store, cid)
     yield { cid, bytes }
-    if (cid.code === dagPb.code) {
-      const links = dagPb.decode(bytes).Links
-      for (let i = links.length - 1; i >= 0; i--) stack.push(links[i]!.Hash)
-    }
+    const links = dagPb.decode(bytes).Links
+    for (let i = links.length - 1; i >= 0; i--) stack.push(links[i]!.Hash)
   }
+}
+
+/** `selectDagBlocks` with every block read. */
+export async function* walkDag(
+  store: Blockstore,
+  root: CID,
+  options: { readonly duplicates?: boolean } = {}
+): AsyncGenerator<Block> {
+  for await (const selected of selectDagBlocks(store, root, options)) yield await withBytes(store, selected)
 }

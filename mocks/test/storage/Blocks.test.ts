@@ -5,6 +5,7 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { BaseBlockstore } from "blockstore-core/base"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { identity } from "multiformats/hashes/identity"
@@ -12,6 +13,7 @@ import { sha256 } from "multiformats/hashes/sha2"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   type Blockstore,
+  blockSize,
   ContentNotFound,
   countBlocks,
   makeStager,
@@ -19,6 +21,7 @@ import {
   readBlock
 } from "../../src/storage/Blocks.ts"
 import { openDiskBlockstore } from "../../src/storage/DiskBlocks.ts"
+import { pseudoRandomBytes } from "../../src/testing/Bytes.ts"
 
 const directories: Array<string> = []
 afterEach(async () => {
@@ -63,6 +66,17 @@ describe.each(stores)("%s blockstore", (_name, open) => {
     expect(await countBlocks(store)).toBe(0)
   })
 
+  it("tells a block's length (an identity CID's from the CID), ContentNotFound for one it lacks", async () => {
+    const store = await open()
+    const block = await rawBlock("a block of thirty-one bytes....")
+    await store.put(block.cid, block.bytes)
+    expect(await blockSize(store, block.cid)).toBe(31)
+    const inline = new TextEncoder().encode("inline")
+    expect(await blockSize(store, CID.createV1(raw.code, identity.digest(inline)))).toBe(6)
+    await store.delete(block.cid)
+    await expect(blockSize(store, block.cid)).rejects.toThrow(new ContentNotFound(block.cid.toString()))
+  })
+
   it("takes a streamed block (chunks) whole", async () => {
     const store = await open()
     const block = await rawBlock("a block written in three chunks")
@@ -78,6 +92,17 @@ describe.each(stores)("%s blockstore", (_name, open) => {
 })
 
 describe("disk blockstore", () => {
+  it("reads a block in one piece, as long as the block", async () => {
+    const store = await openDiskBlockstore(await tempDirectory())
+    const bytes = pseudoRandomBytes(300_000, 5)
+    const cid = CID.createV1(raw.code, await sha256.digest(bytes))
+    await store.put(cid, bytes)
+    const pieces: Array<Uint8Array> = []
+    for await (const piece of store.get(cid)) pieces.push(piece)
+    expect(pieces.map((piece) => piece.byteLength)).toEqual([300_000])
+    expect(new Uint8Array(pieces[0]!)).toEqual(bytes)
+  })
+
   it("keeps blocks across reopening, in Helia's sharded layout", async () => {
     const directory = await tempDirectory()
     const block = await rawBlock("kept")
@@ -88,6 +113,24 @@ describe("disk blockstore", () => {
     expect(shards).toHaveLength(1)
     expect(shards[0]).toMatch(/^[A-Z2-7]{2}$/)
     expect(await readdir(join(directory, shards[0]!))).toEqual([expect.stringMatching(/^[A-Z2-7]+\.data$/)])
+  })
+})
+
+describe("blockSize", () => {
+  it("reads the block from a store that cannot tell its length otherwise", async () => {
+    const block = await rawBlock("read to be measured")
+    const inner = memoryBlockstore()
+    await inner.put(block.cid, block.bytes)
+    // A `Blockstore` with no `size`, as a caller of `pathGatewayResponse` may bring.
+    const reads: Array<string> = []
+    const plain = new (class extends BaseBlockstore {
+      override get(cid: CID) {
+        reads.push(cid.toString())
+        return inner.get(cid)
+      }
+    })()
+    expect(await blockSize(plain, block.cid)).toBe(19)
+    expect(reads).toEqual([block.cid.toString()])
   })
 })
 
