@@ -11,7 +11,8 @@
  *
  * A source that fails, stalls or lies on a piece is dropped with its reason and takes no new piece;
  * the piece keeps the verified bytes it got and another source fetches the rest of it. Its other
- * pieces in flight run on (their bytes are checked all the same) and come back when they fail.
+ * requests in flight are stopped at once, their pieces kept and handed on the same way: a liar
+ * slow on one piece does not hold that piece up until it stalls.
  *
  * @since 0.1.0
  */
@@ -19,6 +20,8 @@ import * as Arr from "effect/Array"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import type * as Pull from "effect/Pull"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
@@ -77,6 +80,8 @@ interface SplitState {
   /** Pieces not handed out yet, in order. */
   readonly pieces: Array<Piece>
   readonly inFlight: Map<Lane, number>
+  /** The request fetching each piece now. */
+  readonly requests: Map<Piece, Fiber.Fiber<unknown>>
   readonly ended: Queue.Queue<Ended>
   /** Where the next new piece starts. */
   next: number
@@ -140,22 +145,53 @@ const schedule = (state: SplitState, scope: Scope.Scope): Effect.Effect<void> =>
           Queue.offer(state.ended, { lane, piece, failure: result._tag === "Failure" ? result.failure : undefined })
         )
       )
-      yield* Effect.forkIn(request, scope)
+      state.requests.set(piece, yield* Effect.forkIn(request, scope))
     }
   })
 
-/** Takes a request's end into the state; a content failure is returned, to end the download. */
-const settle = (state: SplitState, { lane, piece, failure }: Ended): LaneFailure | undefined => {
+/** Takes a piece off its source: the source has one request less in flight, the piece waits for another. */
+const release = (state: SplitState, lane: Lane, piece: Piece) => {
   state.inFlight.set(lane, (state.inFlight.get(lane) ?? 0) - 1)
+  state.requests.delete(piece)
   piece.fetcher = undefined
+}
+
+/**
+ * Stops the requests a dropped source still has in flight; each piece keeps the verified bytes it
+ * got. A request that ended before it could be stopped has told its end already, and is settled as
+ * it ended.
+ */
+const recall = (state: SplitState, lane: Lane): Effect.Effect<void> =>
+  Effect.forEach(
+    state.pieces.filter((piece) => piece.fetcher === lane),
+    (piece) => {
+      const request = state.requests.get(piece)
+      if (request === undefined) return Effect.void
+      return Effect.andThen(Fiber.interrupt(request), () =>
+        Effect.map(Fiber.await(request), (exit) => {
+          if (!Exit.isSuccess(exit)) release(state, lane, piece)
+        })
+      )
+    },
+    { discard: true }
+  )
+
+/**
+ * Takes a request's end into the state; a source failing is dropped, and its other requests
+ * stopped. A content failure is returned, to end the download.
+ */
+const settle = (state: SplitState, { lane, piece, failure }: Ended): Effect.Effect<LaneFailure | undefined> => {
+  release(state, lane, piece)
   if (failure === undefined) {
     piece.done = true
     // Shorter than asked: the verified walk found the content's end here.
     if (piece.start + piece.got < piece.end) state.end = Math.min(state.end, piece.start + piece.got)
-    return undefined
+    return Effect.succeed(undefined)
   }
+  const newlyDropped = lane.dropped === undefined
   lane.dropped ??= failure
-  return state.plan.isContentFailure(failure) ? failure : undefined
+  const ended = state.plan.isContentFailure(failure) ? failure : undefined
+  return newlyDropped ? Effect.as(recall(state, lane), ended) : Effect.succeed(ended)
 }
 
 const inFlight = (state: SplitState) => [...state.inFlight.values()].reduce((total, count) => total + count, 0)
@@ -173,6 +209,7 @@ export const pullSplit = (
       slots: Math.max(1, Math.floor(plan.split.window / pieceSize)),
       pieces: [],
       inFlight: new Map(),
+      requests: new Map(),
       ended,
       next: 0,
       end: plan.target.range?.length ?? Number.POSITIVE_INFINITY
@@ -190,7 +227,7 @@ export const pullSplit = (
         if (state.next >= state.end && (head === undefined || head.start >= state.end)) return yield* Cause.done()
         yield* schedule(state, scope)
         if (inFlight(state) === 0) return yield* plan.noSourceLeft
-        const failure = settle(state, yield* Queue.take(ended))
+        const failure = yield* settle(state, yield* Queue.take(ended))
         if (failure !== undefined && failure._tag !== "Stalled") return yield* Effect.fail(failure)
       }
     })

@@ -2,7 +2,8 @@
  * The `split` strategy against the mock network with three more gateways: the file's ranges are
  * spread over honest sources (each serves some, the bytes are the file's); a liar is dropped and
  * its range fetched by the others; a source stalled past the stall time-out (TestClock) keeps the
- * verified bytes it served and the rest of its range is asked of another from there; at most
+ * verified bytes it served and the rest of its range is asked of another from there; a source
+ * dropped on one range has its other request stopped at once, not left to stall; at most
  * `window` verified bytes wait for a consumer that does not read.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -129,6 +130,34 @@ describe("split downloads", () => {
       assert.deepStrictEqual(asked(A), [`0:${2 * LEAF - 1}`])
       assert.include([...asked(B), ...asked(C)], `${LEAF}:${2 * LEAF - 1}`)
       assert.isAtLeast((yield* Clock.currentTimeMillis) - started, 30_000)
+    }).pipe(Effect.provide(nodeHttp))
+  )
+
+  it.effect("a source dropped on one piece has its other request stopped at once: no wait for it to stall", () =>
+    Effect.gen(function* () {
+      const cid = yield* uploaded
+      // Five ranges of two leaves, handed out A, B, C, A, B: B's first (the second range) stops after
+      // a leaf, its second (the last range) lies.
+      faultsB.lie(gateway, "flip-byte", { times: 1 })
+      faultsB.stall(gateway, LEAF + 40 * KiB, { times: 1 })
+      const started = yield* Clock.currentTimeMillis
+      const options = {
+        sources,
+        strategy: "split",
+        rangeSize: 2 * LEAF,
+        requestsPerSource: 2,
+        window: 10 * LEAF
+      } as const
+      const retrieved = yield* time.settle((yield* Download.Download).retrieve(cid, options))
+      assert.deepStrictEqual(retrieved.bytes, content)
+      const [a, b, c] = retrieved.verification.sources!
+      assert.match(b!.dropped!, /^lied: block bafk\w+ had other bytes$/)
+      assert.strictEqual(a!.bytes + b!.bytes + c!.bytes, SIZE)
+      // The stopped range kept its verified leaf; the rest of it was asked of A or C from there.
+      assert.deepStrictEqual(asked(B), [`${2 * LEAF}:${4 * LEAF - 1}`, `${8 * LEAF}:${10 * LEAF - 1}`])
+      assert.include([...asked(A), ...asked(C)], `${3 * LEAF}:${4 * LEAF - 1}`)
+      // Stopped when B was caught lying, not after the 30 s stall time-out.
+      assert.isBelow((yield* Clock.currentTimeMillis) - started, 30_000)
     }).pipe(Effect.provide(nodeHttp))
   )
 
