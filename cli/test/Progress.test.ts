@@ -27,12 +27,15 @@ const events = (stderr: string): ReadonlyArray<ProgressEvent> =>
     .split("\n")
     .map((line) => JSON.parse(line) as ProgressEvent)
 
-/** A saved API key (the mock's seeded account) and a 1 MiB file of varied bytes. */
+/**
+ * A saved API key (the mock's seeded account) and a file of varied bytes over three of the upload's
+ * 1 MiB reads (progress moves once a read).
+ */
 const setup = async () => {
   const home = await freshConfigHome()
   const account = mock.network.seedAccount("0x0000000000000000000000000000000000000abc", {})
   const env = { LIGHTHOUSE_API_KEY: account.apiKey, XDG_CONFIG_HOME: home }
-  const bytes = Uint8Array.from({ length: 1024 * 1024 }, (_, i) => (i * 31) % 251)
+  const bytes = Uint8Array.from({ length: 3 * 1024 * 1024 + 5 }, (_, i) => (i * 31) % 251)
   const file = join(home, "big.bin")
   await writeFile(file, bytes)
   return { env, home, file, size: bytes.length }
