@@ -15,8 +15,8 @@ import { ContentVerificationFailed, type VerificationProblem } from "../errors/V
 import { joinPieces, type Pieces } from "./Pieces.ts"
 
 /**
- * The key blocks are matched by: the multihash's bytes, one character each. Not base58, whose
- * encoding costs more per block than everything else the CAR reader does with it.
+ * The key blocks are matched by: the multihash's bytes, one character each (a key never shown,
+ * so not base58, which costs a few times more per block).
  */
 export const blockKey = (cid: CID): string => String.fromCharCode(...cid.multihash.bytes)
 
