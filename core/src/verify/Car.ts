@@ -2,7 +2,8 @@
  * A CAR (v1) answer read as it streams in, as a {@link BlockSource} for the verifying walk.
  *
  * Blocks must come in the order the walk needs them (a trustless gateway's `order=dfs`), so only
- * the block being checked is in memory. A block the walk needs again (a repeated chunk, which a
+ * the block being checked is in memory, as the pieces it arrived in (views into the answer's
+ * reads, never joined: see `Pieces.ts`). A block the walk needs again (a repeated chunk, which a
  * gateway answering `dups=n` sends once) is served from a small cache of recent blocks; past that
  * bound the answer fails as missing a block. Sections over 2 MiB (the largest block IPFS nodes
  * exchange) are refused before they are read.
@@ -17,6 +18,7 @@ import { CID } from "multiformats/cid"
 import type { ContentVerificationFailed } from "../errors/Verification.ts"
 import { blockKey, failure, isInline, sameBlock } from "./Blocks.ts"
 import { carV1Roots } from "./CarHeader.ts"
+import { byteLengthOf, type Pieces } from "./Pieces.ts"
 import { type BlockSource, type Target, walk } from "./Walk.ts"
 
 /** The largest block a CAR section may hold. */
@@ -78,21 +80,31 @@ class ByteReader<E> {
     return joined
   }
 
+  /** The first `n` buffered bytes (fewer when fewer are buffered), contiguous, consumed. */
   take(n: number): Uint8Array {
     const bytes = this.peek(n)
-    this.#buffered -= bytes.byteLength
-    let left = bytes.byteLength
+    this.takePieces(bytes.byteLength)
+    return bytes
+  }
+
+  /** The first `n` buffered bytes (fewer when fewer are buffered) as views into the chunks, consumed. */
+  takePieces(n: number): Pieces {
+    const pieces: Array<Uint8Array> = []
+    let left = Math.min(n, this.#buffered)
+    this.#buffered -= left
     while (left > 0) {
       const first = this.#chunks[0]!
       if (first.byteLength <= left) {
         this.#chunks.shift()
+        pieces.push(first)
         left -= first.byteLength
       } else {
         this.#chunks[0] = first.subarray(left)
+        pieces.push(first.subarray(0, left))
         left = 0
       }
     }
-    return bytes
+    return pieces
   }
 }
 
@@ -109,12 +121,10 @@ const frameLength = <E>(root: CID, reader: ByteReader<E>) =>
     return { length, prefix }
   })
 
-/** The next `n` bytes, failing as truncated when the answer ends first. */
-const exactly = <E>(root: CID, reader: ByteReader<E>, n: number, what: string) =>
+/** Succeeds once the next `n` bytes are buffered, failing as truncated when the answer ends first. */
+const buffered = <E>(root: CID, reader: ByteReader<E>, n: number, what: string) =>
   Effect.flatMap(reader.fill(n), (complete) =>
-    complete
-      ? Effect.succeed(reader.take(n))
-      : Effect.fail(failure(root, "truncated", `the answer ends inside ${what}`))
+    complete ? Effect.void : Effect.fail(failure(root, "truncated", `the answer ends inside ${what}`))
   )
 
 /** Reads the header: a CARv1 header, whatever its roots. */
@@ -124,7 +134,8 @@ const readCarHeader = Effect.fnUntraced(function* <E>(root: CID, reader: ByteRea
   if (frame.length > MAX_HEADER_BYTES) {
     return yield* failure(root, "malformed-block", `a CAR header of ${frame.length} bytes`)
   }
-  const bytes = yield* exactly(root, reader, frame.prefix + frame.length, "the CAR header")
+  yield* buffered(root, reader, frame.prefix + frame.length, "the CAR header")
+  const bytes = reader.take(frame.prefix + frame.length)
   // The trustless gateway spec leaves `roots` unspecified ("a client SHOULD ignore this field"):
   // gateways root a path's CAR at its first or its last CID. What counts is that the blocks walk
   // from `root`, which the walk checks block by block; the header must only be a CARv1 header.
@@ -133,7 +144,25 @@ const readCarHeader = Effect.fnUntraced(function* <E>(root: CID, reader: ByteRea
 
 interface Section {
   readonly cid: CID
-  readonly bytes: Uint8Array
+  readonly pieces: Pieces
+}
+
+/**
+ * The CID in front of a buffered section of `length` bytes and its size in bytes. A CID is
+ * decoded from its first bytes, so it is read from the section's first {@link MAX_CID_BYTES}
+ * (joined only when they straddle two reads); from the whole section when those do not hold it.
+ */
+const sectionCid = <E>(reader: ByteReader<E>, length: number): { readonly cid: CID; readonly size: number } => {
+  const head = reader.peek(Math.min(length, MAX_CID_BYTES))
+  try {
+    const [cid, rest] = CID.decodeFirst(head)
+    return { cid, size: head.byteLength - rest.byteLength }
+  } catch (error) {
+    if (head.byteLength === length) throw error
+    const whole = reader.peek(length)
+    const [cid, rest] = CID.decodeFirst(whole)
+    return { cid, size: whole.byteLength - rest.byteLength }
+  }
 }
 
 /** Reads the next section; `undefined` at the end of the answer. */
@@ -143,32 +172,32 @@ const readSection = Effect.fnUntraced(function* <E>(root: CID, reader: ByteReade
   if (frame.length > MAX_BLOCK_BYTES + MAX_CID_BYTES) {
     return yield* failure(root, "block-too-large", `a CAR section of ${frame.length} bytes (blocks are at most 2 MiB)`)
   }
-  reader.take(frame.prefix)
-  const bytes = yield* exactly(root, reader, frame.length, "a block")
-  return yield* Effect.try({
-    try: (): Section => {
-      const [cid, rest] = CID.decodeFirst(bytes)
-      return { cid, bytes: rest }
-    },
+  reader.takePieces(frame.prefix)
+  yield* buffered(root, reader, frame.length, "a block")
+  const { cid, size } = yield* Effect.try({
+    try: () => sectionCid(reader, frame.length),
     catch: (error) => failure(root, "malformed-block", `a CAR section without a valid CID: ${(error as Error).message}`)
   })
+  reader.takePieces(size)
+  return { cid, pieces: reader.takePieces(frame.length - size) } satisfies Section
 })
 
 /** Recent blocks by multihash, dropped oldest first past {@link CACHE_BYTES}. */
 const recentBlocks = () => {
-  const blocks = new Map<string, Uint8Array>()
+  const blocks = new Map<string, { readonly pieces: Pieces; readonly size: number }>()
   let bytes = 0
   return {
-    get: (cid: CID) => blocks.get(blockKey(cid)),
-    add: (cid: CID, block: Uint8Array) => {
+    get: (cid: CID) => blocks.get(blockKey(cid))?.pieces,
+    add: (cid: CID, pieces: Pieces) => {
       const key = blockKey(cid)
-      if (blocks.has(key) || block.byteLength > CACHE_BYTES) return
-      blocks.set(key, block)
-      bytes += block.byteLength
+      const size = byteLengthOf(pieces)
+      if (blocks.has(key) || size > CACHE_BYTES) return
+      blocks.set(key, { pieces, size })
+      bytes += size
       for (const [oldest, old] of blocks) {
         if (bytes <= CACHE_BYTES) break
         blocks.delete(oldest)
-        bytes -= old.byteLength
+        bytes -= old.size
       }
     }
   }
@@ -186,15 +215,15 @@ const carSource = <E>(root: CID, reader: ByteReader<E>): BlockSource<E> => {
           return section
         })
   )
-  const block = (cid: CID, later: (cid: CID) => boolean): Effect.Effect<Uint8Array, ContentVerificationFailed | E> =>
+  const block = (cid: CID, later: (cid: CID) => boolean): Effect.Effect<Pieces, ContentVerificationFailed | E> =>
     Effect.gen(function* () {
       const next = yield* peek
       if (next !== undefined && sameBlock(next.cid, cid)) {
         upcoming = undefined
-        cache.add(cid, next.bytes)
-        return next.bytes
+        cache.add(cid, next.pieces)
+        return next.pieces
       }
-      if (isInline(cid)) return cid.multihash.digest
+      if (isInline(cid)) return [cid.multihash.digest]
       const cached = cache.get(cid)
       if (cached !== undefined) return cached
       if (next === undefined) return yield* failure(root, "missing-block", `the answer ends without block ${cid}`, cid)

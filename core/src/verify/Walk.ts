@@ -3,7 +3,8 @@
  * out: the walk resolves a path through directories, then reads the file's DAG depth-first (the
  * order of a trustless gateway's `order=dfs` CAR), asking its {@link BlockSource} for exactly the
  * block it needs next. A byte range reads only the blocks that hold it. Memory: one block, and the
- * CIDs still to read (at most 174 per level of the balanced layout).
+ * CIDs still to read (at most 174 per level of the balanced layout). A block may come in pieces
+ * (as a CAR's reads cut it): it is hashed in them, and a raw leaf's bytes go out in them, uncopied.
  *
  * A block is trusted only once its bytes hash to a CID that a trusted block links to, starting
  * from the root asked for; so the bytes given out are the file's, or the walk fails.
@@ -20,19 +21,21 @@ import type { ContentVerificationFailed } from "../errors/Verification.ts"
 import { type Data, decodeData } from "../unixfs/Data.ts"
 import { checkBlock, failure, sameBlock } from "./Blocks.ts"
 import { type HamtStep, hamtStep } from "./Hamt.ts"
+import { byteLengthOf, joinPieces, type Pieces, slicePieces } from "./Pieces.ts"
 
 /** Where the walk gets its blocks from: a CAR being read, or a gateway asked block by block. */
 export interface BlockSource<E> {
   /**
-   * The bytes answered for `cid`, the block the walk needs now (checked by the walk).
-   * `later` tells whether a block is one the walk needs after it; `node` is where a block of the
-   * file lies in it (absent for folders on the way).
+   * The bytes answered for `cid`, the block the walk needs now (checked by the walk): whole, or
+   * in pieces in their order (as they arrived; the walk neither copies nor keeps them past the
+   * block). `later` tells whether a block is one the walk needs after it; `node` is where a
+   * block of the file lies in it (absent for folders on the way).
    */
   readonly block: (
     cid: CID,
     later: (cid: CID) => boolean,
     node?: FileNode
-  ) => Effect.Effect<Uint8Array, ContentVerificationFailed | E>
+  ) => Effect.Effect<Uint8Array | ReadonlyArray<Uint8Array>, ContentVerificationFailed | E>
   /** Succeeds when nothing follows the last block. */
   readonly end: Effect.Effect<void, ContentVerificationFailed | E>
 }
@@ -78,14 +81,14 @@ interface Decoded {
   readonly links: ReadonlyArray<dagPb.PBLink>
 }
 
-const decode = (root: CID, cid: CID, bytes: Uint8Array): Effect.Effect<Decoded, ContentVerificationFailed> => {
+const decode = (root: CID, cid: CID, pieces: Pieces): Effect.Effect<Decoded, ContentVerificationFailed> => {
   if (cid.code === raw.code) return Effect.succeed({ unixfs: undefined, links: [] })
   if (cid.code !== dagPb.code) {
     return Effect.fail(failure(root, "not-a-file", `block ${cid} is codec 0x${cid.code.toString(16)}, not UnixFS`, cid))
   }
   return Effect.try({
     try: () => {
-      const node = dagPb.decode(bytes)
+      const node = dagPb.decode(joinPieces(pieces))
       if (node.Data === undefined) throw new Error("no UnixFS data")
       return { unixfs: decodeData(node.Data), links: node.Links }
     },
@@ -97,8 +100,8 @@ const decode = (root: CID, cid: CID, bytes: Uint8Array): Effect.Effect<Decoded, 
 const isFileNode = (decoded: Decoded) =>
   decoded.unixfs === undefined || decoded.unixfs.type === "file" || decoded.unixfs.type === "raw"
 
-const contentSize = (bytes: Uint8Array, decoded: Decoded): number =>
-  decoded.unixfs === undefined ? bytes.length : decoded.unixfs.fileSize
+const contentSize = (pieces: Pieces, decoded: Decoded): number =>
+  decoded.unixfs === undefined ? byteLengthOf(pieces) : decoded.unixfs.fileSize
 
 /** The range asked for within a file of `size` bytes, as [start, end). */
 const clampRange = (range: ByteRange | undefined, size: number) => {
@@ -111,24 +114,24 @@ const clampRange = (range: ByteRange | undefined, size: number) => {
 const readFileNode = (
   root: CID,
   task: Extract<Task, { kind: "file" }>,
-  bytes: Uint8Array,
+  pieces: Pieces,
   decoded: Decoded,
   stack: Array<Task>
-): Effect.Effect<Uint8Array | undefined, ContentVerificationFailed> => {
+): Effect.Effect<Pieces, ContentVerificationFailed> => {
   if (!isFileNode(decoded)) {
     return Effect.fail(failure(root, "malformed-block", `block ${task.cid} is a ${decoded.unixfs?.type} inside a file`))
   }
-  if (contentSize(bytes, decoded) !== task.size) {
+  if (contentSize(pieces, decoded) !== task.size) {
     return Effect.fail(
       failure(
         root,
         "malformed-block",
-        `block ${task.cid} holds ${contentSize(bytes, decoded)} bytes where its parent says ${task.size}`,
+        `block ${task.cid} holds ${contentSize(pieces, decoded)} bytes where its parent says ${task.size}`,
         task.cid
       )
     )
   }
-  const own = decoded.unixfs === undefined ? bytes : (decoded.unixfs.data ?? new Uint8Array())
+  const own = decoded.unixfs === undefined ? pieces : [decoded.unixfs.data ?? new Uint8Array()]
   const sizes = decoded.unixfs?.blockSizes ?? []
   if (sizes.length !== decoded.links.length) {
     return Effect.fail(
@@ -136,7 +139,7 @@ const readFileNode = (
     )
   }
   const children: Array<Task> = []
-  let offset = own.length
+  let offset = byteLengthOf(own)
   sizes.forEach((blockSize, i) => {
     const size = Number(blockSize)
     if (offset < task.end && offset + size > task.start) {
@@ -147,8 +150,7 @@ const readFileNode = (
     offset += size
   })
   for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!)
-  const slice = own.subarray(Math.min(own.length, task.start), Math.min(own.length, task.end))
-  return Effect.succeed(slice.length === 0 ? undefined : slice)
+  return Effect.succeed(slicePieces(own, task.start, task.end))
 }
 
 /** Resolves one path step in a directory node, or starts the file when the path is done. */
@@ -156,18 +158,18 @@ const readPathNode = (
   root: CID,
   target: Target,
   task: Extract<Task, { kind: "path" }>,
-  bytes: Uint8Array,
+  pieces: Pieces,
   decoded: Decoded,
   stack: Array<Task>
-): Effect.Effect<Uint8Array | undefined, ContentVerificationFailed> => {
+): Effect.Effect<Pieces | undefined, ContentVerificationFailed> => {
   const [segment, ...rest] = task.segments
   if (segment === undefined) {
     if (!isFileNode(decoded)) {
       return Effect.fail(failure(root, "not-a-file", `${task.cid} is a ${decoded.unixfs?.type}, not a file`, task.cid))
     }
-    const size = contentSize(bytes, decoded)
+    const size = contentSize(pieces, decoded)
     const { start, end } = clampRange(target.range, size)
-    return readFileNode(root, { kind: "file", cid: task.cid, at: 0, size, start, end }, bytes, decoded, stack)
+    return readFileNode(root, { kind: "file", cid: task.cid, at: 0, size, start, end }, pieces, decoded, stack)
   }
   const type = decoded.unixfs?.type
   if (type === "hamt-sharded-directory") {
@@ -227,16 +229,18 @@ export const walk = <E>(
           return [[], Option.none()] as const
         }
         const node = task.kind === "file" ? { at: task.at, size: task.size } : undefined
-        const bytes = yield* source.block(task.cid, later, node)
-        yield* checkBlock(root, task.cid, bytes)
-        const decoded = yield* decode(root, task.cid, bytes)
+        const answered = yield* source.block(task.cid, later, node)
+        const pieces = answered instanceof Uint8Array ? [answered] : answered
+        yield* checkBlock(root, task.cid, pieces)
+        const decoded = yield* decode(root, task.cid, pieces)
         const out =
           task.kind === "file"
-            ? yield* readFileNode(root, task, bytes, decoded, stack)
+            ? yield* readFileNode(root, task, pieces, decoded, stack)
             : task.kind === "path"
-              ? yield* readPathNode(root, target, task, bytes, decoded, stack)
+              ? yield* readPathNode(root, target, task, pieces, decoded, stack)
               : yield* followShard(root, task.cid, task.step, task.segments, decoded, stack)
-        return [out === undefined ? [] : [out], Option.some(undefined)] as const
+        // The block's pieces go out as one chunk: the bytes of one verified block.
+        return [out ?? [], Option.some(undefined)] as const
       })
     )
   })

@@ -11,6 +11,7 @@ import * as dagPb from "@ipld/dag-pb"
 import { varint } from "multiformats"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
+import { identity } from "multiformats/hashes/identity"
 import { sha256 } from "multiformats/hashes/sha2"
 import type { ContentVerificationFailed, VerificationProblem } from "../../src/errors/Verification.ts"
 import { verifyCar } from "../../src/verify/Car.ts"
@@ -118,6 +119,18 @@ describe("a faithful answer", () => {
             `file ${i}, shardAt ${shardAt}, fan-out bits ${fanoutBits}`
           )
         }
+      }
+    })
+  )
+
+  it.effect("a block whose CID is longer than 128 bytes (inlined by identity) is read from its section", () =>
+    Effect.gen(function* () {
+      const bytes = Uint8Array.from({ length: 150 }, (_, i) => i)
+      const cid = CID.createV1(raw.code, identity.digest(bytes))
+      assert.isAbove(cid.bytes.length, 128)
+      const car = yield* Effect.promise(() => encodeCar([cid], [{ cid, bytes }]))
+      for (const cut of [7, 64, 1000]) {
+        assert.isTrue(sameBytes(yield* Effect.promise(() => verify(car, { root: cid }, cut)), bytes), `cut ${cut}`)
       }
     })
   )
