@@ -200,6 +200,8 @@ describe("an answer that lies", () => {
         const index = which % blocks.length
         const dropped = blocks[index]!
         const outcome = await verify(await encodeCar([dag.root], blocks.toSpliced(index, 1)), { root: dag.root })
+        // A copy of it further on stands in for it (identical leaves, one byte each): about a block sent once.
+        fc.pre(!blocks.some((block, i) => i > index && block.cid.equals(dropped.cid)))
         // A block seen before is served again from memory: the answer is then still whole.
         if (blocks.some((block, i) => i < index && block.cid.equals(dropped.cid))) return sameBytes(outcome, bytes)
         if (!("failed" in outcome)) return false
