@@ -191,7 +191,7 @@ const multipartBody = (request: Request) => {
   const boundary = boundaryOf(request.headers.get("content-type"))
   if (boundary === undefined) throw new Refusal(400, "the request must be multipart/form-data with a boundary")
   if (request.body === null) throw new Refusal(400, "File argument 'data' is required")
-  return readMultipart(request.body, boundary, request.signal)
+  return readMultipart(request.body, boundary, { signal: request.signal })
 }
 
 const entryOf = (added: AddedEntry, name: string): AddEntry => ({
