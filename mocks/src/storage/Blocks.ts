@@ -77,11 +77,13 @@ class MapBlockstore extends BaseBlockstore implements SizedBlockstore {
 
   override async put(cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<CID> {
     let whole: Uint8Array
-    if (bytes instanceof Uint8Array) whole = bytes
+    // A copy of its own: the writer may free its bytes once written (the importer frees its leaves),
+    // and a view of a larger buffer would keep all of it.
+    if (bytes instanceof Uint8Array) whole = bytes.slice()
     else {
       const parts: Array<Uint8Array> = []
       for await (const part of bytes) parts.push(part)
-      whole = concatBytes(parts)
+      whole = parts.length === 1 ? parts[0]!.slice() : concatBytes(parts)
     }
     this.blocks.set(blockKey(cid), { cid, bytes: whole })
     return cid
