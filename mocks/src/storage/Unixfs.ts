@@ -153,7 +153,11 @@ const freeingBufferImporter = (settings: AddSettings): BufferImporter =>
 /** One entry of an add: a file, a directory, or the wrapping directory (path `""`). */
 export type AddedEntry = Verify.ImportedEntry
 
-/** Imports the candidates into `sink`; yields every file and directory entry, the root last. */
+/**
+ * Imports the candidates into `sink`; yields every file and directory entry, the root last. A
+ * leaf's bytes are freed once `sink.put` resolves: a sink writes them out or keeps a copy. The
+ * candidates' own bytes are only read.
+ */
 export async function* addAll(
   candidates: AsyncIterable<ImportCandidate> | Iterable<ImportCandidate>,
   sink: BlockSink,
