@@ -36,6 +36,16 @@ const importersRoot = async (content: ReadonlyArray<Uint8Array>, settings: AddSe
 }
 
 describe.each([0, 1] as const)("a file's leaves, CID v%i", (cidVersion) => {
+  it("make the importer's DAG past one parent: 176 leaves, two parents under the root", async () => {
+    const content = pseudoRandomBytes(175 * LEAF + 1000, 25)
+    let root: CID | undefined
+    for await (const entry of addAll([{ path: "f", content: pieces(content, 64 * 1024) }], recordingSink() as never, {
+      cidVersion
+    }))
+      root = entry.cid
+    expect(root!.toString()).toBe(await importersRoot(pieces(content, 64 * 1024), { cidVersion }))
+  })
+
   it("are the importer's, and each is freed once stored; the caller's bytes stay", async () => {
     const content = pseudoRandomBytes(3 * LEAF + 1000, 24)
     const given = content.slice()
