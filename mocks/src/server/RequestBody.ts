@@ -15,6 +15,7 @@
  * @since 0.1.0
  */
 import type { IncomingMessage } from "node:http"
+import { markOwnedChunk } from "../storage/Release.ts"
 
 /** How long a request body is drained after its handler stopped reading it. */
 export const LINGER_MS = 30_000
@@ -63,7 +64,8 @@ export const requestBody = (incoming: IncomingMessage): ReadableStream<Uint8Arra
       start: (controller) => {
         incoming.on("data", (chunk: Buffer) => {
           if (!open) return
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+          // Read for this request alone: its reader may free it once done (`storage/Release.ts`).
+          controller.enqueue(markOwnedChunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
           if ((controller.desiredSize ?? 0) <= 0) incoming.pause()
         })
         incoming.once("end", () => {

@@ -13,7 +13,9 @@ import { BaseBlockstore } from "blockstore-core/base"
 import type { Blockstore } from "interface-blockstore"
 import { NotFoundError } from "interface-store"
 import { base58btc } from "multiformats/bases/base58"
-import type { CID } from "multiformats/cid"
+import { CID } from "multiformats/cid"
+import * as raw from "multiformats/codecs/raw"
+import * as Digest from "multiformats/hashes/digest"
 import { identity } from "multiformats/hashes/identity"
 
 export type { Blockstore } from "interface-blockstore"
@@ -75,11 +77,13 @@ class MapBlockstore extends BaseBlockstore implements SizedBlockstore {
 
   override async put(cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<CID> {
     let whole: Uint8Array
-    if (bytes instanceof Uint8Array) whole = bytes
+    // A copy of its own: the writer may free its bytes once written (the importer frees its leaves),
+    // and a view of a larger buffer would keep all of it.
+    if (bytes instanceof Uint8Array) whole = bytes.slice()
     else {
       const parts: Array<Uint8Array> = []
       for await (const part of bytes) parts.push(part)
-      whole = concatBytes(parts)
+      whole = parts.length === 1 ? parts[0]!.slice() : concatBytes(parts)
     }
     this.blocks.set(blockKey(cid), { cid, bytes: whole })
     return cid
@@ -191,40 +195,76 @@ export interface Stager {
   readonly stage: () => StagedWrites
 }
 
+/**
+ * A block that open stagings wrote. An upload keeps one per block until it ends (40,960 for
+ * 10 GiB), so a claim at rest holds plain values: no CID, no settled promises.
+ */
 interface Claim {
-  readonly cid: CID
   /** Stagings still open that wrote the block. */
-  readonly writers: Set<symbol>
-  /** Whether the store held the block before the claim was made (then it is never deleted). */
-  readonly heldBefore: Promise<boolean>
-  /** Writes and the deletion of the block run one after another, so a deletion cannot overtake a write. */
-  queue: Promise<unknown>
+  writers: number
+  /** Whether the store held the block before the claim was made (then it is never deleted); a promise until known. */
+  heldBefore: boolean | Promise<boolean>
+  /**
+   * Writes and the deletion of the block run one after another, so a deletion cannot overtake a
+   * write: the last one's end while one runs.
+   */
+  queue: Promise<void> | undefined
 }
 
+/** A claim no staging joined yet, on whether the store `held` the block before. */
+const claimOf = (held: boolean | Promise<boolean>): Claim => {
+  const claim: Claim = { writers: 0, heldBefore: held, queue: undefined }
+  if (typeof held !== "boolean") claim.heldBefore = held.then((known) => (claim.heldBefore = known))
+  return claim
+}
+
+const settled = () => undefined
+
 const inTurn = <A>(claim: Claim, work: () => Promise<A>): Promise<A> => {
-  const next = claim.queue.then(work, work)
-  claim.queue = next.catch(() => undefined)
+  const next = (claim.queue ?? Promise.resolve()).then(work, work)
+  const end = next.then(settled, settled)
+  claim.queue = end
+  void end.then(() => {
+    if (claim.queue === end) claim.queue = undefined
+  })
   return next
 }
+
+/**
+ * A staged block's key: its multihash's bytes, one character each. An upload of 10 GiB stages
+ * 40,960 blocks, each kept until the upload ends: a flat 34-character string is a few dozen bytes,
+ * where a base58 key built character by character is a rope of some 1 KiB.
+ */
+const stagedKey = (cid: CID): string => String.fromCharCode(...cid.multihash.bytes)
+
+/**
+ * The CID a staged block is deleted by: the stores key blocks by multihash alone, so the raw codec
+ * names the block whatever codec it was written under. Rebuilt on discard, so claims hold no CID.
+ */
+const stagedCid = (key: string): CID =>
+  CID.createV1(raw.code, Digest.decode(Uint8Array.from(key, (character) => character.charCodeAt(0))))
 
 /** Stagings over one store; they share the bookkeeping of blocks that no commit has claimed yet. */
 export const makeStager = (store: Blockstore): Stager => {
   const pending = new Map<string, Claim>()
   return {
     stage: () => {
-      const id = Symbol("staging")
-      const touched = new Set<string>()
+      // Per block this upload wrote, the claim it joined: a claim another upload's commit took out
+      // of `pending` is no longer this one's to delete.
+      const touched = new Map<string, Claim>()
       let open = true
       const put = async (cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>) => {
         if (!open) throw new Error("this staging is already committed or discarded")
-        const key = blockKey(cid)
-        touched.add(key)
+        const key = stagedKey(cid)
         let claim = pending.get(key)
         if (claim === undefined) {
-          claim = { cid, writers: new Set(), heldBefore: Promise.resolve(store.has(cid)), queue: Promise.resolve() }
+          claim = claimOf(store.has(cid))
           pending.set(key, claim)
         }
-        claim.writers.add(id)
+        if (touched.get(key) !== claim) {
+          touched.set(key, claim)
+          claim.writers += 1
+        }
         await inTurn(claim, async () => store.put(cid, bytes))
         return cid
       }
@@ -236,20 +276,19 @@ export const makeStager = (store: Blockstore): Stager => {
         },
         commit: () => {
           open = false
-          for (const key of touched) pending.delete(key)
+          for (const key of touched.keys()) pending.delete(key)
         },
         discard: async () => {
           if (!open) return
           open = false
-          for (const key of touched) {
-            const claim = pending.get(key)
-            if (claim === undefined) continue
-            claim.writers.delete(id)
-            if (claim.writers.size > 0) continue
+          for (const [key, claim] of touched) {
+            if (pending.get(key) !== claim) continue
+            claim.writers -= 1
+            if (claim.writers > 0) continue
             await inTurn(claim, async () => {
-              if (claim.writers.size === 0 && !(await claim.heldBefore)) await store.delete(claim.cid)
+              if (claim.writers === 0 && !(await claim.heldBefore)) await store.delete(stagedCid(key))
             })
-            if (claim.writers.size === 0 && pending.get(key) === claim) pending.delete(key)
+            if (claim.writers === 0 && pending.get(key) === claim) pending.delete(key)
           }
         }
       }

@@ -38,7 +38,10 @@ import {
   walkDag
 } from "./Dag.ts"
 
-/** Something the importer (and the CAR reader) can write blocks into. */
+/**
+ * Something the importer (and the CAR reader) can write blocks into. The bytes are the writer's
+ * again once `put` resolves (the importer frees its leaves then): a sink keeps a copy, not them.
+ */
 export interface BlockSink {
   put(cid: CID, bytes: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): CID | Promise<CID>
 }

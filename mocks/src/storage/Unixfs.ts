@@ -9,14 +9,32 @@
  *
  * Files are imported one at a time (`fileImportConcurrency: 1`) because their bytes come from one
  * multipart stream, in order.
+ *
+ * The leaves are made here, as the importer would make them (same chunks, same blocks, same
+ * CIDs), so that their memory is given back as soon as they are written (`Release.ts`): the
+ * chunker copies every piece of content into its leaf as it comes (a piece is done with once the
+ * next is asked for, and an upload's body chunks can be freed as they are read), and each leaf is
+ * freed once its block is stored. A leaf handed on to its parent keeps its size, not its bytes.
  */
 import * as dagPb from "@ipld/dag-pb"
-import { type ImportCandidate, type ImporterOptions, importer } from "ipfs-unixfs-importer"
+import { UnixFS } from "ipfs-unixfs"
+import {
+  type BufferImporter,
+  type BufferImporterResult,
+  type File,
+  type ImportCandidate,
+  type ImporterOptions,
+  importer,
+  type WritableStorage
+} from "ipfs-unixfs-importer"
+import type { Chunker } from "ipfs-unixfs-importer/chunker"
 import { balanced, type FileLayout, type Reducer } from "ipfs-unixfs-importer/layout"
 import { Verify } from "lighthouse-effect"
 import { CID } from "multiformats/cid"
+import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import type { BlockSink } from "./ContentStore.ts"
+import { freeBytes } from "./Release.ts"
 
 /** The `add` query's settings (the client computes its CIDs with the same ones). */
 export type AddSettings = Verify.AddSettings
@@ -62,16 +80,95 @@ const fileLayout =
   (source, reduce) =>
     balanced()(source, rightSizes(sink, settings, reduce))
 
+/** Kubo's chunk size, the `unixfs-v0-2015` profile's. */
+const CHUNK_BYTES = 256 * 1024
+
+/**
+ * The importer's fixed-size chunks (`CHUNK_BYTES` each, the last shorter; one empty chunk for an
+ * empty file), each a buffer of its own that every piece of content is copied into as it comes.
+ */
+const copyingChunker: Chunker = async function* (source) {
+  let leaf: Uint8Array | undefined
+  let filled = 0
+  let emitted = false
+  for await (const piece of source) {
+    for (let offset = 0; offset < piece.byteLength; ) {
+      leaf ??= new Uint8Array(CHUNK_BYTES)
+      const length = Math.min(CHUNK_BYTES - filled, piece.byteLength - offset)
+      leaf.set(piece.subarray(offset, offset + length), filled)
+      filled += length
+      offset += length
+      if (filled === CHUNK_BYTES) {
+        yield leaf
+        emitted = true
+        leaf = undefined
+        filled = 0
+      }
+    }
+  }
+  if (leaf !== undefined) {
+    const last = leaf.slice(0, filled)
+    freeBytes(leaf)
+    yield last
+  } else if (!emitted) yield new Uint8Array()
+}
+
+/** A leaf as the importer's buffer importer makes it: its block, CID and, for a dag-pb leaf, UnixFS. */
+const leafBlock = async (leaf: Uint8Array, settings: AddSettings) => {
+  if (settings.rawLeaves ?? settings.cidVersion === 1) {
+    return { block: leaf, cid: CID.createV1(raw.code, await sha256.digest(leaf)), unixfs: undefined }
+  }
+  const unixfs = new UnixFS({ type: "file", data: leaf })
+  const data = unixfs.marshal()
+  const block = dagPb.encode({ Data: data, Links: [] })
+  freeBytes(data)
+  return { block, cid: CID.create(settings.cidVersion, dagPb.code, await sha256.digest(block)), unixfs }
+}
+
+/**
+ * The importer's buffer importer, but each leaf freed once stored. What the parent needs of a
+ * dag-pb leaf is its size: it gets a UnixFS with that size and no data, which the parent counts
+ * alike, so the 174 leaves a parent waits for do not hold 174 × 256 KiB. A file with `mtime` or
+ * `mode` gets the importer's results whole: a one-leaf such file is rebuilt from its leaf's block.
+ */
+const freeingBufferImporter = (settings: AddSettings): BufferImporter =>
+  async function* (file: File, sink: WritableStorage) {
+    const keep = file.mtime !== undefined || file.mode !== undefined
+    for await (const leaf of file.content) {
+      yield async (): Promise<BufferImporterResult> => {
+        const { block, cid, unixfs } = await leafBlock(leaf, settings)
+        await sink.put(cid, block)
+        const size = BigInt(block.byteLength)
+        if (keep) return { cid, size, block, ...(unixfs === undefined ? {} : { unixfs }) }
+        const dataBytes = BigInt(leaf.byteLength)
+        freeBytes(leaf)
+        freeBytes(block)
+        // Nothing reads a leaf's block again unless its file has metadata (kept above): it reads empty.
+        if (unixfs === undefined) return { cid, size, block }
+        return { cid, size, block, unixfs: new UnixFS({ type: "file", blockSizes: [dataBytes] }) }
+      }
+    }
+  }
+
 /** One entry of an add: a file, a directory, or the wrapping directory (path `""`). */
 export type AddedEntry = Verify.ImportedEntry
 
-/** Imports the candidates into `sink`; yields every file and directory entry, the root last. */
+/**
+ * Imports the candidates into `sink`; yields every file and directory entry, the root last. A
+ * leaf's bytes are freed once `sink.put` resolves: a sink writes them out or keeps a copy. The
+ * candidates' own bytes are only read.
+ */
 export async function* addAll(
   candidates: AsyncIterable<ImportCandidate> | Iterable<ImportCandidate>,
   sink: BlockSink,
   settings: AddSettings
 ): AsyncGenerator<AddedEntry> {
-  const options = { ...importerOptions(settings), layout: fileLayout(sink, settings) }
+  const options = {
+    ...importerOptions(settings),
+    layout: fileLayout(sink, settings),
+    chunker: copyingChunker,
+    bufferImporter: freeingBufferImporter(settings)
+  }
   for await (const entry of importer(candidates, sink, options)) {
     yield { path: entry.path ?? "", cid: entry.cid, size: entry.size }
   }

@@ -2,12 +2,16 @@
  * A streaming `multipart/form-data` reader (RFC 7578 / RFC 2046 §5.1).
  *
  * The body is read incrementally from a `ReadableStream`: each part's bytes are handed on as they
- * arrive, and only a delimiter's worth of bytes is held back between chunks, so memory does not
- * grow with the size of the upload. Parts must be consumed in order; asking for the next part
- * skips whatever the caller left unread in the current one.
+ * arrive, as views of the body's own chunks (no copies), and only a delimiter's worth of bytes is
+ * held back between chunks, so memory does not grow with the size of the upload. Parts must be
+ * consumed in order; asking for the next part skips whatever the caller left unread in the
+ * current one.
  */
 
-/** One part of the form. `body` may be iterated once. */
+/**
+ * One part of the form. `body` may be iterated once; given a `release` ({@link readMultipart}),
+ * each of its chunks is good only until the next one is asked for (or the part is left).
+ */
 export interface Part {
   /** Header names lower-cased. */
   readonly headers: ReadonlyMap<string, string>
@@ -24,6 +28,17 @@ export class MultipartError extends Error {
     super(message)
     this.name = "MultipartError"
   }
+}
+
+export interface MultipartOptions {
+  /** The request's signal: reading throws its reason once it aborts. */
+  readonly signal?: AbortSignal | undefined
+  /**
+   * Called with each chunk of the body once every byte of it was handed on and the part's reader
+   * asked for more, so the chunk may be freed. Only for readers that keep no chunk of a part
+   * beyond asking for the next one (they copy what they keep).
+   */
+  readonly release?: ((chunk: Uint8Array) => void) | undefined
 }
 
 const encoder = new TextEncoder()
@@ -111,13 +126,15 @@ class DelimitedReader {
   private ended = false
   /** What the stream gave and `pull` has not taken yet. */
   private pending: Uint8Array = new Uint8Array()
+  /** The stream's chunk `pending` is part of. */
+  private chunk: Uint8Array | undefined
   private sinceTurn = 0
   readonly delimiter: Uint8Array
 
   constructor(
     private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
     boundary: string,
-    private readonly signal: AbortSignal | undefined
+    private readonly options: MultipartOptions
   ) {
     this.delimiter = encoder.encode(`\r\n--${boundary}`)
   }
@@ -133,12 +150,14 @@ class DelimitedReader {
    * the loop gets a turn between them.
    */
   async pull(): Promise<boolean> {
-    this.signal?.throwIfAborted()
+    const { signal } = this.options
+    signal?.throwIfAborted()
     if (this.sinceTurn >= BYTES_PER_TURN) {
       this.sinceTurn = 0
       await nextTurn()
-      this.signal?.throwIfAborted()
+      signal?.throwIfAborted()
     }
+    let finished: Uint8Array | undefined
     if (this.pending.byteLength === 0) {
       if (this.ended) return false
       const next = await this.reader.read()
@@ -146,16 +165,44 @@ class DelimitedReader {
         this.ended = true
         return false
       }
+      finished = this.chunk
+      this.chunk = next.value
       this.pending = next.value
     }
     const piece = this.pending.subarray(0, BYTES_PER_TURN)
     this.pending = this.pending.subarray(piece.byteLength)
     this.sinceTurn += piece.byteLength
+    this.append(piece)
+    // The buffer no longer views the previous chunk (it was empty, or is a copy now), and the
+    // part's reader asked for more: nobody holds that chunk any longer.
+    if (finished !== undefined) this.options.release?.(finished)
+    return true
+  }
+
+  private append(piece: Uint8Array): void {
+    // A part's bytes leave the buffer whole unless they may end in the start of a delimiter, so
+    // the buffer is mostly empty here and the piece is taken as it came, not copied.
+    if (this.buffer.byteLength === 0) {
+      this.buffer = piece
+      return
+    }
     const joined = new Uint8Array(this.buffer.byteLength + piece.byteLength)
     joined.set(this.buffer)
     joined.set(piece, this.buffer.byteLength)
     this.buffer = joined
-    return true
+  }
+
+  /** Where the buffer's longest end that could be the start of a delimiter begins; its length if none. */
+  private partialDelimiterAt(): number {
+    const { buffer, delimiter } = this
+    let at = buffer.indexOf(delimiter[0]!, Math.max(0, buffer.byteLength - delimiter.byteLength + 1))
+    while (at !== -1) {
+      let i = 1
+      while (at + i < buffer.byteLength && buffer[at + i] === delimiter[i]) i++
+      if (at + i === buffer.byteLength) return at
+      at = buffer.indexOf(delimiter[0]!, at + 1)
+    }
+    return buffer.byteLength
   }
 
   /** Ensures at least `n` bytes are buffered (or the stream ended). */
@@ -217,21 +264,25 @@ class DelimitedReader {
     }
   }
 
-  /** A part's bytes up to the next delimiter, as they arrive; `onEnd` once the delimiter is passed. */
+  /**
+   * A part's bytes up to the next delimiter, as they arrive; `onEnd` once the delimiter is passed.
+   * They are views of the body's own chunks, not copies: a copy of every byte would be garbage as
+   * fast as the upload comes in, and the collector lets tens of MiB of it pile up between runs.
+   */
   async *partBody(onEnd: () => void): AsyncGenerator<Uint8Array> {
     for (;;) {
       const at = indexOf(this.buffer, this.delimiter)
       if (at !== -1) {
-        const chunk = this.buffer.slice(0, at)
+        const chunk = this.buffer.subarray(0, at)
         this.buffer = this.buffer.subarray(at + this.delimiter.byteLength)
         onEnd()
         if (chunk.byteLength > 0) yield chunk
         return
       }
-      // Everything except a possible delimiter prefix at the end is part data.
-      const safe = this.buffer.byteLength - this.delimiter.byteLength + 1
+      // Everything before a possible start of the delimiter at the end is part data.
+      const safe = this.partialDelimiterAt()
       if (safe > 0) {
-        const chunk = this.buffer.slice(0, safe)
+        const chunk = this.buffer.subarray(0, safe)
         this.buffer = this.buffer.subarray(safe)
         yield chunk
       }
@@ -265,16 +316,16 @@ const partOf = (source: DelimitedReader, headerBlock: Uint8Array) => {
 
 /**
  * Reads the parts of a multipart body as they arrive. Throws `MultipartError` on a malformed body
- * (including a body that ends before its closing delimiter), and the reason of `signal` (the
- * request's) once it aborts.
+ * (including a body that ends before its closing delimiter), and the reason of `options.signal`
+ * (the request's) once it aborts.
  */
 export async function* readMultipart(
   body: ReadableStream<Uint8Array>,
   boundary: string,
-  signal?: AbortSignal
+  options: MultipartOptions = {}
 ): AsyncGenerator<Part> {
   const reader = body.getReader()
-  const source = new DelimitedReader(reader, boundary, signal)
+  const source = new DelimitedReader(reader, boundary, options)
   try {
     // The preamble, up to and including the first delimiter.
     await source.skipPastDelimiter("no multipart boundary found in the body")

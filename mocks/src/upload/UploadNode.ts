@@ -44,6 +44,7 @@ import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import { bearerToken, queryOf } from "../http/Request.ts"
 import { authenticationFailed, errorResponse, json } from "../http/Respond.ts"
 import type { StagedWrites } from "../storage/Blocks.ts"
+import { releaseOwnedChunk } from "../storage/Release.ts"
 import { type ContentStore, verifyBlock } from "../storage/ContentStore.ts"
 import { mimeTypeOf } from "./mime.ts"
 import { boundaryOf, MultipartError, type Part, readMultipart } from "./Multipart.ts"
@@ -187,11 +188,18 @@ const partPath = (part: Part) => {
 
 const isDirectoryPart = (part: Part) => (part.contentType ?? "").toLowerCase().startsWith("application/x-directory")
 
-const multipartBody = (request: Request) => {
+/**
+ * The request's parts. `importing`: every part goes to `addAll`, whose chunker copies each piece
+ * into its leaves as it comes, so the body's chunks the server read may be freed once read.
+ */
+const multipartBody = (request: Request, importing = false) => {
   const boundary = boundaryOf(request.headers.get("content-type"))
   if (boundary === undefined) throw new Refusal(400, "the request must be multipart/form-data with a boundary")
   if (request.body === null) throw new Refusal(400, "File argument 'data' is required")
-  return readMultipart(request.body, boundary, request.signal)
+  return readMultipart(request.body, boundary, {
+    signal: request.signal,
+    ...(importing ? { release: releaseOwnedChunk } : {})
+  })
 }
 
 const entryOf = (added: AddedEntry, name: string): AddEntry => ({
@@ -244,7 +252,7 @@ const addPlain = async (
   const tops = new Map<string, { bytes: number; partType: string | undefined; single: boolean }>()
   let parts = 0
   async function* candidates(): AsyncGenerator<ImportCandidate> {
-    for await (const part of multipartBody(request)) {
+    for await (const part of multipartBody(request, true)) {
       parts += 1
       const path = partPath(part)
       const top = path.split("/")[0]!
@@ -315,7 +323,7 @@ const addEncrypted = async (
   const settings = { ...addSettings(request), wrapWithDirectory: false }
   const meter = quotaMeter(meta.quota)
   const answers: Array<{ entry: AddEntry; bytes: number; mimeType: string | null }> = []
-  for await (const part of multipartBody(request)) {
+  for await (const part of multipartBody(request, true)) {
     if (isDirectoryPart(part)) continue
     // The provider flattens encrypted folders into file names; a "/" left in a name is kept as "-".
     const name = partPath(part).replaceAll("/", "-")

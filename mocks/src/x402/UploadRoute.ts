@@ -98,7 +98,7 @@ const importUpload = async (request: Request, staging: StagedWrites) => {
   const chunks: Array<Uint8Array> = []
   let name: string | undefined
   let mimeType: string | null = null
-  for await (const part of readMultipart(request.body, boundary, request.signal)) {
+  for await (const part of readMultipart(request.body, boundary, { signal: request.signal })) {
     if (name !== undefined) throw new MultipartError("one file per x402 upload")
     name = part.filename ?? "upload"
     mimeType = part.contentType ?? null

@@ -57,6 +57,15 @@ describe.each(stores)("%s blockstore", (_name, open) => {
     await expect(readBlock(store, block.cid)).rejects.toThrow(new ContentNotFound(block.cid.toString()))
   })
 
+  it("keeps a copy of what it is given: the writer may free or reuse its bytes once put", async () => {
+    const store = await open()
+    const block = await rawBlock("written, then overwritten by its writer")
+    const original = block.bytes.slice()
+    await store.put(block.cid, block.bytes)
+    block.bytes.fill(0)
+    expect(await readBlock(store, block.cid)).toEqual(original)
+  })
+
   it("answers identity CIDs from the CID and never stores them", async () => {
     const store = await open()
     const bytes = new TextEncoder().encode("inline")

@@ -98,6 +98,52 @@ describe("readMultipart", () => {
     )
   })
 
+  it("with release, hands back each chunk it took once every byte of it was read and more asked for", async () => {
+    const boundary = "rel"
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.uint8Array({ maxLength: 400 }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat({ max: 2000 }), { maxLength: 30 }),
+        async (datas, cuts) => {
+          fc.pre(datas.every((data) => indexOf(data, encoder.encode(`--${boundary}`)) === -1))
+          const specs = datas.map((data, i) => ({ name: "file", filename: `f${i}`, data }))
+          const taken: Array<Uint8Array> = []
+          const source = streamOf(body(boundary, specs), cuts)
+          const reader = source.getReader()
+          // Pulled only when read: `taken` is what the reader took.
+          const stream = new ReadableStream<Uint8Array>(
+            {
+              pull: async (controller) => {
+                const next = await reader.read()
+                if (next.done) return controller.close()
+                taken.push(next.value)
+                controller.enqueue(next.value)
+              }
+            },
+            { highWaterMark: 0 }
+          )
+          const released: Array<Uint8Array> = []
+          // A released chunk is overwritten, as freed memory would be: a part still reading it would show it.
+          const release = (chunk: Uint8Array) => {
+            released.push(chunk)
+            chunk.fill(0xee)
+          }
+          const read: Array<Uint8Array> = []
+          for await (const part of readMultipart(stream, boundary, { release })) {
+            const copies: Array<Uint8Array> = []
+            for await (const chunk of part.body) copies.push(chunk.slice())
+            read.push(concatBytes(copies))
+          }
+          expect(read).toEqual(datas)
+          // Every chunk but the last it took, in order, once.
+          expect(released).toEqual(taken.slice(0, -1))
+          expect(released.every((chunk, i) => chunk === taken[i])).toBe(true)
+        }
+      ),
+      { numRuns: 150 }
+    )
+  })
+
   it("skips preamble and epilogue, keeps content types and empty parts", async () => {
     const parts = await collect(
       streamOf(
