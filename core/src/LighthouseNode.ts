@@ -13,6 +13,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as Config from "effect/Config"
 import * as Layer from "effect/Layer"
+import { layerReleasingAgent } from "./internal/ReleasingAgent.ts"
 import { isNodeItself } from "./internal/runtime.ts"
 import * as Lighthouse from "./Lighthouse.ts"
 import { FileReads } from "./upload/Options.ts"
@@ -25,6 +26,15 @@ export interface NodeOptions extends Lighthouse.Options {
    * host). @default "reused" on Node, "fresh" on Bun and Deno (their `node:http` runs on `fetch`)
    */
   readonly fileReads?: FileReads | undefined
+  /**
+   * What becomes of Node's buffers for a response once they are dead: `released`, freed at once
+   * (each socket read once Node's HTTP parser copied it, each body piece once the download wrote
+   * it), which halves a download's CPU; `kept`, left to V8's collector. `kept` where an interceptor
+   * reads a real socket beside Node's parser (msw passing requests through to a real host). Freeing
+   * needs `ArrayBuffer.prototype.transfer` (Node ≥ 21); on Node 20 both are the same.
+   * @default "released" on Node, "kept" on Bun and Deno (their `node:http` runs on `fetch`)
+   */
+  readonly socketReads?: "released" | "kept" | undefined
 }
 
 /**
@@ -36,7 +46,9 @@ export const layerNode = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Ser
   Lighthouse.layerNoDeps(options).pipe(
     Layer.provide([
       NodeFileSystem.layer,
-      NodeHttpClient.layerNodeHttp,
+      (options.socketReads ?? (isNodeItself ? "released" : "kept")) === "released"
+        ? NodeHttpClient.layerNodeHttpNoAgent.pipe(Layer.provide(layerReleasingAgent))
+        : NodeHttpClient.layerNodeHttp,
       Layer.succeed(FileReads, options.fileReads ?? (isNodeItself ? "reused" : "fresh"))
     ])
   )
@@ -49,4 +61,6 @@ export const layerNode = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Ser
  * @category layers
  */
 export const layerNodeConfig = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Services, Config.ConfigError> =>
-  Lighthouse.fromConfig((merged) => layerNode({ ...merged, fileReads: options.fileReads }))(options)
+  Lighthouse.fromConfig((merged) =>
+    layerNode({ ...merged, fileReads: options.fileReads, socketReads: options.socketReads })
+  )(options)

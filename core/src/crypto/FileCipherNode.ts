@@ -25,6 +25,7 @@ import * as Pull from "effect/Pull"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import type { DecryptionFailed } from "../Errors.ts"
+import { markOwned } from "../internal/OwnedBytes.ts"
 import {
   checkLength,
   type EncryptOptions,
@@ -98,7 +99,8 @@ export const decryptStreamUnverified =
 
       const feed = (chunk: Uint8Array, out: Array<Uint8Array>) => {
         if (chunk.length >= TAG_LENGTH) {
-          if (held.length > 0) out.push(plain(decipher!.update(held)))
+          // Made for this stream's reader alone: a download's file writer frees it once written.
+          if (held.length > 0) out.push(markOwned(plain(decipher!.update(held))))
           held = chunk
         } else if (chunk.length > 0) {
           const joined = concatBytes(held, chunk)

@@ -5,7 +5,8 @@
  * system call and a trip through the file system's thread pool each, which cost the download a
  * third of its CPU outside garbage collection. Pieces are gathered into one buffer that every
  * write reuses once the previous write has finished, so the writes allocate nothing; a piece at
- * least as large as the buffer, arriving when it is empty, is written as it is.
+ * least as large as the buffer, arriving when it is empty, is written as it is. A piece the
+ * response owned (`OwnedBytes`) is freed once copied: the file is its last reader.
  *
  * @internal
  */
@@ -13,6 +14,7 @@ import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type { PlatformError } from "effect/PlatformError"
 import * as Stream from "effect/Stream"
+import { releaseOwned } from "../internal/OwnedBytes.ts"
 
 /** Bytes gathered before a write. */
 export const WRITE_BYTES = 1024 * 1024
@@ -31,10 +33,13 @@ const gatherer = (file: FileSystem.File, size: number) => {
     Effect.suspend(() => {
       if (filled === 0 && piece.byteLength >= size) return file.writeAll(piece)
       const taken = Math.min(piece.byteLength, size - filled)
-      buffer.set(taken === piece.byteLength ? piece : piece.subarray(0, taken), filled)
+      const whole = taken === piece.byteLength
+      buffer.set(whole ? piece : piece.subarray(0, taken), filled)
       filled += taken
+      // Copied: the writer is a download's last reader, so a piece the response owned is freed now.
+      if (whole) releaseOwned(piece)
       if (filled < size) return Effect.void
-      return Effect.andThen(flush, taken === piece.byteLength ? Effect.void : add(piece.subarray(taken)))
+      return Effect.andThen(flush, whole ? Effect.void : add(piece.subarray(taken)))
     })
   return { add, flush }
 }

@@ -5,6 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ByteSize, Effect, FileSystem, Option, Stream } from "effect"
 import { writeStream } from "../../src/download/FileWrites.ts"
+import { markOwned } from "../../src/internal/OwnedBytes.ts"
 
 /** A file system whose one file records its writes: their sizes and the bytes, copied as they were then. */
 const recording = () => {
@@ -103,5 +104,24 @@ describe("FileWrites.writeStream", () => {
       )
       assert.deepStrictEqual(written(), joined(input))
     })
+  )
+
+  it.effect.skipIf(!("transfer" in ArrayBuffer.prototype))(
+    "frees a piece the response owned once copied, and leaves others and the piece it writes as it is alone",
+    () =>
+      Effect.gen(function* () {
+        const { fs, written } = recording()
+        const owned = markOwned(new Uint8Array(3).fill(1))
+        const caller = new Uint8Array(3).fill(2)
+        // Marked, but written as it is (not copied): the write may still be reading it.
+        const large = markOwned(new Uint8Array(8).fill(3))
+        // Marked, but split over two writes: its view is copied in two steps.
+        const split = markOwned(new Uint8Array(7).fill(4))
+        const expected = joined([large, owned, caller, split])
+        yield* writeStream(fs, "/out.bin", "a", Stream.fromIterable([large, owned, caller, split]), 8)
+        assert.deepStrictEqual(written(), expected)
+        assert.strictEqual(owned.byteLength, 0, "the owned piece was freed")
+        assert.deepStrictEqual([caller.byteLength, large.byteLength, split.byteLength], [3, 8, 7])
+      })
   )
 })

@@ -1,0 +1,52 @@
+/**
+ * Freeing a transfer's buffers as soon as their last holder is done with them, instead of leaving
+ * them to the garbage collector.
+ *
+ * V8 frees an `ArrayBuffer`'s memory only when a collection finds it dead, and the bytes of
+ * buffers start a full collection only once some 64 MiB more of them are held than after the last
+ * one; each full collection marks the whole heap. A download turns every byte into such buffers
+ * (Node's socket reads, then its HTTP parser's copies of the body), each dead a moment later:
+ * left to the collector, they cost a process holding this library 1–2 s of collections per GiB.
+ * Detaching a buffer (`ArrayBuffer.prototype.transfer(0)`, Node ≥ 21, Bun, Deno, browsers) frees
+ * its memory at once; where it is missing (Node 20) nothing is freed early.
+ *
+ * Only bytes marked by the code that made them for one reader alone are ever freed
+ * ({@link markOwned}); anything else (a caller's buffer, a mock's stored block) is left alone.
+ *
+ * @internal
+ */
+
+type Transferable = ArrayBuffer & { readonly transfer?: (length: number) => ArrayBuffer; readonly detached?: boolean }
+
+/**
+ * Frees the memory of `bytes` now, when they are the whole of their buffer (a view of part of one
+ * leaves it alone); they read as empty afterwards, so only their sole holder may call this.
+ */
+export const freeBytes = (bytes: Uint8Array): void => {
+  const buffer = bytes.buffer as Transferable
+  if (bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength || buffer.byteLength === 0) return
+  if (typeof buffer.transfer !== "function" || buffer.detached === true) return
+  try {
+    buffer.transfer(0)
+  } catch {
+    // A buffer marked untransferable (Node's pool of small buffers) stays with the collector.
+  }
+}
+
+// Weak: bytes nobody released are forgotten with them.
+const owned = new WeakSet<Uint8Array>()
+
+/** Marks `bytes` (this very view) as made for one reader, who may free them once done. */
+export const markOwned = (bytes: Uint8Array): Uint8Array => {
+  owned.add(bytes)
+  return bytes
+}
+
+/**
+ * Frees `bytes` once their reader is done with them, when they are a view {@link markOwned} marked;
+ * any other view (a slice of it, a buffer from elsewhere) is left alone. Only the last holder of a
+ * stream's pieces calls this.
+ */
+export const releaseOwned = (bytes: Uint8Array): void => {
+  if (owned.delete(bytes)) freeBytes(bytes)
+}
