@@ -23,6 +23,7 @@ import {
   statNode,
   withBytes
 } from "../storage/Dag.ts"
+import { markOwnedChunk, readsAfresh } from "../storage/Release.ts"
 import { type CarOptions, entityRange } from "./Negotiate.ts"
 
 /** The CARv1 header naming `roots`. */
@@ -129,10 +130,13 @@ export async function* carStream(
   blocks: AsyncIterable<SelectedBlock>
 ): AsyncGenerator<Uint8Array> {
   yield carHeader([root])
+  const fresh = readsAfresh(store)
   for await (const selected of blocks) {
     const { cid, bytes } = await withBytes(store, selected)
     yield carSectionPrefix(cid, bytes.byteLength)
-    yield bytes
+    // A leaf read here, from disk, for this answer alone (the walk's own reads stay the walk's):
+    // the server frees it once sent.
+    yield fresh && selected.bytes === undefined ? markOwnedChunk(bytes) : bytes
   }
 }
 

@@ -18,6 +18,7 @@ import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "..
 import { withStateDir } from "../node.ts"
 import type { SweepResult } from "../storage/Sweep.ts"
 import { answerDevClock, type DevClock, devClockPath, makeDevClock } from "./DevClock.ts"
+import { releaseOwnedChunk } from "../storage/Release.ts"
 import { drained, requestBody, sized } from "./RequestBody.ts"
 
 export interface ServeOptions extends MockNetworkOptions {
@@ -154,7 +155,8 @@ export const writeFetchResponse = async (
     for (;;) {
       const { done, value } = await reader.read()
       if (done) break
-      if (!outgoing.write(value)) {
+      // Once sent, a block read from disk for this answer is freed at once, not left to the collector.
+      if (!outgoing.write(value, () => releaseOwnedChunk(value))) {
         await new Promise<void>((resolve) => {
           const finish = () => {
             outgoing.off("drain", finish)

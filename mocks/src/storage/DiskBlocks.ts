@@ -11,6 +11,7 @@ import { NextToLast } from "blockstore-fs/sharding"
 import { NotFoundError } from "interface-store"
 import type { CID } from "multiformats/cid"
 import { type Blockstore, type BlockStorage, type SizedBlockstore, SizedIdentityBlockstore } from "./Blocks.ts"
+import { markFreshReads } from "./Release.ts"
 
 /** `blockstore-fs` that reads a block in one piece, and tells its length from its file's without opening it. */
 class SizedFsBlockstore extends FsBlockstore implements SizedBlockstore {
@@ -57,7 +58,7 @@ class SizedFsBlockstore extends FsBlockstore implements SizedBlockstore {
 export const diskBlocks = (directory: string): BlockStorage => {
   mkdirSync(directory, { recursive: true })
   return {
-    blocks: new SizedIdentityBlockstore(new SizedFsBlockstore(directory)),
+    blocks: markFreshReads(new SizedIdentityBlockstore(new SizedFsBlockstore(directory))),
     clear: () => {
       rmSync(directory, { recursive: true, force: true })
       mkdirSync(directory, { recursive: true })

@@ -31,8 +31,10 @@ export const freeBytes = (bytes: Uint8Array): void => {
 const owned = new WeakSet<Uint8Array>()
 
 /**
- * Marks a request body chunk the server read off its socket for this request alone: no one else
- * (the client, another request) holds it, so the reader of the body may free it once read.
+ * Marks bytes made for one holder alone: a request body chunk the server read off its socket for
+ * this request, a block read from disk for one answer. No one else (the client, another request)
+ * holds them, so their last reader may free them: the body's reader once read, the server once
+ * it has sent them.
  */
 export const markOwnedChunk = (chunk: Uint8Array): Uint8Array => {
   owned.add(chunk)
@@ -40,10 +42,22 @@ export const markOwnedChunk = (chunk: Uint8Array): Uint8Array => {
 }
 
 /**
- * Frees a body chunk its reader is done with, when it is one the server marked
- * ({@link markOwnedChunk}); a chunk from anywhere else (a client in the same process) is the
- * sender's, and is left alone.
+ * Frees bytes their last reader is done with, when they are ones the server marked
+ * ({@link markOwnedChunk}); bytes from anywhere else (a client in the same process, the memory
+ * store's blocks) are someone else's, and are left alone.
  */
 export const releaseOwnedChunk = (chunk: Uint8Array): void => {
   if (owned.delete(chunk)) freeBytes(chunk)
 }
+
+// Stores whose every read is a new buffer for its caller alone (blocks on disk), never the stored one.
+const freshReaders = new WeakSet<object>()
+
+/** Marks `store` as one whose reads are new buffers its callers may free ({@link readsAfresh}). */
+export const markFreshReads = <S extends object>(store: S): S => {
+  freshReaders.add(store)
+  return store
+}
+
+/** Whether each read of `store` is a new buffer for its caller alone (a memory store's are its own). */
+export const readsAfresh = (store: object): boolean => freshReaders.has(store)
