@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type { PlatformError } from "effect/PlatformError"
 import * as Stream from "effect/Stream"
-import { releaseOwned } from "../internal/OwnedBytes.ts"
+import { DownstreamCopies, releaseOwned } from "../internal/OwnedBytes.ts"
 
 /** Bytes gathered before a write. */
 export const WRITE_BYTES = 1024 * 1024
@@ -60,7 +60,8 @@ export const writeStream = <E, R>(
     Effect.gen(function* () {
       const { add, flush } = gatherer(yield* fs.open(path, { flag }), writeBytes)
       yield* Stream.runForEachArray(bytes, (pieces) => Effect.forEach(pieces, add, { discard: true })).pipe(
-        Effect.onError(() => Effect.ignore(flush))
+        Effect.onError(() => Effect.ignore(flush)),
+        Effect.provideService(DownstreamCopies, true)
       )
       yield* flush
     })

@@ -16,6 +16,8 @@
  * @internal
  */
 
+import * as Context from "effect/Context"
+
 type Transferable = ArrayBuffer & { readonly transfer?: (length: number) => ArrayBuffer; readonly detached?: boolean }
 
 /**
@@ -50,3 +52,14 @@ export const markOwned = (bytes: Uint8Array): Uint8Array => {
 export const releaseOwned = (bytes: Uint8Array): void => {
   if (owned.delete(bytes)) freeBytes(bytes)
 }
+
+/**
+ * Whether whatever reads a download's stream copies each piece as it comes and keeps none past
+ * the next (a download's file writer, a decipher before it): set by the file writer while it runs
+ * a stream, so a reader upstream may free the answer's buffers a bounded distance after it has
+ * read past them (the CAR reader, `Car.ts`). A stream returned to a caller, who may keep its
+ * pieces, never runs under it.
+ */
+export const DownstreamCopies = Context.Reference<boolean>("lighthouse-effect/internal/DownstreamCopies", {
+  defaultValue: () => false
+})

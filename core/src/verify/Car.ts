@@ -16,9 +16,10 @@ import * as Stream from "effect/Stream"
 import { varint } from "multiformats"
 import { CID } from "multiformats/cid"
 import type { ContentVerificationFailed } from "../errors/Verification.ts"
+import { DownstreamCopies, releaseOwned } from "../internal/OwnedBytes.ts"
 import { blockKey, failure, isInline, sameBlock } from "./Blocks.ts"
 import { carV1Roots } from "./CarHeader.ts"
-import { byteLengthOf, type Pieces } from "./Pieces.ts"
+import { byteLengthOf, joinPieces, type Pieces } from "./Pieces.ts"
 import { type BlockSource, type Target, walk } from "./Walk.ts"
 
 /** The largest block a CAR section may hold. */
@@ -29,15 +30,35 @@ const MAX_CID_BYTES = 128
 /** Bytes of recent blocks kept to serve a block the walk needs again. */
 const CACHE_BYTES = 4 * 1024 * 1024
 
-/** Bytes pulled from a stream on demand, kept only until consumed. */
+/** How far past a read the reader frees it, when it may: well past a block and what downstream holds. */
+const RETIRE_BYTES = 16 * 1024 * 1024
+
+/** A read not yet consumed: what is left of it, and the read itself. */
+interface Held {
+  bytes: Uint8Array
+  readonly read: Uint8Array
+}
+
+/**
+ * Bytes pulled from a stream on demand, kept only until consumed. With `freesReads`, a read is
+ * freed ({@link releaseOwned}: only one the response owns) once {@link RETIRE_BYTES} more have been
+ * consumed after it: by then nothing downstream (which copies, {@link DownstreamCopies}) still
+ * looks at it, and `beforeFree` has had the cache copy what it keeps of it.
+ */
 class ByteReader<E> {
   readonly #pull: Pull.Pull<ReadonlyArray<Uint8Array>, E>
-  readonly #chunks: Array<Uint8Array> = []
+  readonly #chunks: Array<Held> = []
+  readonly #retired: Array<{ readonly read: Uint8Array; readonly at: number }> = []
+  readonly #freesReads: boolean
   #buffered = 0
+  #consumed = 0
   #ended = false
+  /** Called with a read just before it is freed. */
+  beforeFree: (read: Uint8Array) => void = () => {}
 
-  constructor(pull: Pull.Pull<ReadonlyArray<Uint8Array>, E>) {
+  constructor(pull: Pull.Pull<ReadonlyArray<Uint8Array>, E>, freesReads: boolean) {
     this.#pull = pull
+    this.#freesReads = freesReads
   }
 
   /** Pulls until `n` bytes are buffered or the stream ends; whether they are. */
@@ -48,7 +69,7 @@ class ByteReader<E> {
         Effect.map((more) => {
           for (const chunk of more) {
             if (chunk.byteLength === 0) continue
-            this.#chunks.push(chunk)
+            this.#chunks.push({ bytes: chunk, read: chunk })
             this.#buffered += chunk.byteLength
           }
           return true
@@ -67,13 +88,13 @@ class ByteReader<E> {
   /** The first `n` buffered bytes (fewer when fewer are buffered), contiguous. */
   peek(n: number): Uint8Array {
     const want = Math.min(n, this.#buffered)
-    const first = this.#chunks[0] ?? new Uint8Array()
+    const first = this.#chunks[0]?.bytes ?? new Uint8Array()
     if (first.byteLength >= want) return first.subarray(0, want)
     const joined = new Uint8Array(want)
     let offset = 0
-    for (const chunk of this.#chunks) {
+    for (const { bytes } of this.#chunks) {
       if (offset === want) break
-      const part = chunk.subarray(0, want - offset)
+      const part = bytes.subarray(0, want - offset)
       joined.set(part, offset)
       offset += part.byteLength
     }
@@ -94,15 +115,23 @@ class ByteReader<E> {
     this.#buffered -= left
     while (left > 0) {
       const first = this.#chunks[0]!
-      if (first.byteLength <= left) {
+      if (first.bytes.byteLength <= left) {
         this.#chunks.shift()
-        pieces.push(first)
-        left -= first.byteLength
+        pieces.push(first.bytes)
+        left -= first.bytes.byteLength
+        this.#consumed += first.bytes.byteLength
+        if (this.#freesReads) this.#retired.push({ read: first.read, at: this.#consumed })
       } else {
-        this.#chunks[0] = first.subarray(left)
-        pieces.push(first.subarray(0, left))
+        pieces.push(first.bytes.subarray(0, left))
+        first.bytes = first.bytes.subarray(left)
+        this.#consumed += left
         left = 0
       }
+    }
+    while (this.#retired.length > 0 && this.#retired[0]!.at + RETIRE_BYTES <= this.#consumed) {
+      const { read } = this.#retired.shift()!
+      this.beforeFree(read)
+      releaseOwned(read)
     }
     return pieces
   }
@@ -182,12 +211,23 @@ const readSection = Effect.fnUntraced(function* <E>(root: CID, reader: ByteReade
   return { cid, pieces: reader.takePieces(frame.length - size) } satisfies Section
 })
 
-/** Recent blocks by multihash, dropped oldest first past {@link CACHE_BYTES}. */
+/**
+ * Recent blocks by multihash, dropped oldest first past {@link CACHE_BYTES}. `keep` copies the
+ * blocks still cached that lie in a read about to be freed (one repeated all along a file stays).
+ */
 const recentBlocks = () => {
-  const blocks = new Map<string, { readonly pieces: Pieces; readonly size: number }>()
+  const blocks = new Map<string, { pieces: Pieces; readonly size: number }>()
   let bytes = 0
   return {
     get: (cid: CID) => blocks.get(blockKey(cid))?.pieces,
+    keep: (read: Uint8Array) => {
+      for (const cached of blocks.values()) {
+        if (cached.pieces.some((piece) => piece.buffer === read.buffer)) {
+          // `new Uint8Array` copies (a Node `Buffer`'s `slice` is a view).
+          cached.pieces = [cached.pieces.length === 1 ? new Uint8Array(cached.pieces[0]!) : joinPieces(cached.pieces)]
+        }
+      }
+    },
     add: (cid: CID, pieces: Pieces) => {
       const key = blockKey(cid)
       const size = byteLengthOf(pieces)
@@ -207,6 +247,7 @@ const recentBlocks = () => {
 const carSource = <E>(root: CID, reader: ByteReader<E>): BlockSource<E> => {
   let upcoming: Section | undefined
   const cache = recentBlocks()
+  reader.beforeFree = cache.keep
   const peek = Effect.suspend(() =>
     upcoming !== undefined
       ? Effect.succeed(upcoming)
@@ -243,14 +284,20 @@ const carSource = <E>(root: CID, reader: ByteReader<E>): BlockSource<E> => {
 /**
  * The verified bytes of `target` from a CAR answer: every block checked against the CID that
  * links to it, from the CAR header's root down, before its bytes go out.
+ *
+ * With `freesReads`, when the stream runs where everything downstream copies its pieces
+ * (`DownstreamCopies`), the answer's reads the response owns are freed a bounded distance after
+ * they have been read past, instead of being left to the garbage collector.
  */
 export const verifyCar = <E>(
   car: Stream.Stream<Uint8Array, E>,
-  target: Target
+  target: Target,
+  options?: { readonly freesReads?: boolean | undefined }
 ): Stream.Stream<Uint8Array, ContentVerificationFailed | E> =>
   Stream.unwrap(
     Effect.gen(function* () {
-      const reader = new ByteReader(yield* Stream.toPull(car))
+      const freesReads = options?.freesReads === true && (yield* DownstreamCopies)
+      const reader = new ByteReader(yield* Stream.toPull(car), freesReads)
       yield* readCarHeader(target.root, reader)
       return walk(carSource(target.root, reader), target)
     })

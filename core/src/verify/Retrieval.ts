@@ -76,7 +76,9 @@ const openVerified = (
   target: Target,
   format: TrustlessFormat
 ): Effect.Effect<Stream.Stream<Uint8Array, VerifiedFailure>, VerifiedFailure> =>
-  format === "raw" ? openRawBlocks(gateway, target) : openCar(gateway, target)
+  // One answer read straight through: its reads may be freed when the stream runs into a copying
+  // writer. Not so with several sources (`Sources.ts`), whose split keeps ranges' bytes for later.
+  format === "raw" ? openRawBlocks(gateway, target) : openCar(gateway, target, { freesReads: true })
 
 /**
  * The bytes of `target` checked as `options` asks, `unverified` being how to read them otherwise;

@@ -95,7 +95,8 @@ const trustless = (gateway: Gateway, request: HttpClientRequest.HttpClientReques
  */
 export const openCar = (
   gateway: Gateway,
-  target: Target
+  target: Target,
+  options?: { readonly freesReads?: boolean | undefined }
 ): Effect.Effect<
   Stream.Stream<Uint8Array, VerifiedFailure>,
   VerificationUnsupported | HttpStatusError | TransportFailure
@@ -103,7 +104,8 @@ export const openCar = (
   return Effect.map(trustless(gateway, carRequest(target), "application/vnd.ipld.car"), (response) =>
     verifyCar(
       response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: urlOf(response.request), cause }))),
-      target
+      target,
+      options
     )
   )
 }

@@ -88,7 +88,13 @@ const decode = (root: CID, cid: CID, pieces: Pieces): Effect.Effect<Decoded, Con
   }
   return Effect.try({
     try: () => {
-      const node = dagPb.decode(joinPieces(pieces))
+      const joined = joinPieces(pieces)
+      const read = dagPb.decode(joined)
+      // Links outlive their block (the walk keeps them until it reaches each child), and a block in
+      // one piece is a view into the answer's read, which the CAR reader may free a while later
+      // (`Car.ts`): a node with links is decoded again from a copy then (`new Uint8Array`: a Node
+      // `Buffer`'s `slice` is a view).
+      const node = read.Links.length > 0 && joined === pieces[0] ? dagPb.decode(new Uint8Array(joined)) : read
       if (node.Data === undefined) throw new Error("no UnixFS data")
       return { unixfs: decodeData(node.Data), links: node.Links }
     },

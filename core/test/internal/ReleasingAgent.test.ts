@@ -6,7 +6,8 @@
  * - a body in many socket reads arrives whole, and the reads the parser copied from are freed;
  * - each body piece is marked as the response's own (`releaseOwned` frees it), a slice of it not;
  * - the read an upgrade hands on (the bytes after the `101` answer) is not freed;
- * - a download through `layerNode` into a file writes the gateway's bytes.
+ * - a download through `layerNode` into a file writes the gateway's bytes, unverified, verified
+ *   (its CAR reader freeing what it has read too) and decrypted.
  */
 import { createHash, randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
@@ -20,10 +21,12 @@ import { Context, Effect, Layer } from "effect"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll } from "vitest"
+import * as Auth from "../../src/Auth.ts"
 import * as Download from "../../src/Download.ts"
 import { releaseOwned } from "../../src/internal/OwnedBytes.ts"
 import { layerReleasingAgent } from "../../src/internal/ReleasingAgent.ts"
 import { layerNode } from "../../src/node.ts"
+import * as Signer from "../../src/Signer.ts"
 import * as Upload from "../../src/Upload.ts"
 
 const MiB = 1024 * 1024
@@ -148,14 +151,15 @@ describe("a download through layerNode's releasing agent", () => {
   const owner = privateKeyToAccount("0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba")
 
   it.live(
-    "writes the gateway's bytes into the file, unverified and CAR-verified",
+    "writes the gateway's bytes into the file: unverified, CAR-verified and decrypted",
     () =>
       Effect.gen(function* () {
         const dir = yield* Effect.acquireRelease(
           Effect.promise(() => fs.mkdtemp(nodePath.join(os.tmpdir(), "releasing-agent-"))),
           (made) => Effect.promise(() => fs.rm(made, { recursive: true, force: true }))
         )
-        const content = randomBytes(6 * MiB + 777)
+        // Past the 16 MiB after which the CAR reader frees what it has read.
+        const content = randomBytes(20 * MiB + 777)
         const { apiKey } = served.network.seedAccount(owner.address, { dataLimit: 1024 * MiB })
         const upload = yield* Upload.Upload
         const download = yield* Download.Download
@@ -165,6 +169,16 @@ describe("a download through layerNode's releasing agent", () => {
           yield* download.toFile(Hash, out, { verification })
           assert.strictEqual(sha256(yield* Effect.promise(() => fs.readFile(out))), sha256(content), verification)
         }
+        const signer = Signer.makeFromAccount(owner)
+        const token = yield* Effect.flatMap(Effect.service(Auth.Auth), (auth) => auth.token(signer))
+        const sealed = yield* upload.encryptedText(content.toString("base64"), {
+          apiKey,
+          address: owner.address,
+          token
+        })
+        const out = nodePath.join(dir, "decrypted.txt")
+        yield* download.toFile(sealed.Hash, out, { decrypt: { signer } })
+        assert.strictEqual(yield* Effect.promise(() => fs.readFile(out, "utf8")), content.toString("base64"))
       }).pipe(Effect.scoped, Effect.provide(layerNode({ hosts: served.urls }))),
     60_000
   )
