@@ -281,24 +281,38 @@ const carSource = <E>(root: CID, reader: ByteReader<E>): BlockSource<E> => {
   return { block, end }
 }
 
-/**
- * The verified bytes of `target` from a CAR answer: every block checked against the CID that
- * links to it, from the CAR header's root down, before its bytes go out.
- *
- * With `freesReads`, when the stream runs where everything downstream copies its pieces
- * (`DownstreamCopies`), the answer's reads the response owns are freed a bounded distance after
- * they have been read past, instead of being left to the garbage collector.
- */
-export const verifyCar = <E>(
+/** `verifyCar`, the reads freed (`freesReads`) when the stream runs under `DownstreamCopies`. */
+const verifiedCar = <E>(
   car: Stream.Stream<Uint8Array, E>,
   target: Target,
-  options?: { readonly freesReads?: boolean | undefined }
+  mayFreeReads: boolean
 ): Stream.Stream<Uint8Array, ContentVerificationFailed | E> =>
   Stream.unwrap(
     Effect.gen(function* () {
-      const freesReads = options?.freesReads === true && (yield* DownstreamCopies)
+      const freesReads = mayFreeReads && (yield* DownstreamCopies)
       const reader = new ByteReader(yield* Stream.toPull(car), freesReads)
       yield* readCarHeader(target.root, reader)
       return walk(carSource(target.root, reader), target)
     })
   )
+
+/**
+ * The verified bytes of `target` from a CAR answer: every block checked against the CID that
+ * links to it, from the CAR header's root down, before its bytes go out.
+ */
+export const verifyCar = <E>(
+  car: Stream.Stream<Uint8Array, E>,
+  target: Target
+): Stream.Stream<Uint8Array, ContentVerificationFailed | E> => verifiedCar(car, target, false)
+
+/**
+ * `verifyCar` for one answer read straight into a download's file: when the stream runs where
+ * everything downstream copies its pieces (`DownstreamCopies`), the reads the response owns are
+ * freed a bounded distance after they have been read past, instead of left to the collector.
+ *
+ * @internal
+ */
+export const verifyCarFreeingReads = <E>(
+  car: Stream.Stream<Uint8Array, E>,
+  target: Target
+): Stream.Stream<Uint8Array, ContentVerificationFailed | E> => verifiedCar(car, target, true)

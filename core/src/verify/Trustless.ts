@@ -18,7 +18,7 @@ import { type HttpStatusError, NetworkError, type TransportFailure } from "../Er
 import { type ContentVerificationFailed, VerificationUnsupported } from "../errors/Verification.ts"
 import { type Client, urlOf } from "../internal/Hosts.ts"
 import { failure } from "./Blocks.ts"
-import { MAX_BLOCK_BYTES, verifyCar } from "./Car.ts"
+import { MAX_BLOCK_BYTES, verifyCar, verifyCarFreeingReads } from "./Car.ts"
 import { verifyBlocks } from "./RawBlocks.ts"
 import type { ByteRange, Target } from "./Walk.ts"
 
@@ -101,11 +101,11 @@ export const openCar = (
   Stream.Stream<Uint8Array, VerifiedFailure>,
   VerificationUnsupported | HttpStatusError | TransportFailure
 > => {
+  const verify = options?.freesReads === true ? verifyCarFreeingReads : verifyCar
   return Effect.map(trustless(gateway, carRequest(target), "application/vnd.ipld.car"), (response) =>
-    verifyCar(
+    verify(
       response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: urlOf(response.request), cause }))),
-      target,
-      options
+      target
     )
   )
 }

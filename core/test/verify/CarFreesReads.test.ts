@@ -1,5 +1,5 @@
 /**
- * The CAR reader freeing the answer's reads (`verifyCar` with `freesReads`, run where downstream
+ * The CAR reader freeing the answer's reads (`verifyCarFreeingReads`, run where downstream
  * copies: `DownstreamCopies`, as a download's file writer sets it). A read is freed 16 MiB after it
  * was read past; everything that still looks at it by then must have its own copy, or the file
  * comes out wrong. So, on answers well over 16 MiB cut into reads the response owns:
@@ -14,7 +14,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import * as fc from "fast-check"
 import { DownstreamCopies, markOwned } from "../../src/internal/OwnedBytes.ts"
-import { verifyCar } from "../../src/verify/Car.ts"
+import { verifyCarFreeingReads } from "../../src/verify/Car.ts"
 import { carHeader, carSection } from "lighthouse-effect/mocks/testing"
 import { type Block, type ImportShape, importDag, trustlessBlocks } from "./fixtures.ts"
 
@@ -38,7 +38,7 @@ const copied = (reads: ReadonlyArray<Uint8Array>, root: Block["cid"], size: numb
   Effect.gen(function* () {
     const out = new Uint8Array(size)
     let at = 0
-    yield* Stream.runForEach(verifyCar(Stream.fromIterable(reads), { root }, { freesReads: true }), (piece) =>
+    yield* Stream.runForEach(verifyCarFreeingReads(Stream.fromIterable(reads), { root }), (piece) =>
       Effect.sync(() => {
         out.set(piece, at)
         at += piece.byteLength
