@@ -71,7 +71,10 @@ export const encryptStream =
         const cipher = createCipheriv("aes-256-gcm", Redacted.value(fileKey.key), iv)
         // A plain map in between, so a chunk costs little more than `cipher.update` itself.
         return Stream.succeed(concatBytes(fileKey.salt, iv)).pipe(
-          Stream.concat(Stream.mapArray(self, (chunks) => Arr.map(chunks, (chunk) => plain(cipher.update(chunk))))),
+          // Each piece made for this stream's reader alone (an upload may free it once sent).
+          Stream.concat(
+            Stream.mapArray(self, (chunks) => Arr.map(chunks, (chunk) => markOwned(plain(cipher.update(chunk)))))
+          ),
           Stream.concat(Stream.sync(() => concatBytes(plain(cipher.final()), plain(cipher.getAuthTag()))))
         )
       })

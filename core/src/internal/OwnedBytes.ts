@@ -17,6 +17,8 @@
  */
 
 import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 
 type Transferable = ArrayBuffer & { readonly transfer?: (length: number) => ArrayBuffer; readonly detached?: boolean }
 
@@ -63,3 +65,22 @@ export const releaseOwned = (bytes: Uint8Array): void => {
 export const DownstreamCopies = Context.Reference<boolean>("lighthouse-effect/internal/DownstreamCopies", {
   defaultValue: () => false
 })
+
+/**
+ * `self`, each piece freed (when owned) once the piece after next has been pulled: for a consumer
+ * done with a piece by then, as a streamed upload over Node's own `node:http` is (what
+ * `Upload.FileReads` `reused` stands on: a read buffer is read into again at that point too).
+ */
+export const releasedAfterNext = <E, R>(self: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E, R> =>
+  Stream.transformPull(self, (pull) =>
+    Effect.sync(() => {
+      let previous: ReadonlyArray<Uint8Array> = []
+      let beforePrevious: ReadonlyArray<Uint8Array> = []
+      return Effect.map(pull, (pieces) => {
+        for (const piece of beforePrevious) releaseOwned(piece)
+        beforePrevious = previous
+        previous = pieces
+        return pieces
+      })
+    })
+  )

@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { OVERHEAD } from "../crypto/FileFormat.ts"
@@ -19,6 +20,7 @@ import {
   InvalidUploadInput
 } from "../Errors.ts"
 import { reveal } from "../internal/http.ts"
+import { releasedAfterNext } from "../internal/OwnedBytes.ts"
 import type * as Auth from "../Auth.ts"
 import type { SignInFailure } from "../auth/Models.ts"
 import type * as KeyShards from "../KeyShards.ts"
@@ -30,7 +32,7 @@ import * as Input from "./Input.ts"
 import type * as Multipart from "./Multipart.ts"
 import type { EncryptedNamedOptions, EncryptedUploadFailure, EncryptionOptions } from "./Options.ts"
 import { folderFiles, type Planned, planFile } from "./Plan.ts"
-import type { PlainDeps } from "./Plain.ts"
+import { type PlainDeps, readsFor } from "./Plain.ts"
 import * as Response from "./Response.ts"
 import { sendAdd } from "./Checked.ts"
 import { addQuery, addSettings } from "./Send.ts"
@@ -98,6 +100,9 @@ const refuseBadRequest = Effect.fnUntraced(function* (files: ReadonlyArray<Named
 const encryptFiles = Effect.fnUntraced(function* (deps: EncryptedDeps, files: ReadonlyArray<NamedSource>) {
   const keyed: Array<Keyed> = []
   const parts: Array<Multipart.Part<FileStreamError>> = []
+  // Where the transport is done with a chunk once it has pulled the one after next, the cipher's
+  // output is freed then, not left to the collector (a GiB of it per GiB sent).
+  const sent = (yield* readsFor(deps)) === "reused" ? releasedAfterNext : identity
   for (const f of files) {
     // The cipher reads each chunk as it is pulled, whatever the transport: reused reads are safe here.
     const planned = yield* planFile(deps.fs, f.source, f.name, deps.fileReads)
@@ -106,7 +111,7 @@ const encryptFiles = Effect.fnUntraced(function* (deps: EncryptedDeps, files: Re
     parts.push({
       name: planned.name,
       size: planned.size === undefined ? undefined : planned.size + OVERHEAD,
-      content: planned.content.pipe(Cipher.encryptStream(masterKey))
+      content: planned.content.pipe(Cipher.encryptStream(masterKey), sent)
     })
   }
   return { keyed, parts }

@@ -31,8 +31,12 @@ export interface PlainDeps {
   readonly fileReads: FileReads
 }
 
-/** How this upload reads files: reused reads only where the body streams (the `blob` mode gathers the chunks). */
-const readsFor = (deps: PlainDeps): Effect.Effect<FileReads> =>
+/**
+ * How this upload reads files: reused reads only where the body streams (the `blob` mode gathers
+ * the chunks). `reused` also says that the transport is done with a chunk once it has pulled the
+ * one after next.
+ */
+export const readsFor = (deps: PlainDeps): Effect.Effect<FileReads> =>
   Effect.gen(function* () {
     return (yield* BodyMode) === "stream" ? deps.fileReads : "fresh"
   })
