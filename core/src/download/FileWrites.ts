@@ -6,7 +6,7 @@
  * third of its CPU outside garbage collection. Pieces are gathered into one buffer that every
  * write reuses once the previous write has finished, so the writes allocate nothing; a piece at
  * least as large as the buffer, arriving when it is empty, is written as it is. A piece the
- * response owned (`OwnedBytes`) is freed once copied: the file is its last reader.
+ * response owned (`OwnedBytes`) is freed once copied or written: the file is its last reader.
  *
  * @internal
  */
@@ -29,17 +29,19 @@ const gatherer = (file: FileSystem.File, size: number) => {
     filled = 0
     return file.writeAll(full)
   })
+  // The writer is a download's last reader: a piece the response owned is freed once written or copied.
+  const release = (piece: Uint8Array) => Effect.sync(() => releaseOwned(piece))
   const add = (piece: Uint8Array): Effect.Effect<void, PlatformError> =>
     Effect.suspend(() => {
-      if (filled === 0 && piece.byteLength >= size) return file.writeAll(piece)
+      if (filled === 0 && piece.byteLength >= size) return Effect.andThen(file.writeAll(piece), release(piece))
       const taken = Math.min(piece.byteLength, size - filled)
       const whole = taken === piece.byteLength
       buffer.set(whole ? piece : piece.subarray(0, taken), filled)
       filled += taken
-      // Copied: the writer is a download's last reader, so a piece the response owned is freed now.
       if (whole) releaseOwned(piece)
       if (filled < size) return Effect.void
-      return Effect.andThen(flush, whole ? Effect.void : add(piece.subarray(taken)))
+      if (whole) return flush
+      return flush.pipe(Effect.andThen(add(piece.subarray(taken))), Effect.andThen(release(piece)))
     })
   return { add, flush }
 }

@@ -117,7 +117,8 @@ class ByteReader<E> {
       const first = this.#chunks[0]!
       if (first.bytes.byteLength <= left) {
         this.#chunks.shift()
-        pieces.push(first.bytes)
+        // Never the read itself, which the response may own: only this reader frees it.
+        pieces.push(first.bytes === first.read ? first.bytes.subarray(0) : first.bytes)
         left -= first.bytes.byteLength
         this.#consumed += first.bytes.byteLength
         if (this.#freesReads) this.#retired.push({ read: first.read, at: this.#consumed })

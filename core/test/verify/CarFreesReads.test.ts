@@ -13,7 +13,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import * as fc from "fast-check"
-import { DownstreamCopies, markOwned } from "../../src/internal/OwnedBytes.ts"
+import { DownstreamCopies, markOwned, releaseOwned } from "../../src/internal/OwnedBytes.ts"
 import { verifyCarFreeingReads } from "../../src/verify/Car.ts"
 import { carHeader, carSection } from "lighthouse-effect/mocks/testing"
 import { type Block, type ImportShape, importDag, trustlessBlocks } from "./fixtures.ts"
@@ -33,7 +33,10 @@ const readsOf = (car: Uint8Array) =>
     markOwned(new Uint8Array(car.subarray(i * READ, (i + 1) * READ)))
   )
 
-/** Runs the verified stream into one buffer, copying each piece as it comes (as the file writer does). */
+/**
+ * Runs the verified stream into one buffer, copying each piece as it comes and freeing it if it is
+ * owned, as the file writer does.
+ */
 const copied = (reads: ReadonlyArray<Uint8Array>, root: Block["cid"], size: number, downstreamCopies: boolean) =>
   Effect.gen(function* () {
     const out = new Uint8Array(size)
@@ -42,6 +45,7 @@ const copied = (reads: ReadonlyArray<Uint8Array>, root: Block["cid"], size: numb
       Effect.sync(() => {
         out.set(piece, at)
         at += piece.byteLength
+        releaseOwned(piece)
       })
     ).pipe(Effect.provideService(DownstreamCopies, downstreamCopies))
     return out.subarray(0, at)
