@@ -18,7 +18,8 @@ import { joinPieces, type Pieces } from "./Pieces.ts"
  * The key blocks are matched by: the multihash's bytes, one character each (a key never shown,
  * so not base58, which costs a few times more per block).
  */
-export const blockKey = (cid: CID): string => String.fromCharCode(...cid.multihash.bytes)
+export const blockKey = (cid: CID): string =>
+  String.fromCharCode.apply(null, cid.multihash.bytes as unknown as Array<number>)
 
 export const sameBlock = (a: CID, b: CID): boolean => equals(a.multihash.bytes, b.multihash.bytes)
 

@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+import * as Channel from "effect/Channel"
 import * as Effect from "effect/Effect"
 import * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
@@ -30,8 +31,12 @@ const MAX_CID_BYTES = 128
 /** Bytes of recent blocks kept to serve a block the walk needs again. */
 const CACHE_BYTES = 4 * 1024 * 1024
 
-/** How far past a read the reader frees it, when it may: well past a block and what downstream holds. */
-const RETIRE_BYTES = 16 * 1024 * 1024
+/**
+ * How far past a read the reader frees it, when it may: past the largest block and the recent
+ * blocks' cache, so a read is freed only once nothing downstream looks at it and, but for a block
+ * repeated from long before, no cached block lies in it (`keep` would copy that block first).
+ */
+const RETIRE_BYTES = 8 * 1024 * 1024
 
 /** A read not yet consumed: what is left of it, and the read itself. */
 interface Held {
@@ -46,7 +51,7 @@ interface Held {
  * looks at it, and `beforeFree` has had the cache copy what it keeps of it.
  */
 class ByteReader<E> {
-  readonly #pull: Pull.Pull<ReadonlyArray<Uint8Array>, E>
+  readonly #pullMore: Effect.Effect<void, E>
   readonly #chunks: Array<Held> = []
   readonly #retired: Array<{ readonly read: Uint8Array; readonly at: number }> = []
   readonly #freesReads: boolean
@@ -57,32 +62,33 @@ class ByteReader<E> {
   beforeFree: (read: Uint8Array) => void = () => {}
 
   constructor(pull: Pull.Pull<ReadonlyArray<Uint8Array>, E>, freesReads: boolean) {
-    this.#pull = pull
     this.#freesReads = freesReads
+    // One effect for every read (this runs once per socket read of the answer).
+    this.#pullMore = pull.pipe(
+      Effect.map((more) => this.#hold(more)),
+      Pull.catchDone(() =>
+        Effect.sync(() => {
+          this.#ended = true
+        })
+      )
+    )
+  }
+
+  #hold(reads: ReadonlyArray<Uint8Array>): void {
+    for (const read of reads) {
+      if (read.byteLength === 0) continue
+      this.#chunks.push({ bytes: read, read })
+      this.#buffered += read.byteLength
+    }
   }
 
   /** Pulls until `n` bytes are buffered or the stream ends; whether they are. */
   fill(n: number): Effect.Effect<boolean, E> {
-    return Effect.suspend(() => {
-      if (this.#buffered >= n || this.#ended) return Effect.succeed(this.#buffered >= n)
-      return this.#pull.pipe(
-        Effect.map((more) => {
-          for (const chunk of more) {
-            if (chunk.byteLength === 0) continue
-            this.#chunks.push({ bytes: chunk, read: chunk })
-            this.#buffered += chunk.byteLength
-          }
-          return true
-        }),
-        Pull.catchDone(() =>
-          Effect.sync(() => {
-            this.#ended = true
-            return false
-          })
-        ),
-        Effect.andThen(this.fill(n))
-      )
-    })
+    return Effect.suspend(() =>
+      this.#buffered >= n || this.#ended
+        ? Effect.succeed(this.#buffered >= n)
+        : Effect.andThen(this.#pullMore, this.fill(n))
+    )
   }
 
   /** The first `n` buffered bytes (fewer when fewer are buffered), contiguous. */
@@ -214,19 +220,31 @@ const readSection = Effect.fnUntraced(function* <E>(root: CID, reader: ByteReade
 
 /**
  * Recent blocks by multihash, dropped oldest first past {@link CACHE_BYTES}. `keep` copies the
- * blocks still cached that lie in a read about to be freed (one repeated all along a file stays).
+ * blocks still cached that lie in a read about to be freed (one repeated all along a file stays);
+ * the count of cached pieces per buffer lets it skip, without a look at the cache, the reads no
+ * cached block lies in, which is nearly every read.
  */
 const recentBlocks = () => {
   const blocks = new Map<string, { pieces: Pieces; readonly size: number }>()
+  const piecesIn = new Map<ArrayBufferLike, number>()
+  const count = (pieces: Pieces, by: 1 | -1) => {
+    for (const { buffer } of pieces) {
+      const left = (piecesIn.get(buffer) ?? 0) + by
+      if (left === 0) piecesIn.delete(buffer)
+      else piecesIn.set(buffer, left)
+    }
+  }
   let bytes = 0
   return {
     get: (cid: CID) => blocks.get(blockKey(cid))?.pieces,
     keep: (read: Uint8Array) => {
+      if (!piecesIn.has(read.buffer)) return
       for (const cached of blocks.values()) {
-        if (cached.pieces.some((piece) => piece.buffer === read.buffer)) {
-          // `new Uint8Array` copies (a Node `Buffer`'s `slice` is a view).
-          cached.pieces = [cached.pieces.length === 1 ? new Uint8Array(cached.pieces[0]!) : joinPieces(cached.pieces)]
-        }
+        if (!cached.pieces.some((piece) => piece.buffer === read.buffer)) continue
+        count(cached.pieces, -1)
+        // `new Uint8Array` copies (a Node `Buffer`'s `slice` is a view).
+        cached.pieces = [cached.pieces.length === 1 ? new Uint8Array(cached.pieces[0]!) : joinPieces(cached.pieces)]
+        count(cached.pieces, 1)
       }
     },
     add: (cid: CID, pieces: Pieces) => {
@@ -234,10 +252,13 @@ const recentBlocks = () => {
       const size = byteLengthOf(pieces)
       if (blocks.has(key) || size > CACHE_BYTES) return
       blocks.set(key, { pieces, size })
+      count(pieces, 1)
       bytes += size
-      for (const [oldest, old] of blocks) {
-        if (bytes <= CACHE_BYTES) break
+      while (bytes > CACHE_BYTES) {
+        const oldest = blocks.keys().next().value!
+        const old = blocks.get(oldest)!
         blocks.delete(oldest)
+        count(old.pieces, -1)
         bytes -= old.size
       }
     }
@@ -288,12 +309,14 @@ const verifiedCar = <E>(
   target: Target,
   mayFreeReads: boolean
 ): Stream.Stream<Uint8Array, ContentVerificationFailed | E> =>
-  Stream.unwrap(
+  // The answer's own pull, not `Stream.toPull`'s: that one merges the whole context into the
+  // fiber's on every pull, a copy of every service per read of the socket.
+  Stream.transformPull(car, (pull, scope) =>
     Effect.gen(function* () {
       const freesReads = mayFreeReads && (yield* DownstreamCopies)
-      const reader = new ByteReader(yield* Stream.toPull(car), freesReads)
+      const reader = new ByteReader(pull, freesReads)
       yield* readCarHeader(target.root, reader)
-      return walk(carSource(target.root, reader), target)
+      return yield* Channel.toPullScoped(Stream.toChannel(walk(carSource(target.root, reader), target)), scope)
     })
   )
 

@@ -1,11 +1,11 @@
 /**
  * The CAR reader freeing the answer's reads (`verifyCarFreeingReads`, run where downstream
- * copies: `DownstreamCopies`, as a download's file writer sets it). A read is freed 16 MiB after it
+ * copies: `DownstreamCopies`, as a download's file writer sets it). A read is freed 8 MiB after it
  * was read past; everything that still looks at it by then must have its own copy, or the file
- * comes out wrong. So, on answers well over 16 MiB cut into reads the response owns:
+ * comes out wrong. So, on answers well over 8 MiB cut into reads the response owns:
  *
  * - any DAG shape gives the file's bytes, and the reads are freed: deep trees keep their parents'
- *   links far longer than 16 MiB, so a node's links must not be views into a read;
+ *   links far longer than 8 MiB, so a node's links must not be views into a read;
  * - a block served from the cache long after it arrived (a gateway that sent other blocks' repeats
  *   but not this one's) is still the block;
  * - where downstream does not copy (a stream handed to a caller), nothing is freed.
@@ -80,7 +80,7 @@ describe("verifyCar freeing the answer's reads", () => {
             const reads = readsOf(await carOf(dag.root, trustlessBlocks(dag)))
             const out = await Effect.runPromise(copied(reads, dag.root, size, true))
             const freed = reads.filter((read) => read.byteLength === 0).length
-            return equal(out, content) && freed >= reads.length - (16 * MiB) / READ - 2
+            return equal(out, content) && freed >= reads.length - (8 * MiB) / READ - 2
           }
         ),
         { numRuns: 4 }
