@@ -4,8 +4,9 @@
  * dedupes), uploaded plain and encrypted, then downloaded verified and decrypted, against one
  * served local network keeping its blocks on disk (`serve --no-chain --state-dir DIR`).
  *
- * Each operation runs in a fresh child process (this file, default V8 flags plus `--expose-gc`
- * for the baseline) measured by `measure.ts`: its RSS peak over its level after set-up. The
+ * Each operation runs in a fresh child process (`bigChild.ts`: the built package under plain
+ * `node`, default V8 flags plus `--expose-gc` for the baseline) measured by `measure.ts`: its RSS
+ * peak over its level after set-up. The
  * server's RSS is sampled every 50 ms during each operation against its level just before it.
  * Both downloads are compared with the source by SHA-256 and deleted. Target: each peak growth
  * ≤ 64 MiB. The run needs about 4× the file's size of free disk (source, the stored plain and
@@ -13,7 +14,7 @@
  * more for 10 GiB): `npx tsx --conditions=@lighthouse-effect/source scripts/bench/bigFile.ts`.
  * It prints the rows and rewrites the `## Big files end to end` section of BENCHMARKS.md.
  */
-import { execFile } from "node:child_process"
+import { execFile, execFileSync } from "node:child_process"
 import { createCipheriv, createHash } from "node:crypto"
 import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
@@ -21,34 +22,16 @@ import { tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { privateKeyToAccount } from "viem/accounts"
-import { type Operation, type OperationInput, openClient, PRIVATE_KEY } from "./client.ts"
-import { envNumber, MiB, type Measured, measure, sha256Of } from "./measure.ts"
+import { type Operation, type OperationInput, PRIVATE_KEY } from "./client.ts"
+import { envNumber, MiB, type Measured, sha256Of } from "./measure.ts"
 import { type Server, startServer } from "./network.ts"
 import * as Report from "./report.ts"
 
 const API_KEY = "bench-big-key"
-const CHILD = "--big-child"
-const self = fileURLToPath(import.meta.url)
+const childScript = fileURLToPath(new URL("bigChild.ts", import.meta.url))
 const LIMIT_MIB = 64
 
 type BigOperation = Extract<Operation, "upload-verified" | "upload-encrypted" | "download-car" | "download-decrypt">
-
-// =============================================================================
-// Child: one operation of `client.ts`, measured from inside after its set-up
-// =============================================================================
-
-const operationOf = async (which: BigOperation, input: OperationInput): Promise<Measured> => {
-  const client = await openClient(input.urls)
-  try {
-    return await measure(async () => (await client.run(which, input)) || undefined)
-  } finally {
-    await client.dispose()
-  }
-}
-
-// =============================================================================
-// Parent
-// =============================================================================
 
 /** Writes `gib` GiB of the seed's keystream to `path`, 1 MiB at a time; answers its SHA-256. */
 const writeSeededFile = async (path: string, gib: number, seed: string) => {
@@ -68,7 +51,7 @@ const writeSeededFile = async (path: string, gib: number, seed: string) => {
 
 const child = (which: BigOperation, input: OperationInput) =>
   new Promise<Measured>((resolve, reject) => {
-    const args = [...process.execArgv, "--expose-gc", self, CHILD, which, JSON.stringify(input)]
+    const args = ["--expose-gc", childScript, which, JSON.stringify(input)]
     execFile(process.execPath, args, { maxBuffer: 16 * MiB }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`${which} failed: ${error.message}\n${stderr}`))
       resolve(JSON.parse(stdout.trim().split("\n").at(-1)!) as Measured)
@@ -136,14 +119,15 @@ const section = (rows: ReadonlyArray<Row>, gib: number) => {
     "",
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx --conditions=@lighthouse-effect/source scripts/bench/bigFile.ts\` on Node ${process.version}:`,
     `a ${gib} GiB file of seeded pseudo-random bytes against one served local network keeping its blocks on disk;`,
-    "each operation a fresh client process with default V8 flags; peak RSS growth over the level before the operation.",
+    "each operation a fresh client process (the built package under plain `node`, `bigChild.ts`) with default V8 flags;",
+    "peak RSS growth over the level before the operation; V8's young generation: how much its committed size (both semi-spaces) grew by the end.",
     "",
-    "| operation | wall | client CPU | client peak growth | server peak growth | bytes equal | ≤ 64 MiB |",
-    "|---|---|---|---|---|---|---|",
+    "| operation | wall | client CPU | client peak growth | V8's young generation, committed growth | server peak growth | bytes equal | ≤ 64 MiB |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
         `| ${r.operation} | ${(r.client.wallMs / 1000).toFixed(0)} s | ${(r.client.cpuMs / 1000).toFixed(0)} s | ` +
-        `${r.client.growthMiB.toFixed(1)} MiB | ${r.serverGrowthMiB.toFixed(1)} MiB | ` +
+        `${r.client.growthMiB.toFixed(1)} MiB | ${r.client.youngGrowthMiB.toFixed(0)} MiB | ${r.serverGrowthMiB.toFixed(1)} MiB | ` +
         `${r.sameBytes === undefined ? "–" : r.sameBytes ? "yes" : "**no**"} | ` +
         `${within(Math.max(r.client.growthMiB, r.serverGrowthMiB))} |`
     ),
@@ -154,6 +138,11 @@ const section = (rows: ReadonlyArray<Row>, gib: number) => {
 
 const main = async () => {
   const gib = envNumber("BENCH_BIG_GIB") ?? 10
+  // The children load the built package, as a Node program does: build it from the sources first.
+  execFileSync("npm", ["run", "-s", "build"], {
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    stdio: "inherit"
+  })
   const dir = await fs.mkdtemp(nodePath.join(tmpdir(), "lighthouse-big-"))
   const address = privateKeyToAccount(PRIVATE_KEY).address
   const file = nodePath.join(dir, "big.bin")
@@ -173,19 +162,7 @@ const main = async () => {
   }
 }
 
-if (process.argv[2] === CHILD) {
-  const input = JSON.parse(process.argv[4]!) as OperationInput
-  operationOf(process.argv[3] as BigOperation, input).then(
-    (result) => {
-      process.stdout.write(`${JSON.stringify(result)}\n`)
-      process.exit(0)
-    },
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
-      process.exit(1)
-    }
-  )
-} else {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   main().catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
     process.exitCode = 1

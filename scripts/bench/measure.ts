@@ -11,6 +11,7 @@
  */
 import { createHash, randomFillSync } from "node:crypto"
 import { createReadStream, createWriteStream, readFileSync, writeFileSync } from "node:fs"
+import { getHeapSpaceStatistics } from "node:v8"
 import { layerNode } from "lighthouse-effect/node"
 
 export const MiB = 1024 * 1024
@@ -23,10 +24,15 @@ export interface Measured {
   readonly baselineMiB: number
   readonly peakMiB: number
   readonly growthMiB: number
+  /** How much V8's young generation (its new space, committed) grew from the baseline to the end. */
+  readonly youngGrowthMiB: number
   readonly cid?: string | undefined
 }
 
 const rssMiB = () => process.memoryUsage().rss / MiB
+
+const youngMiB = () =>
+  (getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0) / MiB
 
 /** The kernel's peak RSS of this process, in MiB, when Linux tells it. */
 const kernelPeakMiB = (): number | undefined => {
@@ -53,6 +59,7 @@ export const measure = async (operation: () => Promise<string | undefined>): Pro
   gc?.()
   gc?.()
   const baseline = rssMiB()
+  const youngBaseline = youngMiB()
   const kernel = resetKernelPeak()
   let peak = baseline
   const sampler = setInterval(() => {
@@ -71,6 +78,7 @@ export const measure = async (operation: () => Promise<string | undefined>): Pro
     baselineMiB: baseline,
     peakMiB: peak,
     growthMiB: peak - baseline,
+    youngGrowthMiB: youngMiB() - youngBaseline,
     cid
   }
 }
