@@ -81,6 +81,30 @@ interface Decoded {
   readonly links: ReadonlyArray<dagPb.PBLink>
 }
 
+/**
+ * Whether a dag-pb node's bytes hold a link (its field 2), read from the node's top-level keys and
+ * lengths alone. Bytes that are not a well-formed node count as holding one: they are copied, and
+ * the decoder refuses them.
+ *
+ * @internal
+ */
+export const holdsLinks = (bytes: Uint8Array): boolean => {
+  let at = 0
+  while (at < bytes.length) {
+    const key = bytes[at++]!
+    if (key !== 0x0a) return true
+    let length = 0
+    for (let shift = 0; ; shift += 7) {
+      if (at >= bytes.length || shift > 28) return true
+      const byte = bytes[at++]!
+      length += (byte & 0x7f) * 2 ** shift
+      if (byte < 0x80) break
+    }
+    at += length
+  }
+  return false
+}
+
 const decode = (root: CID, cid: CID, pieces: Pieces): Effect.Effect<Decoded, ContentVerificationFailed> => {
   if (cid.code === raw.code) return Effect.succeed({ unixfs: undefined, links: [] })
   if (cid.code !== dagPb.code) {
@@ -89,12 +113,12 @@ const decode = (root: CID, cid: CID, pieces: Pieces): Effect.Effect<Decoded, Con
   return Effect.try({
     try: () => {
       const joined = joinPieces(pieces)
-      const read = dagPb.decode(joined)
       // Links outlive their block (the walk keeps them until it reaches each child), and a block in
       // one piece is a view into the answer's read, which the CAR reader may free a while later
-      // (`Car.ts`): a node with links is decoded again from a copy then (`new Uint8Array`: a Node
-      // `Buffer`'s `slice` is a view).
-      const node = read.Links.length > 0 && joined === pieces[0] ? dagPb.decode(new Uint8Array(joined)) : read
+      // (`Car.ts`): a node with links is decoded from a copy then (`new Uint8Array`: a Node
+      // `Buffer`'s `slice` is a view). A leaf is decoded where it lies.
+      const copied = joined === pieces[0] && holdsLinks(joined) ? new Uint8Array(joined) : joined
+      const node = dagPb.decode(copied)
       if (node.Data === undefined) throw new Error("no UnixFS data")
       return { unixfs: decodeData(node.Data), links: node.Links }
     },
