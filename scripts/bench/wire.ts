@@ -9,6 +9,9 @@
  * first). A Node process is measured less the median of the same program's start-up without the
  * transfer (the library's child: imports, `layerNode`, sign-in; the floors: plain `node` and the imports).
  * Each figure is the median of `BENCH_WIRE_RUNS` (default 5) processes, with the spread (min–max).
+ * Every download writes a file that does not exist yet (the one before is removed first), curl's
+ * and the floors' too: truncating a file in place reuses its memory in the page cache, which the
+ * library's download, written under a temporary name and renamed, cannot.
  * The served network (`npm run serve -- --no-chain --state-dir DIR --free-ports`, one process for
  * the whole run) is measured too: its CPU time (`/proc/<pid>/stat`) while answering curl's plain
  * `/ipfs/` and its `?format=car`.
@@ -146,12 +149,15 @@ const round = async (samples: Samples, f: Floors, server: Server) => {
   const encrypted = await nodeLibrary("upload-encrypted", input(), times)
   sample(samples, "upload-encrypted", encrypted.cpuS)
   const encryptedCid = encrypted.stdout.trim().split("\n").at(-1)!
+  await fs.rm(out, { force: true })
   sample(samples, "node download", (await nodeFloor(["download", `${f.urls.gateway}/ipfs/${cid}`, out], times)).cpuS)
+  await fs.rm(out, { force: true })
   sample(
     samples,
     "loaded download",
     (await nodeFloor(["download-loaded", `${f.urls.gateway}/ipfs/${cid}`, out], times)).cpuS
   )
+  await fs.rm(out, { force: true })
   for (const which of ["download-off", "download-car"] as const) {
     sample(samples, which, (await nodeLibrary(which, input({ cid }), times)).cpuS)
     await sameBytes(f.file, out, which)
@@ -161,6 +167,7 @@ const round = async (samples: Samples, f: Floors, server: Server) => {
   if (f.curl) {
     sample(samples, "curl upload", (await timed("curl", curlArgs.upload(f), times)).cpuS)
     for (const car of [false, true]) {
+      await fs.rm(nodePath.join(f.dir, "curl-out.bin"), { force: true })
       const before = serverCpu(server)
       sample(
         samples,
@@ -344,7 +351,7 @@ const sectionOf = (result: Result, mib: number, runs: number, curl: boolean): st
     `${curl ? "curl" : "curl is absent here, so the bare Node pipeline"} is the floor the ratios are against; the Node pipeline`,
     "(`scripts/bench/wireFloor.ts`) is fixed code, not tuned. All against one served local network",
     "(`serve --no-chain --state-dir DIR --free-ports`); the server's CPU is read from `/proc/<pid>/stat` while it answers",
-    "curl. Every download is compared with the file by SHA-256."
+    "curl. Every download writes a file that does not exist yet, and is compared with the file by SHA-256."
   ].join("\n")
 
 const main = async () => {
