@@ -214,7 +214,7 @@ describe("an answer that lies", () => {
     )
   )
 
-  it.effect("an extra block anywhere: unexpected-block, or extra-block after the last", () =>
+  it.effect("an extra block anywhere: unexpected-block, or extra-block after the last block the walk reads", () =>
     property(
       fc.tuple(answers, fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 100 })),
       async ([{ bytes, shape }, where, extra]: [{ bytes: Uint8Array; shape: ImportShape }, number, Uint8Array]) => {
@@ -225,7 +225,13 @@ describe("an answer that lies", () => {
         const outcome = await verify(await encodeCar([dag.root], blocks.toSpliced(index, 0, stranger)), {
           root: dag.root
         })
-        const expected = index === blocks.length ? "extra-block" : "unexpected-block"
+        // Blocks after it that all came before (a repeated leaf) are served from the cache: the
+        // walk then ends before them, and the stranger is left over.
+        const seen = blocks.slice(0, index)
+        const rest = blocks.slice(index)
+        const expected = rest.every((block) => seen.some((before) => before.cid.equals(block.cid)))
+          ? "extra-block"
+          : "unexpected-block"
         return (
           problemOf(outcome) === expected && "failed" in outcome && outcome.failed.block === stranger.cid.toString()
         )
