@@ -14,7 +14,7 @@
  * more for 10 GiB): `npx tsx --conditions=@lighthouse-effect/source scripts/bench/bigFile.ts`.
  * It prints the rows and rewrites the `## Big files end to end` section of BENCHMARKS.md.
  */
-import { execFile, execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { createCipheriv, createHash } from "node:crypto"
 import { createWriteStream } from "node:fs"
 import * as fs from "node:fs/promises"
@@ -23,7 +23,7 @@ import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { privateKeyToAccount } from "viem/accounts"
 import { type Operation, type OperationInput, PRIVATE_KEY } from "./client.ts"
-import { envNumber, MiB, type Measured, sha256Of } from "./measure.ts"
+import { buildPackage, envNumber, MiB, type Measured, sha256Of } from "./measure.ts"
 import { type Server, startServer } from "./network.ts"
 import * as Report from "./report.ts"
 
@@ -138,11 +138,8 @@ const section = (rows: ReadonlyArray<Row>, gib: number) => {
 
 const main = async () => {
   const gib = envNumber("BENCH_BIG_GIB") ?? 10
-  // The children load the built package, as a Node program does: build it from the sources first.
-  execFileSync("npm", ["run", "-s", "build"], {
-    cwd: fileURLToPath(new URL("../..", import.meta.url)),
-    stdio: "inherit"
-  })
+  // The children load the built package, as a Node program does.
+  buildPackage()
   const dir = await fs.mkdtemp(nodePath.join(tmpdir(), "lighthouse-big-"))
   const address = privateKeyToAccount(PRIVATE_KEY).address
   const file = nodePath.join(dir, "big.bin")

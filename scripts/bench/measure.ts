@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import { execFileSync } from "node:child_process"
 import { createHash, randomFillSync } from "node:crypto"
 import { createReadStream, createWriteStream, readFileSync, writeFileSync } from "node:fs"
 import { getHeapSpaceStatistics } from "node:v8"
@@ -103,6 +104,10 @@ export const sha256Of = async (path: string) => {
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
   return hash.digest("hex")
 }
+
+/** Builds the package from the sources, for children that load it as a Node program does. */
+export const buildPackage = () =>
+  execFileSync("npm", ["run", "-s", "build"], { cwd: new URL("../..", import.meta.url), stdio: "inherit" })
 
 export const envNumber = (name: string) => {
   const raw = process.env[name]

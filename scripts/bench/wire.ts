@@ -30,7 +30,7 @@ import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { privateKeyToAccount } from "viem/accounts"
 import { type Operation, type OperationInput, PRIVATE_KEY, type Urls } from "./client.ts"
-import { envNumber, MiB, makeFile, sha256Of } from "./measure.ts"
+import { buildPackage, envNumber, MiB, makeFile, sha256Of } from "./measure.ts"
 import { type Server, startServer } from "./network.ts"
 import * as Report from "./report.ts"
 
@@ -363,11 +363,8 @@ const main = async () => {
   const mib = envNumber("BENCH_WIRE_MIB") ?? 1024
   const runs = envNumber("BENCH_WIRE_RUNS") ?? 5
   const curl = process.env.BENCH_WIRE_NO_CURL === undefined && hasCurl()
-  // The children load the built package, as a Node program does: build it from the sources first.
-  execFileSync("npm", ["run", "-s", "build"], {
-    cwd: fileURLToPath(new URL("../..", import.meta.url)),
-    stdio: "inherit"
-  })
+  // The children load the built package, as a Node program does.
+  buildPackage()
   const dir = await fs.mkdtemp(nodePath.join(tmpdir(), "bench-wire-"))
   const address = privateKeyToAccount(PRIVATE_KEY).address
   const server = await startServer(nodePath.join(dir, "state"), { address, apiKey: API_KEY })

@@ -19,6 +19,7 @@ import { joinPieces, type Pieces } from "./Pieces.ts"
  * so not base58, which costs a few times more per block).
  */
 export const blockKey = (cid: CID): string =>
+  // `apply` takes the bytes as they are; a spread would walk an iterator, once per block.
   String.fromCharCode.apply(null, cid.multihash.bytes as unknown as Array<number>)
 
 export const sameBlock = (a: CID, b: CID): boolean => equals(a.multihash.bytes, b.multihash.bytes)
