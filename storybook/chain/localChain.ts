@@ -24,12 +24,36 @@ export const chainAnswers = async (): Promise<boolean> => {
   }
 }
 
-/** Starts the chain unless one answers already; the stop function stops only a chain started here. */
+/**
+ * How long a stop waits for the chain's server to close. The server waits for every connection to
+ * end first, and a browser may hold one open that never sends a request (a preconnect): without a
+ * bound, the stop, and whatever awaits it (Vitest's teardown, which has no time limit), would wait
+ * for good. Past the bound the process's exit ends what is left of the server.
+ */
+const STOP_WITHIN_MS = 5000
+
+/** `stop`, given up on after {@link STOP_WITHIN_MS} (with a warning). */
+const bounded = (stop: () => Promise<void>) => async (): Promise<void> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), STOP_WITHIN_MS)
+  })
+  const stopped = await Promise.race([stop().then(() => "stopped" as const), late])
+  clearTimeout(timer)
+  if (stopped === "late") {
+    console.warn(`The local chain did not stop within ${STOP_WITHIN_MS / 1000} s; the process's exit ends it.`)
+  }
+}
+
+/**
+ * Starts the chain unless one answers already; the stop function stops only a chain started here,
+ * waiting at most {@link STOP_WITHIN_MS} for it.
+ */
 export const ensureLocalChain = async (): Promise<{
   readonly started: boolean
   readonly stop: () => Promise<void>
 }> => {
   if (await chainAnswers()) return { started: false, stop: async () => {} }
   const chain = await startLocalChain({ serve: { port } })
-  return { started: true, stop: chain.stop }
+  return { started: true, stop: bounded(chain.stop) }
 }
