@@ -16,7 +16,7 @@ import * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
 import { varint } from "multiformats"
 import { CID } from "multiformats/cid"
-import type { ContentVerificationFailed } from "../errors/Verification.ts"
+import { ContentVerificationFailed } from "../errors/Verification.ts"
 import { DownstreamCopies, releaseOwned } from "../internal/OwnedBytes.ts"
 import { blockKey, failure, isInline, sameBlock } from "./Blocks.ts"
 import { carV1Roots } from "./CarHeader.ts"
@@ -82,6 +82,16 @@ class ByteReader<E> {
     }
   }
 
+  /** How many bytes are buffered. */
+  get buffered(): number {
+    return this.#buffered
+  }
+
+  /** Whether the stream has ended (nothing more will be buffered). */
+  get ended(): boolean {
+    return this.#ended
+  }
+
   /** Pulls until `n` bytes are buffered or the stream ends; whether they are. */
   fill(n: number): Effect.Effect<boolean, E> {
     return Effect.suspend(() =>
@@ -110,13 +120,24 @@ class ByteReader<E> {
   /** The first `n` buffered bytes (fewer when fewer are buffered), contiguous, consumed. */
   take(n: number): Uint8Array {
     const bytes = this.peek(n)
-    this.takePieces(bytes.byteLength)
+    this.skip(bytes.byteLength)
     return bytes
   }
 
   /** The first `n` buffered bytes (fewer when fewer are buffered) as views into the chunks, consumed. */
   takePieces(n: number): Pieces {
     const pieces: Array<Uint8Array> = []
+    this.#consume(n, pieces)
+    return pieces
+  }
+
+  /** Consumes the first `n` buffered bytes (fewer when fewer are buffered) unseen. */
+  skip(n: number): void {
+    this.#consume(n, undefined)
+  }
+
+  /** Consumes the first `n` buffered bytes, as views into the chunks onto `pieces` when given. */
+  #consume(n: number, pieces: Array<Uint8Array> | undefined): void {
     let left = Math.min(n, this.#buffered)
     this.#buffered -= left
     while (left > 0) {
@@ -124,12 +145,12 @@ class ByteReader<E> {
       if (first.bytes.byteLength <= left) {
         this.#chunks.shift()
         // Never the read itself, which the response may own: only this reader frees it.
-        pieces.push(first.bytes === first.read ? first.bytes.subarray(0) : first.bytes)
+        pieces?.push(first.bytes === first.read ? first.bytes.subarray(0) : first.bytes)
         left -= first.bytes.byteLength
         this.#consumed += first.bytes.byteLength
         if (this.#freesReads) this.#retired.push({ read: first.read, at: this.#consumed })
       } else {
-        pieces.push(first.bytes.subarray(0, left))
+        pieces?.push(first.bytes.subarray(0, left))
         first.bytes = first.bytes.subarray(left)
         this.#consumed += left
         left = 0
@@ -140,43 +161,73 @@ class ByteReader<E> {
       this.beforeFree(read)
       releaseOwned(read)
     }
-    return pieces
   }
 }
 
-/** A length-prefixed frame: the prefix's size and the length; `undefined` at the end of the answer. */
-const frameLength = <E>(root: CID, reader: ByteReader<E>) =>
-  Effect.gen(function* () {
-    if (!(yield* reader.fill(1))) return undefined
-    yield* reader.fill(10)
-    const head = reader.peek(10)
-    const [length, prefix] = yield* Effect.try({
-      try: () => varint.decode(head),
-      catch: () => failure(root, "truncated", "the answer ends inside a length prefix")
-    })
-    return { length, prefix }
+/** More bytes than are buffered are needed first: the reader must hold `need` of them. */
+class Short {
+  constructor(readonly need: number) {}
+}
+
+/** What a parse of buffered bytes answers: a value, a failure, or {@link Short}. */
+type Parsed<A> = A | ContentVerificationFailed | Short
+
+/**
+ * `parse` run on the reader's buffered bytes, pulling more each time it answers {@link Short}.
+ * Parsing is synchronous and the effect is built once for all its runs: a verified download
+ * parses a section per block, and a generator per block (an `Effect.gen` step waiting on the
+ * socket) left objects behind that outlived V8's young generation, the survivors that grew it to
+ * its largest over a long download.
+ */
+const parsing = <A, E>(
+  reader: ByteReader<E>,
+  parse: () => Parsed<A>
+): Effect.Effect<A, ContentVerificationFailed | E> => {
+  const attempt: Effect.Effect<A, ContentVerificationFailed | E> = Effect.suspend(() => {
+    const parsed = parse()
+    if (parsed instanceof Short) return Effect.andThen(reader.fill(parsed.need), attempt)
+    return parsed instanceof ContentVerificationFailed ? Effect.fail(parsed) : Effect.succeed(parsed)
   })
+  return attempt
+}
 
-/** Succeeds once the next `n` bytes are buffered, failing as truncated when the answer ends first. */
-const buffered = <E>(root: CID, reader: ByteReader<E>, n: number, what: string) =>
-  Effect.flatMap(reader.fill(n), (complete) =>
-    complete ? Effect.void : Effect.fail(failure(root, "truncated", `the answer ends inside ${what}`))
-  )
+/** The widest length prefix (a varint of a 64-bit length). */
+const MAX_PREFIX_BYTES = 10
 
-/** Reads the header: a CARv1 header, whatever its roots. */
-const readCarHeader = Effect.fnUntraced(function* <E>(root: CID, reader: ByteReader<E>) {
-  const frame = yield* frameLength(root, reader)
-  if (frame === undefined) return yield* failure(root, "truncated", "the answer is empty")
-  if (frame.length > MAX_HEADER_BYTES) {
-    return yield* failure(root, "malformed-block", `a CAR header of ${frame.length} bytes`)
+/**
+ * The length-prefixed frame at the front of the buffered bytes: the prefix's size and the length;
+ * `undefined` at the end of the answer.
+ */
+const parseFrameLength = <E>(
+  root: CID,
+  reader: ByteReader<E>
+): Parsed<{ readonly length: number; readonly prefix: number } | undefined> => {
+  if (reader.buffered === 0) return reader.ended ? undefined : new Short(1)
+  try {
+    const [length, prefix] = varint.decode(reader.peek(MAX_PREFIX_BYTES))
+    return { length, prefix }
+  } catch {
+    // A prefix cut by a read: wait for the widest one, unless the answer ends first.
+    if (reader.buffered < MAX_PREFIX_BYTES && !reader.ended) return new Short(MAX_PREFIX_BYTES)
+    return failure(root, "truncated", "the answer ends inside a length prefix")
   }
-  yield* buffered(root, reader, frame.prefix + frame.length, "the CAR header")
-  const bytes = reader.take(frame.prefix + frame.length)
+}
+
+/** The CAR header, when buffered whole: a CARv1 header, whatever its roots. */
+const parseCarHeader = <E>(root: CID, reader: ByteReader<E>): Parsed<true> => {
+  const frame = parseFrameLength(root, reader)
+  if (frame === undefined) return failure(root, "truncated", "the answer is empty")
+  if (frame instanceof Short || frame instanceof ContentVerificationFailed) return frame
+  if (frame.length > MAX_HEADER_BYTES) return failure(root, "malformed-block", `a CAR header of ${frame.length} bytes`)
+  const size = frame.prefix + frame.length
+  if (reader.buffered < size) {
+    return reader.ended ? failure(root, "truncated", "the answer ends inside the CAR header") : new Short(size)
+  }
   // The trustless gateway spec leaves `roots` unspecified ("a client SHOULD ignore this field"):
   // gateways root a path's CAR at its first or its last CID. What counts is that the blocks walk
   // from `root`, which the walk checks block by block; the header must only be a CARv1 header.
-  if (carV1Roots(bytes) === undefined) return yield* failure(root, "malformed-block", "not a CARv1 header")
-})
+  return carV1Roots(reader.take(size)) === undefined ? failure(root, "malformed-block", "not a CARv1 header") : true
+}
 
 interface Section {
   readonly cid: CID
@@ -201,22 +252,28 @@ const sectionCid = <E>(reader: ByteReader<E>, length: number): { readonly cid: C
   }
 }
 
-/** Reads the next section; `undefined` at the end of the answer. */
-const readSection = Effect.fnUntraced(function* <E>(root: CID, reader: ByteReader<E>) {
-  const frame = yield* frameLength(root, reader)
-  if (frame === undefined) return undefined
+/** The next section, when buffered whole; `undefined` at the end of the answer. */
+const parseSection = <E>(root: CID, reader: ByteReader<E>): Parsed<Section | undefined> => {
+  const frame = parseFrameLength(root, reader)
+  if (frame === undefined || frame instanceof Short || frame instanceof ContentVerificationFailed) return frame
   if (frame.length > MAX_BLOCK_BYTES + MAX_CID_BYTES) {
-    return yield* failure(root, "block-too-large", `a CAR section of ${frame.length} bytes (blocks are at most 2 MiB)`)
+    return failure(root, "block-too-large", `a CAR section of ${frame.length} bytes (blocks are at most 2 MiB)`)
   }
-  reader.takePieces(frame.prefix)
-  yield* buffered(root, reader, frame.length, "a block")
-  const { cid, size } = yield* Effect.try({
-    try: () => sectionCid(reader, frame.length),
-    catch: (error) => failure(root, "malformed-block", `a CAR section without a valid CID: ${(error as Error).message}`)
-  })
-  reader.takePieces(size)
-  return { cid, pieces: reader.takePieces(frame.length - size) } satisfies Section
-})
+  if (reader.buffered < frame.prefix + frame.length) {
+    return reader.ended
+      ? failure(root, "truncated", "the answer ends inside a block")
+      : new Short(frame.prefix + frame.length)
+  }
+  reader.skip(frame.prefix)
+  let cid: { readonly cid: CID; readonly size: number }
+  try {
+    cid = sectionCid(reader, frame.length)
+  } catch (error) {
+    return failure(root, "malformed-block", `a CAR section without a valid CID: ${(error as Error).message}`)
+  }
+  reader.skip(cid.size)
+  return { cid: cid.cid, pieces: reader.takePieces(frame.length - cid.size) }
+}
 
 /**
  * Recent blocks by multihash, dropped oldest first past {@link CACHE_BYTES}. `keep` copies the
@@ -265,36 +322,41 @@ const recentBlocks = () => {
   }
 }
 
+const isSection = (parsed: Parsed<Section | undefined>): parsed is Section =>
+  parsed !== undefined && !(parsed instanceof Short) && !(parsed instanceof ContentVerificationFailed)
+
+/** Why the answer has not got block `cid` where the walk needs it, `next` coming instead. */
+const notAnswered = (root: CID, cid: CID, next: Section | undefined, later: (cid: CID) => boolean) =>
+  next === undefined
+    ? failure(root, "missing-block", `the answer ends without block ${cid}`, cid)
+    : later(next.cid)
+      ? failure(root, "missing-block", `block ${cid} is missing: ${next.cid} came in its place`, cid)
+      : failure(root, "unexpected-block", `block ${next.cid} came where ${cid} was needed`, next.cid)
+
 /** The blocks of a CAR answer, in order, for the walk from `root`. */
 const carSource = <E>(root: CID, reader: ByteReader<E>): BlockSource<E> => {
+  /** The section read but not yet taken by a block. */
   let upcoming: Section | undefined
   const cache = recentBlocks()
   reader.beforeFree = cache.keep
-  const peek = Effect.suspend(() =>
-    upcoming !== undefined
-      ? Effect.succeed(upcoming)
-      : Effect.map(readSection(root, reader), (section) => {
-          upcoming = section
-          return section
-        })
-  )
+  const peek = parsing(reader, () => {
+    if (upcoming !== undefined) return upcoming
+    const parsed = parseSection(root, reader)
+    if (isSection(parsed)) upcoming = parsed
+    return parsed
+  })
+  const take = (next: Section | undefined, cid: CID, later: (cid: CID) => boolean) => {
+    if (next !== undefined && sameBlock(next.cid, cid)) {
+      upcoming = undefined
+      cache.add(cid, next.pieces)
+      return Effect.succeed(next.pieces)
+    }
+    if (isInline(cid)) return Effect.succeed([cid.multihash.digest])
+    const cached = cache.get(cid)
+    return cached !== undefined ? Effect.succeed(cached) : Effect.fail(notAnswered(root, cid, next, later))
+  }
   const block = (cid: CID, later: (cid: CID) => boolean): Effect.Effect<Pieces, ContentVerificationFailed | E> =>
-    Effect.gen(function* () {
-      const next = yield* peek
-      if (next !== undefined && sameBlock(next.cid, cid)) {
-        upcoming = undefined
-        cache.add(cid, next.pieces)
-        return next.pieces
-      }
-      if (isInline(cid)) return [cid.multihash.digest]
-      const cached = cache.get(cid)
-      if (cached !== undefined) return cached
-      if (next === undefined) return yield* failure(root, "missing-block", `the answer ends without block ${cid}`, cid)
-      if (later(next.cid)) {
-        return yield* failure(root, "missing-block", `block ${cid} is missing: ${next.cid} came in its place`, cid)
-      }
-      return yield* failure(root, "unexpected-block", `block ${next.cid} came where ${cid} was needed`, next.cid)
-    })
+    Effect.flatMap(peek, (next) => take(next, cid, later))
   const end = Effect.flatMap(peek, (next) =>
     next === undefined
       ? Effect.void
@@ -315,7 +377,7 @@ const verifiedCar = <E>(
     Effect.gen(function* () {
       const freesReads = mayFreeReads && (yield* DownstreamCopies)
       const reader = new ByteReader(pull, freesReads)
-      yield* readCarHeader(target.root, reader)
+      yield* parsing(reader, () => parseCarHeader(target.root, reader))
       return yield* Channel.toPullScoped(Stream.toChannel(walk(carSource(target.root, reader), target)), scope)
     })
   )

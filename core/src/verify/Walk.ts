@@ -242,7 +242,11 @@ const followShard = (
   })
 }
 
-/** The verified bytes of the file at `target`, in order; fails at the first block that does not check out. */
+/**
+ * The verified bytes of the file at `target`, in order; fails at the first block that does not
+ * check out. Each step is a chain of effects, not an `Effect.gen`: a generator per block, waiting
+ * on the source's socket, left objects behind that outlived V8's young generation (see `Car.ts`).
+ */
 export const walk = <E>(
   source: BlockSource<E>,
   target: Target
@@ -251,26 +255,29 @@ export const walk = <E>(
     const root = target.root
     const stack: Array<Task> = [{ kind: "path", cid: root, segments: target.path ?? [] }]
     const later = (cid: CID) => stack.some((task) => sameBlock(task.cid, cid))
-    return Stream.paginate(undefined, () =>
-      Effect.gen(function* () {
-        const task = stack.pop()
-        if (task === undefined) {
-          yield* source.end
-          return [[], Option.none()] as const
-        }
-        const node = task.kind === "file" ? { at: task.at, size: task.size } : undefined
-        const answered = yield* source.block(task.cid, later, node)
-        const pieces = answered instanceof Uint8Array ? [answered] : answered
-        yield* checkBlock(root, task.cid, pieces)
-        const decoded = yield* decode(root, task.cid, pieces)
-        const out =
+    /** Checks a block, then reads it: its bytes of the file, and its children pushed. */
+    const visit = (task: Task, pieces: Pieces): Effect.Effect<Pieces | undefined, ContentVerificationFailed> =>
+      Effect.andThen(
+        checkBlock(root, task.cid, pieces),
+        Effect.flatMap(decode(root, task.cid, pieces), (decoded) =>
           task.kind === "file"
-            ? yield* readFileNode(root, task, pieces, decoded, stack)
+            ? readFileNode(root, task, pieces, decoded, stack)
             : task.kind === "path"
-              ? yield* readPathNode(root, target, task, pieces, decoded, stack)
-              : yield* followShard(root, task.cid, task.step, task.segments, decoded, stack)
-        // The block's pieces go out as one chunk: the bytes of one verified block.
-        return [out ?? [], Option.some(undefined)] as const
-      })
-    )
+              ? readPathNode(root, target, task, pieces, decoded, stack)
+              : followShard(root, task.cid, task.step, task.segments, decoded, stack)
+        )
+      )
+    const finished = [[], Option.none()] as const
+    return Stream.paginate(undefined, () => {
+      const task = stack.pop()
+      if (task === undefined) return Effect.as(source.end, finished)
+      const node = task.kind === "file" ? { at: task.at, size: task.size } : undefined
+      return Effect.flatMap(source.block(task.cid, later, node), (answered) =>
+        Effect.map(
+          visit(task, answered instanceof Uint8Array ? [answered] : answered),
+          // The block's pieces go out as one chunk: the bytes of one verified block.
+          (out) => [out ?? [], Option.some(undefined)] as const
+        )
+      )
+    })
   })
