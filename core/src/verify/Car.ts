@@ -166,7 +166,11 @@ class ByteReader<E> {
 
 /** More bytes than are buffered are needed first: the reader must hold `need` of them. */
 class Short {
-  constructor(readonly need: number) {}
+  readonly need: number
+  // Not a parameter property: Node runs these sources with its types stripped, which has none.
+  constructor(need: number) {
+    this.need = need
+  }
 }
 
 /** What a parse of buffered bytes answers: a value, a failure, or {@link Short}. */
