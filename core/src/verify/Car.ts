@@ -176,6 +176,10 @@ class Short {
 /** What a parse of buffered bytes answers: a value, a failure, or {@link Short}. */
 type Parsed<A> = A | ContentVerificationFailed | Short
 
+/** Whether a parse answered a value (neither a failure nor {@link Short}). */
+const isValue = <A>(parsed: Parsed<A>): parsed is A =>
+  !(parsed instanceof Short) && !(parsed instanceof ContentVerificationFailed)
+
 /**
  * `parse` run on the reader's buffered bytes, pulling more each time it answers {@link Short}.
  * Parsing is synchronous and the effect is built once for all its runs: a verified download
@@ -189,8 +193,8 @@ const parsing = <A, E>(
 ): Effect.Effect<A, ContentVerificationFailed | E> => {
   const attempt: Effect.Effect<A, ContentVerificationFailed | E> = Effect.suspend(() => {
     const parsed = parse()
-    if (parsed instanceof Short) return Effect.andThen(reader.fill(parsed.need), attempt)
-    return parsed instanceof ContentVerificationFailed ? Effect.fail(parsed) : Effect.succeed(parsed)
+    if (isValue(parsed)) return Effect.succeed(parsed)
+    return parsed instanceof Short ? Effect.andThen(reader.fill(parsed.need), attempt) : Effect.fail(parsed)
   })
   return attempt
 }
@@ -221,7 +225,7 @@ const parseFrameLength = <E>(
 const parseCarHeader = <E>(root: CID, reader: ByteReader<E>): Parsed<true> => {
   const frame = parseFrameLength(root, reader)
   if (frame === undefined) return failure(root, "truncated", "the answer is empty")
-  if (frame instanceof Short || frame instanceof ContentVerificationFailed) return frame
+  if (!isValue(frame)) return frame
   if (frame.length > MAX_HEADER_BYTES) return failure(root, "malformed-block", `a CAR header of ${frame.length} bytes`)
   const size = frame.prefix + frame.length
   if (reader.buffered < size) {
@@ -259,7 +263,7 @@ const sectionCid = <E>(reader: ByteReader<E>, length: number): { readonly cid: C
 /** The next section, when buffered whole; `undefined` at the end of the answer. */
 const parseSection = <E>(root: CID, reader: ByteReader<E>): Parsed<Section | undefined> => {
   const frame = parseFrameLength(root, reader)
-  if (frame === undefined || frame instanceof Short || frame instanceof ContentVerificationFailed) return frame
+  if (frame === undefined || !isValue(frame)) return frame
   if (frame.length > MAX_BLOCK_BYTES + MAX_CID_BYTES) {
     return failure(root, "block-too-large", `a CAR section of ${frame.length} bytes (blocks are at most 2 MiB)`)
   }
@@ -338,9 +342,6 @@ const recentBlocks = () => {
   }
 }
 
-const isSection = (parsed: Parsed<Section | undefined>): parsed is Section =>
-  parsed !== undefined && !(parsed instanceof Short) && !(parsed instanceof ContentVerificationFailed)
-
 /** Why the answer has not got block `cid` where the walk needs it, `next` coming instead. */
 const notAnswered = (root: CID, cid: CID, next: Section | undefined, later: (cid: CID) => boolean) =>
   next === undefined
@@ -358,7 +359,7 @@ const carSource = <E>(root: CID, reader: ByteReader<E>): BlockSource<E> => {
   const peek = parsing(reader, () => {
     if (upcoming !== undefined) return upcoming
     const parsed = parseSection(root, reader)
-    if (isSection(parsed)) upcoming = parsed
+    if (parsed !== undefined && isValue(parsed)) upcoming = parsed
     return parsed
   })
   const take = (next: Section | undefined, cid: CID, later: (cid: CID) => boolean) => {
