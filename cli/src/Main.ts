@@ -3,13 +3,15 @@
  * success; 1 on a failure, with the catalogue's message on stderr; 2 on bad usage (an unknown
  * command or flag, a missing argument, a missing secret); 130 when interrupted. With `--json` a
  * failure also puts `{"error":{"_tag","message"}}` on stdout. Help and version go to stdout;
- * usage errors and the help that goes with them to stderr.
+ * usage errors and the help that goes with them to stderr, and so does every log line (the
+ * library's warnings; `--log-level` sets which): stdout holds only the result or the content.
  *
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import * as Stdio from "effect/Stdio"
 import { CliError, CliOutput, Command, TerminalCapabilities } from "effect/cli"
 import * as Conditions from "./commands/Conditions.ts"
@@ -139,5 +141,5 @@ export const run = (args: ReadonlyArray<string>) =>
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : report(Cause.squash(cause), jsonRequested(args))
     ),
-    Effect.provide(Layer.mergeAll(presenterLayer, TerminalCapabilities.layer))
+    Effect.provide(Layer.mergeAll(presenterLayer, TerminalCapabilities.layer, Logger.layer([Output.logger])))
   )
