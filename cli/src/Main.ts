@@ -129,7 +129,7 @@ const classify = (error: unknown): Reported => {
 const report = (error: unknown, json: boolean) =>
   Effect.gen(function* () {
     const reported = classify(error)
-    if (!reported.printed) yield* Output.stderr(reported.message)
+    if (!reported.printed) yield* Output.stderr(Output.printable(reported.message))
     if (json) yield* Output.stdout(Output.toJson({ error: { _tag: reported.tag, message: reported.message } }))
     return reported.code
   })

@@ -246,6 +246,19 @@ describe("names from the server and the disk are printed escaped, and exactly in
       stderr: ""
     })
   })
+
+  it("a failure naming a local file escapes it on stderr, and gives it exactly in JSON", async () => {
+    const cid = await uploadNamed("hello.txt", "hello\n")
+    const target = nodePath.join(home, "taken\u001b]0;title\u0007")
+    await writeFile(target, "already here")
+    const refused = await cli(["download", cid, "-o", target, "--json"], env)
+    const message = `${target} exists: pass --force to replace it`
+    expect(refused).toEqual({
+      code: 1,
+      stdout: `${JSON.stringify({ error: { _tag: "WouldOverwrite", message } })}\n`,
+      stderr: `${nodePath.join(home, "taken\\x1b]0;title\\x07")} exists: pass --force to replace it\n`
+    })
+  })
 })
 
 describe("hostile keystores are refused at once, typed", () => {
