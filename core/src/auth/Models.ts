@@ -13,6 +13,7 @@ import type {
   InvalidSignature,
   NodeError,
   SignerError,
+  TokenExpired,
   TransportFailure
 } from "../Errors.ts"
 import { Credential } from "../schema/Credential.ts"
@@ -75,6 +76,23 @@ export type ApiFailure = InvalidPublicKey | HttpStatusError | TransportFailure
 
 /** Failures of signing in to the key nodes. */
 export type SignInFailure = InvalidPublicKey | NodeError | InvalidResponse | SignerError | InvalidSignature
+
+/**
+ * `Auth.checkToken`: an address and the token that is to prove it to the key nodes (a JWT
+ * `jwt:…`, or a raw signature of the node message).
+ *
+ * @category schemas
+ */
+export const TokenCheckInput = Schema.Struct({ address: Schema.String, token: Credential })
+/** @category models */
+export type TokenCheckInput = typeof TokenCheckInput.Type
+
+/**
+ * Why a token was refused before it was relied on: not a token for this address (`Invalid
+ * Signature`), expired with no signer to renew it (`jwt expired`), or the key nodes could not be
+ * asked (`NodeError`).
+ */
+export type TokenCheckFailure = InvalidPublicKey | InvalidSignature | TokenExpired | NodeError
 
 /** Options of `Auth.layer`. */
 export interface Options {
