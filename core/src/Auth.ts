@@ -73,10 +73,10 @@ export interface Service {
   readonly token: (signer: Signer["Service"]) => Effect.Effect<Redacted.Redacted<string>, SignInFailure>
   /**
    * Checks that the key nodes take `token` for `address`, without writing anything: locally (a
-   * JWT's `sub` and `exp`, a signature's shape), then, for a JWT, one authenticated read on node
+   * JWT's shape and `sub`, a signature's shape), then, for a JWT, one authenticated read on node
    * 1. A token from `token(signer)` is renewed there if the node refuses it. A raw signature is
-   * only checked locally (the nodes accept one once). `Invalid Signature`, `jwt expired`, or the
-   * `NodeError` of a node that could not be asked.
+   * only checked locally (the nodes accept one once). `Invalid Signature`; or the node's
+   * `NodeError`: its `jwt expired`, or the failure of a node that could not be asked.
    */
   readonly checkToken: (input: TokenCheckInput) => Effect.Effect<void, TokenCheckFailure>
   /** Drops the cached tokens of `address` (e.g. after the node refused them). */

@@ -13,7 +13,6 @@ import type {
   InvalidSignature,
   NodeError,
   SignerError,
-  TokenExpired,
   TransportFailure
 } from "../Errors.ts"
 import { Credential } from "../schema/Credential.ts"
@@ -89,10 +88,10 @@ export type TokenCheckInput = typeof TokenCheckInput.Type
 
 /**
  * Why a token was refused before it was relied on: not a token for this address (`Invalid
- * Signature`), expired with no signer to renew it (`jwt expired`), or the key nodes could not be
- * asked (`NodeError`).
+ * Signature`), or the node's own refusal or failure (`NodeError`: `jwt expired` for an expired
+ * JWT with no signer to renew it, or a node that could not be asked).
  */
-export type TokenCheckFailure = InvalidPublicKey | InvalidSignature | TokenExpired | NodeError
+export type TokenCheckFailure = InvalidPublicKey | InvalidSignature | NodeError
 
 /** Options of `Auth.layer`. */
 export interface Options {

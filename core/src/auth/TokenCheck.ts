@@ -5,13 +5,18 @@
  *
  * The cheapest check the key-node protocol allows:
  *
- * 1. locally, without a request: a JWT must be three base64url segments whose claims name this
- *    address (`sub`) and have not expired (`exp`, on the caller's clock); a raw signature must be
- *    shaped as one (EIP-191 `0x` + 65 bytes, or 64 ed25519 bytes for a Solana key);
+ * 1. locally, without a request: a JWT must be three base64url segments with JSON claims, whose
+ *    `sub` (when present) is this address; a raw signature must be shaped as one (EIP-191 `0x` +
+ *    65 bytes, or 64 ed25519 bytes for a Solana key). Anything else is `Invalid Signature`;
  * 2. for a JWT, one authenticated read on node 1: `POST /api/retrieveSharedKey/1` for a CID
  *    nobody stores. Every per-node route checks the bearer token before its own rules, so a 401
- *    is the token refused (`jwt expired` or `Invalid Signature`) and any other answer (`cid not
- *    found`, `Access Denied`, a shard) is the token accepted. Nothing is written.
+ *    is the token refused and any other answer (`cid not found`, `Access Denied`, a shard) is the
+ *    token accepted. Nothing is written. A 401 `jwt expired` stays the node's `NodeError` (its
+ *    own text); any other 401 is `Invalid Signature`.
+ *
+ * Expiry is left to the node's clock, not judged by the `exp` claim here: the two clocks differ
+ * (a served network's clock can be moved days on), and a client ahead of the node would refuse a
+ * token the node takes.
  *
  * A raw signature is not sent: each node accepts one once, and the check would spend it.
  * A token from `Auth.token` has a session (`KeyNodes.sessions`): the local checks are skipped (the
@@ -20,9 +25,8 @@
  *
  * @since 0.1.0
  */
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { InvalidSignature, type NodeError, TokenExpired } from "../Errors.ts"
+import { InvalidSignature, type NodeError } from "../Errors.ts"
 import { reveal } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
@@ -51,19 +55,13 @@ const checkLocally = Effect.fnUntraced(function* (address: string, token: string
   if (typeof claims.sub === "string" && claims.sub.toLowerCase() !== address.toLowerCase()) {
     return yield* refused(`the JWT was issued to ${claims.sub}, not to ${address}`)
   }
-  if (typeof claims.exp === "number") {
-    const now = yield* Clock.currentTimeMillis
-    if (claims.exp * 1000 <= now) return yield* new TokenExpired({ expiredAt: claims.exp * 1000 })
-  }
   return "jwt" as const
 })
 
 /** A node's refusal of the check: a 401 refuses the token; an answer given past the token check accepts it. */
 const verdict = (error: NodeError): Effect.Effect<void, TokenCheckFailure> => {
   if (error.statusCode === 401) {
-    return Effect.fail(
-      /jwt expired/i.test(error.nodeMessage) ? new TokenExpired({ cause: error }) : new InvalidSignature({ cause: error })
-    )
+    return Effect.fail(/jwt expired/i.test(error.nodeMessage) ? error : new InvalidSignature({ cause: error }))
   }
   // Unreachable, timed out or failing (transport, 404, 5xx): not known to be good, so nothing is sent.
   if (error.statusCode === 0 || error.statusCode === 404 || error.statusCode >= 500) return Effect.fail(error)

@@ -7,7 +7,7 @@
 import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 import type { PlatformError } from "effect/PlatformError"
-import type { SignInFailure, TokenCheckFailure } from "../auth/Models.ts"
+import type { SignInFailure } from "../auth/Models.ts"
 import type {
   AuthTokenMustBeJwt,
   CidMismatch,
@@ -252,7 +252,6 @@ export type UploadFailure =
 export type EncryptedUploadFailure =
   | UploadFailure
   | SignInFailure
-  | TokenCheckFailure
   | InvalidPublicKey
   | DuplicateFileName
   | AuthTokenMustBeJwt
