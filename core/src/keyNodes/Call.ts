@@ -86,16 +86,16 @@ const callInSession = (hosts: Hosts, session: Session, nodeId: number, request: 
       yield* Effect.logDebug(`KeyNodes: node ${nodeId} refused the session's token and renewing it failed`, renewed)
       return first
     }
-    yield* Effect.logDebug(`KeyNodes: node ${nodeId} refused the session's token (${first.result.failure.message}); renewed`)
+    yield* Effect.logDebug(
+      `KeyNodes: node ${nodeId} refused the session's token (${first.result.failure.message}); renewed`
+    )
     const second = yield* callCounting(hosts, nodeId, { ...request, token: renewed.success })
     return { result: second.result, attempts: first.attempts + second.attempts }
   })
 
 const attempt = (hosts: Hosts, sessions: Sessions, nodeId: number, request: NodeRequest): Effect.Effect<Attempted> => {
   const session = sessions.of(request.token)
-  return session === undefined
-    ? callCounting(hosts, nodeId, request)
-    : callInSession(hosts, session, nodeId, request)
+  return session === undefined ? callCounting(hosts, nodeId, request) : callInSession(hosts, session, nodeId, request)
 }
 
 /** One node, with the retry policy and the token's session. */
