@@ -69,7 +69,11 @@ export interface Service {
   readonly refresh: (input: RefreshInput) => Effect.Effect<JwtPair, InvalidPublicKey | InvalidSignature>
   /** Node message, signature, JWT: the whole sign-in of `signer`, uncached. */
   readonly signIn: (signer: Signer["Service"], options?: SignInOptions) => Effect.Effect<JwtPair, SignInFailure>
-  /** A valid JWT for `signer`: cached, refreshed before it expires, signed in again when the refresh fails. */
+  /**
+   * A valid JWT for `signer`: cached, refreshed before it expires, signed in again when the refresh
+   * fails. It carries the signer's session: a key node that refuses it later (`jwt expired` by the
+   * node's clock) has it renewed the same way, and the call is repeated once.
+   */
   readonly token: (signer: Signer["Service"]) => Effect.Effect<Redacted.Redacted<string>, SignInFailure>
   /**
    * Checks that the key nodes take `token` for `address`, without writing anything: locally (a

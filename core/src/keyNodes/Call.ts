@@ -83,7 +83,10 @@ const callInSession = (hosts: Hosts, session: Session, nodeId: number, request: 
     if (first.result._tag === "Success" || first.result.failure.statusCode !== 401) return first
     const renewed = yield* Effect.result(session.renew(token))
     if (renewed._tag === "Failure") {
-      yield* Effect.logDebug(`KeyNodes: node ${nodeId} refused the session's token and renewing it failed`, renewed)
+      yield* Effect.logDebug(
+        `KeyNodes: node ${nodeId} refused the session's token and renewing it failed`,
+        renewed.failure
+      )
       return first
     }
     yield* Effect.logDebug(
