@@ -20,7 +20,7 @@ import type { AccessControl } from "../AccessControl.ts"
 import { DelegateInput, RevokeDelegatesInput } from "../accessControl/Delegation.ts"
 import { ApplyInput, RevokeInput, ShareInput, TransferInput, UpdateInput } from "../accessControl/Models.ts"
 import type { Auth } from "../Auth.ts"
-import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions } from "../auth/Models.ts"
+import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions, TokenCheckInput } from "../auth/Models.ts"
 import type { Download } from "../Download.ts"
 import { DecryptOptions, Options as DownloadOptions, ToFileOptions } from "../download/Models.ts"
 import { InvalidArgument } from "../Errors.ts"
@@ -108,6 +108,7 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     refresh: [arg(RefreshInput, "{ address, refreshToken }")],
     signIn: [signer, opt(SignInOptions, "{ chain? }")],
     token: [signer],
+    checkToken: [arg(TokenCheckInput, "{ address, token }")],
     forget: [arg(Schema.String, "an address (string)")],
     apiAuthMessage: [arg(Schema.String, "a public key (string)")],
     apiMessage: [arg(Schema.String, "a public key (string)")],
