@@ -5,8 +5,9 @@
  * Verified by default: the content comes as the gateway's trustless CAR
  * (`GET {gateway}/ipfs/{cid}?format=car`) and every block is checked against the CID while it
  * streams (`ContentVerificationFailed` names the CID and what was wrong); a gateway that cannot
- * answer so is read with `POST {gateway}/api/v0/cat/{cid}` unverified, which the result reports
- * (`verification: "required"` refuses instead, `"off"` never verifies).
+ * answer so fails the download (`UnverifiableGateway`). Unverified bytes only when asked by name:
+ * `verification: "if-supported"` then reads such a gateway with `POST {gateway}/api/v0/cat/{cid}`,
+ * which the result reports (`verified: false`), and `"off"` never verifies.
  *
  * Only verified plaintext reaches the caller: AES-GCM authenticates a file with one tag at its
  * end, so `toFile` writes to a temporary file beside the target and renames it once

@@ -12,6 +12,7 @@ import type {
   HttpStatusError,
   InvalidCid,
   TransportFailure,
+  UnverifiableGateway,
   VerificationUnsupported
 } from "../Errors.ts"
 import type { FetchKeyFailure } from "../KeyShards.ts"
@@ -69,7 +70,12 @@ const optionFields = {
    * file: its tag covers it all). Verified, only the blocks that hold them are fetched.
    */
   range: Schema.optional(ByteRange),
-  /** @default "if-supported" */
+  /**
+   * `required`: only bytes verified against the CID, or a failure (`UnverifiableGateway` from a
+   * gateway that cannot answer verifiably). Unverified bytes only when asked by name:
+   * `if-supported` falls back to the gateway's `cat` and the result says `verified: false`;
+   * `off` never verifies. @default "required"
+   */
   verification: Schema.optional(Schema.Literals(["required", "if-supported", "off"])),
   /** One CAR (`car`) or a request per block (`raw`). @default "car" */
   trustless: Schema.optional(Schema.Literals(["car", "raw"])),
@@ -77,9 +83,10 @@ const optionFields = {
 }
 
 /**
- * Options of every download. By default (`verification: "if-supported"`) the content comes from
+ * Options of every download. By default (`verification: "required"`) the content comes from
  * the gateway's trustless answer (`GET /ipfs/{cid}?format=car`) and every block is checked
- * against the CID before its bytes go out; a gateway that cannot answer so is read unverified
+ * against the CID before its bytes go out; a gateway that cannot answer so fails the download
+ * (`UnverifiableGateway`). With `verification: "if-supported"` such a gateway is read unverified
  * (`POST /api/v0/cat/{cid}`), and the report says so.
  *
  * @category schemas
@@ -128,6 +135,7 @@ export type FetchFailure =
   | TransportFailure
   | ContentVerificationFailed
   | VerificationUnsupported
+  | UnverifiableGateway
   | AllSourcesFailed
 
 /** Why a decrypting download failed. */
