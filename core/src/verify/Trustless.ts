@@ -15,11 +15,7 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type { CID } from "multiformats/cid"
 import { type HttpStatusError, NetworkError, type TransportFailure } from "../Errors.ts"
-import {
-  type ContentVerificationFailed,
-  UnverifiableGateway,
-  VerificationUnsupported
-} from "../errors/Verification.ts"
+import { type ContentVerificationFailed, UnverifiableGateway, VerificationUnsupported } from "../errors/Verification.ts"
 import { type Client, urlOf } from "../internal/Hosts.ts"
 import { failure } from "./Blocks.ts"
 import { MAX_BLOCK_BYTES, verifyCar, verifyCarFreeingReads } from "./Car.ts"
@@ -76,12 +72,15 @@ const answersWith = (response: HttpClientResponse.HttpClientResponse, mediaType:
 const refusesFormat = (status: number, ranged: boolean) =>
   (status === 400 && !ranged) || status === 406 || status === 415 || status === 501
 
+const isRanged = (request: HttpClientRequest.HttpClientRequest) =>
+  request.urlParams.params.some(([name]) => name === "entity-bytes")
+
 /** Sends a trustless request; a refusal of the format, or an answer in another one, is `VerificationUnsupported`. */
 const trustless = (gateway: Gateway, request: HttpClientRequest.HttpClientRequest, mediaType: string) =>
   gateway.execute(request).pipe(
     Effect.catchTag("HttpStatusError", (e) =>
       Effect.fail(
-        refusesFormat(e.status, request.urlParams.params.some(([name]) => name === "entity-bytes"))
+        refusesFormat(e.status, isRanged(request))
           ? new VerificationUnsupported({ url: e.url, detail: `it answered ${e.status} ${e.body ?? ""}`.trim() })
           : e
       )
