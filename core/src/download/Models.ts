@@ -9,8 +9,11 @@ import type {
   AllSourcesFailed,
   ContentVerificationFailed,
   DecryptionFailed,
+  DownloadInProgress,
   HttpStatusError,
   InvalidCid,
+  NotARegularFile,
+  PublishCheckFailed,
   TransportFailure,
   UnverifiableGateway,
   VerificationUnsupported
@@ -140,6 +143,14 @@ export type FetchFailure =
 
 /** Why a decrypting download failed. */
 export type DecryptFailure = FetchFailure | DecryptionFailed | FetchKeyFailure | SignInFailure
+
+/**
+ * Why `toFile` failed: besides a download's failures, another download into the same path
+ * (`DownloadInProgress`), a link or other non-regular file where the download would write
+ * (`NotARegularFile`), or a resumed file that no longer matches the CID when it would be
+ * published (`PublishCheckFailed`).
+ */
+export type ToFileFailure = DecryptFailure | DownloadInProgress | NotARegularFile | PublishCheckFailed
 
 /** A download's bytes, and whether they were verified. */
 export interface Retrieved {
