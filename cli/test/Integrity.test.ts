@@ -25,7 +25,10 @@ const unverifiable =
 const uploaded = async (text: string) => {
   const home = await freshConfigHome()
   const env = { LIGHTHOUSE_NODE_POLICY: "concurrent", XDG_CONFIG_HOME: home, LIGHTHOUSE_WALLET_PASSWORD: password }
-  for (const args of [["wallet", "create", "--json"], ["api-key", "--json"]]) {
+  for (const args of [
+    ["wallet", "create", "--json"],
+    ["api-key", "--json"]
+  ]) {
     const ran = await run(args, env)
     expect(ran.code, ran.stderr).toBe(0)
   }

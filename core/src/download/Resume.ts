@@ -249,7 +249,9 @@ const differenceFrom = (
       (total, bytes) => total + bytes.length
     ),
     Effect.map((total) => (total === size ? undefined : `${size} bytes on disk, the content has ${total}`)),
-    Effect.catchTag("PrefixEnds", (ends) => Effect.succeed(`the bytes on disk differ from the content at byte ${ends.at}`))
+    Effect.catchTag("PrefixEnds", (ends) =>
+      Effect.succeed(`the bytes on disk differ from the content at byte ${ends.at}`)
+    )
   )
 }
 

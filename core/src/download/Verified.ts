@@ -98,34 +98,31 @@ const resumeToFile = Effect.fnUntraced(function* (deps: DownloadDeps, cid: Cid, 
  * (with the right key, after a `DecryptionFailed`). A file at `path` is not taken up: it would be
  * plaintext, which the DAG does not cover.
  */
-const resumeDecrypting = Effect.fnUntraced(
-  function* (
-    deps: DownloadDeps,
-    cid: Cid,
-    path: string,
-    { decrypt, range, resume: _, ...stored }: ToFileOptions,
-    decryption: Decryption
-  ) {
-    const { fs } = deps
-    // Before downloading: without the key there is no point fetching the bytes.
-    const key = yield* resolveKey(deps, cid, decryption)
-    const partial = `${path}.partial`
-    // `stored` lacks `decrypt`, `range` and `resume`: the whole ciphertext is fetched as stored.
-    const { file, verification } = yield* resumeStored(deps, cid, undefined, partial, stored)
-    const plaintext = `${path}.${randomSuffix()}.partial`
-    yield* readStreamFrom(file, Number((yield* file.stat).size)).pipe(
-      Cipher.decryptStreamUnverified(key),
-      slice(range, "read-all"),
-      // `wx`: never write through a file or link someone placed at the temporary name.
-      (bytes) => writeStream(fs, plaintext, "wx", bytes),
-      Effect.andThen(fs.rename(plaintext, path)),
-      Effect.onError(() => Effect.ignore(fs.remove(plaintext, { force: true })))
-    )
-    yield* fs.remove(partial)
-    return verification
-  },
-  Effect.scoped
-)
+const resumeDecrypting = Effect.fnUntraced(function* (
+  deps: DownloadDeps,
+  cid: Cid,
+  path: string,
+  { decrypt, range, resume: _, ...stored }: ToFileOptions,
+  decryption: Decryption
+) {
+  const { fs } = deps
+  // Before downloading: without the key there is no point fetching the bytes.
+  const key = yield* resolveKey(deps, cid, decryption)
+  const partial = `${path}.partial`
+  // `stored` lacks `decrypt`, `range` and `resume`: the whole ciphertext is fetched as stored.
+  const { file, verification } = yield* resumeStored(deps, cid, undefined, partial, stored)
+  const plaintext = `${path}.${randomSuffix()}.partial`
+  yield* readStreamFrom(file, Number((yield* file.stat).size)).pipe(
+    Cipher.decryptStreamUnverified(key),
+    slice(range, "read-all"),
+    // `wx`: never write through a file or link someone placed at the temporary name.
+    (bytes) => writeStream(fs, plaintext, "wx", bytes),
+    Effect.andThen(fs.rename(plaintext, path)),
+    Effect.onError(() => Effect.ignore(fs.remove(plaintext, { force: true })))
+  )
+  yield* fs.remove(partial)
+  return verification
+}, Effect.scoped)
 
 /** A plain download into a temporary file beside `path`, renamed to `path` once whole. */
 const downloadToFile = Effect.fnUntraced(function* (
