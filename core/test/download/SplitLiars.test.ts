@@ -85,36 +85,38 @@ describe("split with one liar", () => {
     }).pipe(Effect.provide(layer))
   )
 
-  it.effect("property: any one lying source among honest ones, every strategy: the file intact, only the liar dropped", () =>
-    Effect.gen(function* () {
-      const cid = yield* uploaded
-      const download = yield* Download.Download
-      const run = (liar: number, lie: (typeof GatewayLies)[number], strategy: "fallback" | "race" | "split") =>
-        Effect.gen(function* () {
-          yield* reset
-          faultsOf[liar]!.lie(gateway, lie)
-          const options = { sources, strategy, rangeSize: LEAF, requestsPerSource: 1, window: 4 * LEAF }
-          const retrieved = yield* download.retrieve(cid, options)
-          assert.deepStrictEqual(retrieved.bytes, content)
-          const report = retrieved.verification.sources!
-          report.forEach((source, index) => {
-            if (index !== liar) assert.isUndefined(source.dropped, `${source.gateway} is honest`)
+  it.effect(
+    "property: any one lying source among honest ones, every strategy: the file intact, only the liar dropped",
+    () =>
+      Effect.gen(function* () {
+        const cid = yield* uploaded
+        const download = yield* Download.Download
+        const run = (liar: number, lie: (typeof GatewayLies)[number], strategy: "fallback" | "race" | "split") =>
+          Effect.gen(function* () {
+            yield* reset
+            faultsOf[liar]!.lie(gateway, lie)
+            const options = { sources, strategy, rangeSize: LEAF, requestsPerSource: 1, window: 4 * LEAF }
+            const retrieved = yield* download.retrieve(cid, options)
+            assert.deepStrictEqual(retrieved.bytes, content)
+            const report = retrieved.verification.sources!
+            report.forEach((source, index) => {
+              if (index !== liar) assert.isUndefined(source.dropped, `${source.gateway} is honest`)
+            })
+            // `split` asks every source; `fallback` the first one first: there the liar is always caught.
+            const liarAsked = strategy === "split" || (strategy === "fallback" && liar === 0)
+            if (liarAsked) assert.match(report[liar]!.dropped ?? "", /^(lied|cut short): /)
+            assert.deepStrictEqual(
+              ranges().filter(({ range }) => isEmptyRange(range)),
+              []
+            )
           })
-          // `split` asks every source; `fallback` the first one first: there the liar is always caught.
-          const liarAsked = strategy === "split" || (strategy === "fallback" && liar === 0)
-          if (liarAsked) assert.match(report[liar]!.dropped ?? "", /^(lied|cut short): /)
-          assert.deepStrictEqual(
-            ranges().filter(({ range }) => isEmptyRange(range)),
-            []
-          )
-        })
-      const property = fc.asyncProperty(
-        fc.integer({ min: 0, max: sources.length - 1 }),
-        fc.constantFrom(...GatewayLies),
-        fc.constantFrom("fallback", "race", "split"),
-        (liar, lie, strategy) => Effect.runPromise(run(liar, lie, strategy))
-      )
-      yield* Effect.promise(() => fc.assert(property, { seed: 36, numRuns: 40 }))
-    }).pipe(Effect.provide(layer))
+        const property = fc.asyncProperty(
+          fc.integer({ min: 0, max: sources.length - 1 }),
+          fc.constantFrom(...GatewayLies),
+          fc.constantFrom("fallback", "race", "split"),
+          (liar, lie, strategy) => Effect.runPromise(run(liar, lie, strategy))
+        )
+        yield* Effect.promise(() => fc.assert(property, { seed: 36, numRuns: 40 }))
+      }).pipe(Effect.provide(layer))
   )
 })
