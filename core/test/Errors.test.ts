@@ -158,6 +158,30 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "The gateway cannot serve verifiable content: status 501"
   ],
   [
+    new Errors.UnverifiableGateway({ url: "u", answer: "406", format: "car" }),
+    "UnverifiableGateway",
+    'The gateway cannot serve verifiable content (406 to ?format=car); pass verification: "if-supported" (CLI: --unverified) to accept unverified bytes'
+  ],
+  [
+    new Errors.PublishCheckFailed({
+      cid: "bafyroot",
+      path: "/d/f.partial",
+      detail: "the bytes on disk differ from the content at byte 0"
+    }),
+    "PublishCheckFailed",
+    "The download of bafyroot in /d/f.partial does not match its CID and was not published: the bytes on disk differ from the content at byte 0"
+  ],
+  [
+    new Errors.DownloadInProgress({ path: "/d/f", lock: "/d/f.lock", pid: 42 }),
+    "DownloadInProgress",
+    "Another download into /d/f is in progress (process 42 holds /d/f.lock)"
+  ],
+  [
+    new Errors.NotARegularFile({ path: "/d/f.partial", found: "SymbolicLink" }),
+    "NotARegularFile",
+    "Refusing to download through /d/f.partial: it is a SymbolicLink, not a regular file"
+  ],
+  [
     new Errors.InvalidArgument({ method: "files.fileInfo", detail: "argument 1 must be a CID (string)" }),
     "InvalidArgument",
     "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"

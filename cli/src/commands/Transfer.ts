@@ -148,15 +148,47 @@ const decryptFlags = {
   passwordFile: Credentials.passwordFile
 }
 
+/**
+ * `--unverified`: a gateway that cannot answer verifiably is read unverified (the library's
+ * `verification: "if-supported"`), and the result says so. Without it every byte is verified
+ * against the CID, or the command fails.
+ */
+const unverifiedFlag = Flag.Boolean("unverified").pipe(
+  Flag.withDescription(
+    "Accept the gateway's bytes unverified when it cannot serve them verifiably (the result then says verified: false)"
+  ),
+  Flag.withDefault(false)
+)
+
+const verificationOf = (unverified: boolean) => ({ verification: unverified ? "if-supported" : "required" }) as const
+
 const decryption = (decrypt: boolean, passwordFile: Option.Option<string>) =>
   decrypt ? Effect.map(Credentials.signer(passwordFile), (signer) => ({ decrypt: { signer } })) : Effect.succeed({})
 
+/**
+ * The stored bytes, verified; with `unverified`, read unverified when the gateway cannot answer
+ * verifiably (that refusal comes before any byte), `report` then saying so.
+ */
+const storedBytes = (download: Download.Download["Service"], cid: string, unverified: boolean) => {
+  let report: Download.VerificationReport = { verified: true }
+  const verified = download.stream(cid, { verification: "required" })
+  const stream = unverified
+    ? Stream.catchTag(verified, "UnverifiableGateway", (refused) =>
+        Stream.suspend(() => {
+          report = { verified: false, reason: `the gateway answered ${refused.answer} to ?format=${refused.format}` }
+          return download.stream(cid, { verification: "off" })
+        })
+      )
+    : verified
+  return { stream, report: () => report }
+}
+
 /** The content on stdout: streamed as verified when plain, whole once the tag checks when decrypted. */
-const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<string>) =>
+const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<string>, unverified: boolean) =>
   Effect.gen(function* () {
     const download = yield* Download.Download
     if (decrypt) {
-      const options = yield* decryption(true, passwordFile)
+      const options = { ...(yield* decryption(true, passwordFile)), ...verificationOf(unverified) }
       const retrieved = yield* Progress.around(() => download.retrieve(cid, options), {
         bytesOf: (retrieved) => retrieved.bytes.length
       })
@@ -164,9 +196,10 @@ const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<str
       return { bytes: retrieved.bytes.length, verification: retrieved.verification }
     }
     const stdio = yield* Stdio.Stdio
+    const { stream, report } = storedBytes(download, cid, unverified)
     let bytes = 0
     yield* Progress.around((onProgress) =>
-      download.stream(cid).pipe(
+      stream.pipe(
         Stream.tap((chunk) => {
           bytes += chunk.length
           return onProgress === undefined ? Effect.void : onProgress({ bytesSent: bytes, totalBytes: undefined })
@@ -174,7 +207,7 @@ const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<str
         Stream.run(stdio.stdout({ endOnDone: false }))
       )
     )
-    return { bytes, verification: { verified: true } as const }
+    return { bytes, verification: report() }
   })
 
 /**
@@ -209,18 +242,19 @@ export const download = Command.make(
       ),
       Flag.withDefault(false)
     ),
+    unverified: unverifiedFlag,
     ...decryptFlags
   },
-  ({ cid, output, force, resume, decrypt, passwordFile }) =>
+  ({ cid, output, force, resume, unverified, decrypt, passwordFile }) =>
     Effect.gen(function* () {
       if (Option.getOrUndefined(output) === "-") {
-        const summary = yield* toStdout(cid, decrypt, passwordFile)
+        const summary = yield* toStdout(cid, decrypt, passwordFile, unverified)
         return yield* Output.result({ cid, output: "-", ...summary }, [], { contentOnStdout: true })
       }
       const target = yield* targetOf(cid, output, force || (resume && !decrypt))
       const download = yield* Download.Download
       const fs = yield* FileSystem.FileSystem
-      const options = { ...(yield* decryption(decrypt, passwordFile)), resume }
+      const options = { ...(yield* decryption(decrypt, passwordFile)), ...verificationOf(unverified), resume }
       // The library's toFile reports no progress: only the final event, with the file's size.
       const written = yield* Progress.around(
         () =>
@@ -234,7 +268,9 @@ export const download = Command.make(
     }).pipe(withLibrary)
 ).pipe(
   Command.withAlias("decrypt-file"),
-  Command.withDescription("Downloads content checked against its CID; --decrypt for encrypted files"),
+  Command.withDescription(
+    "Downloads content checked against its CID (--unverified to accept a gateway that cannot serve it verifiably); --decrypt for encrypted files"
+  ),
   Command.withExamples([
     { command: "lighthouse-effect download bafy… -o photo.jpg", description: "Into a file (refuses to replace one)" },
     { command: "lighthouse-effect download bafy… -o big.iso --resume", description: "Goes on after an interruption" },
@@ -242,11 +278,14 @@ export const download = Command.make(
   ])
 )
 
-export const cat = Command.make("cat", { cid, ...decryptFlags }, ({ cid, decrypt, passwordFile }) =>
-  Effect.gen(function* () {
-    const summary = yield* toStdout(cid, decrypt, passwordFile)
-    yield* Output.result({ cid, ...summary }, [], { contentOnStdout: true })
-  }).pipe(withLibrary)
+export const cat = Command.make(
+  "cat",
+  { cid, unverified: unverifiedFlag, ...decryptFlags },
+  ({ cid, unverified, decrypt, passwordFile }) =>
+    Effect.gen(function* () {
+      const summary = yield* toStdout(cid, decrypt, passwordFile, unverified)
+      yield* Output.result({ cid, ...summary }, [], { contentOnStdout: true })
+    }).pipe(withLibrary)
 ).pipe(Command.withDescription("Writes content to stdout, checked against its CID"))
 
 export const verify = Command.make("verify", { cid }, ({ cid }) =>

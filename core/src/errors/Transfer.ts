@@ -85,3 +85,35 @@ export class EncryptedUploadIncomplete extends Schema.TaggedError<EncryptedUploa
     return "Error encrypting file"
   }
 }
+
+/**
+ * Another download into the same file is running (in this process or another): two resumed
+ * downloads of one path would write into one partial file. `toFile` holds `<path>.lock` (the
+ * holder's process id inside) while it writes; a lock whose process is gone is taken over.
+ */
+export class DownloadInProgress extends Schema.TaggedError<DownloadInProgress>()("DownloadInProgress", {
+  /** The download's target. */
+  path: Schema.String,
+  /** The lock file. */
+  lock: Schema.String,
+  /** The process holding it. */
+  pid: Schema.Number
+}) {
+  override get message() {
+    return `Another download into ${this.path} is in progress (process ${this.pid} holds ${this.lock})`
+  }
+}
+
+/**
+ * A download will not write through what is at one of its paths: a symbolic link (which could
+ * point anywhere), a folder, a device. Only a regular file is resumed, adopted or replaced.
+ */
+export class NotARegularFile extends Schema.TaggedError<NotARegularFile>()("NotARegularFile", {
+  path: Schema.String,
+  /** What is there (`SymbolicLink`, `Directory`, …). */
+  found: Schema.String
+}) {
+  override get message() {
+    return `Refusing to download through ${this.path}: it is a ${this.found}, not a regular file`
+  }
+}
