@@ -3,7 +3,8 @@
  * under one `any`, so a path given in a browser was spread into characters. Here each kind of
  * input is named by its constructor and the upload methods take exactly these.
  *
- * - {@link path}: a file on disk (Node); {@link directory}: a folder on disk, walked recursively.
+ * - {@link path}: a file on disk (Node); {@link directory}: a folder on disk, walked recursively
+ *   (symbolic links followed; unreadable entries fail it, or are skipped and listed).
  * - {@link blob}: a `File` or `Blob` (browser or Node); a `File` from a folder picker keeps its
  *   `webkitRelativePath`, so {@link files} of a picked folder upload as that folder.
  * - {@link bytes}, {@link text}: in-memory content with a name.
@@ -68,10 +69,19 @@ export type FileSource = PathSource | BlobSource | BytesSource | TextSource | St
 /** One file to upload: a source, or a `File`/`Blob` as is. */
 export type FileInput = FileSource | Blob
 
-/** A folder on disk (Node), walked recursively; its files are read one at a time. */
+/**
+ * A folder on disk (Node), walked recursively; its files are read one at a time. Symbolic links
+ * are followed, wherever they point; an entry that cannot be read (a symlink loop, a broken link,
+ * no permission) fails the upload with `UnreadableEntry`, unless `skipUnreadable` is set.
+ */
 export interface DirectorySource {
   readonly _tag: "Directory"
   readonly path: string
+  /**
+   * Leaves out the entries that cannot be read, and lists each with its reason: in the result of
+   * `Upload.folder` (`skipped`). A quote of the folder leaves out the same entries. @default false
+   */
+  readonly skipUnreadable?: boolean | undefined
 }
 
 /**
@@ -118,8 +128,14 @@ export const stream = (
   options: { readonly name: string; readonly size?: number | undefined }
 ): StreamSource => ({ _tag: "Stream", stream, name: options.name, size: options.size })
 
-/** A folder on disk (Node). */
-export const directory = (path: string): DirectorySource => ({ _tag: "Directory", path })
+/** A folder on disk (Node); `skipUnreadable` leaves out the entries that cannot be read. */
+export const directory = (
+  path: string,
+  options?: { readonly skipUnreadable?: boolean | undefined }
+): DirectorySource =>
+  options?.skipUnreadable === undefined
+    ? { _tag: "Directory", path }
+    : { _tag: "Directory", path, skipUnreadable: options.skipUnreadable }
 
 /**
  * A folder as its files: a browser `FileList` (from `<input webkitdirectory>`), an array of
@@ -176,7 +192,12 @@ export const isFileInput = (input: unknown): input is FileInput => {
 export const isFolderInput = (input: unknown): input is FolderInput => {
   if (typeof input !== "object" || input === null || !("_tag" in input)) return false
   const folder = input as Record<string, unknown>
-  if (folder._tag === "Directory") return typeof folder.path === "string"
+  if (folder._tag === "Directory") {
+    return (
+      typeof folder.path === "string" &&
+      (folder.skipUnreadable === undefined || typeof folder.skipUnreadable === "boolean")
+    )
+  }
   return folder._tag === "Files" && Array.isArray(folder.files) && folder.files.every(isFileInput)
 }
 
