@@ -42,6 +42,12 @@ const uploadFlags = {
     Flag.withDefault("ipfs" as const)
   ),
   cidVersion: Flag.Literals("cid-version", ["0", "1"]).pipe(Flag.withDefault("1" as const)),
+  skipUnreadable: Flag.Boolean("skip-unreadable").pipe(
+    Flag.withDescription(
+      "In a folder, leave out entries that cannot be read (symlink loops, broken links, no permission) and list them"
+    ),
+    Flag.withDefault(false)
+  ),
   yes: Flag.Boolean("yes").pipe(
     Flag.withAlias("y"),
     Flag.withDescription("Accepted for scripts written for other CLIs; nothing here asks to confirm an upload"),
@@ -51,8 +57,8 @@ const uploadFlags = {
   passwordFile: Credentials.passwordFile
 }
 
-/** The upload's input: stdin, a folder, or a file. */
-const inputOf = (path: string, name: string) =>
+/** The upload's input: stdin, a folder (its unreadable entries skipped when asked), or a file. */
+const inputOf = (path: string, name: string, skipUnreadable: boolean) =>
   Effect.gen(function* () {
     if (path === "-") {
       const stdio = yield* Stdio.Stdio
@@ -60,7 +66,7 @@ const inputOf = (path: string, name: string) =>
     }
     const info = yield* (yield* FileSystem.FileSystem).stat(path)
     return info.type === "Directory"
-      ? ({ _tag: "Folder", input: Upload.Input.directory(path) } as const)
+      ? ({ _tag: "Folder", input: Upload.Input.directory(path, { skipUnreadable }) } as const)
       : ({ _tag: "File", input: Upload.Input.path(path) } as const)
   })
 
@@ -109,12 +115,20 @@ type UploadFlags = Command.Command.Config.Infer<typeof uploadFlags>
 const runUpload = (flags: UploadFlags) =>
   Effect.gen(function* () {
     const apiKey = yield* Credentials.apiKey(flags.apiKeyFile)
-    const input = yield* inputOf(flags.path, flags.name)
+    const input = yield* inputOf(flags.path, flags.name, flags.skipUnreadable)
     const cidVersion = flags.cidVersion === "0" ? 0 : 1
     const entries = flags.encrypted
       ? yield* encryptedUpload(input, { apiKey, passwordFile: flags.passwordFile, cidVersion })
       : yield* plainUpload(input, { apiKey, cidVersion, storageType: flags.storageType })
-    const results = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, size: Number(entry.Size) }))
+    const results = entries.map((entry: Upload.FolderEntry) => ({
+      cid: entry.Hash,
+      name: entry.Name,
+      size: Number(entry.Size),
+      ...(entry.skipped === undefined ? {} : { skipped: entry.skipped })
+    }))
+    for (const { path, reason } of results.flatMap((r) => r.skipped ?? [])) {
+      yield* Output.note(`Skipped unreadable entry: ${path} (${reason})`)
+    }
     yield* Output.result(
       results.length === 1 ? results[0] : results,
       results.map((r) => `${r.cid}  ${r.name}  ${r.size}`)
@@ -126,6 +140,10 @@ export const upload = Command.make("upload", uploadFlags, runUpload).pipe(
   Command.withExamples([
     { command: "lighthouse-effect upload photo.jpg --json", description: "Upload a file; {cid,name,size} on stdout" },
     { command: "tar c dir | lighthouse-effect upload - --name dir.tar", description: "Upload stdin" },
+    {
+      command: "lighthouse-effect upload site/ --skip-unreadable",
+      description: "Upload a folder without its broken links and symlink loops; each one skipped is named on stderr"
+    },
     { command: "lighthouse-effect upload secret.pdf --encrypted", description: "Encrypt, upload, save the key shards" }
   ])
 )
