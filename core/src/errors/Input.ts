@@ -1,5 +1,5 @@
 /**
- * Input validation errors. Inputs refused before any request is made: CIDs, key shards, conditions, keys, file names, tokens.
+ * Input validation errors. Inputs refused before any request is made: CIDs, key shards, conditions, keys, file names, tokens, folder entries.
  *
  * @since 0.1.0
  */

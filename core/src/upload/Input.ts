@@ -71,8 +71,12 @@ export type FileInput = FileSource | Blob
 
 /**
  * A folder on disk (Node), walked recursively; its files are read one at a time. Symbolic links
- * are followed, wherever they point; an entry that cannot be read (a symlink loop, a broken link,
- * no permission) fails the upload with `UnreadableEntry`, unless `skipUnreadable` is set.
+ * are followed, wherever they point, each once per path (a link to a folder above it is a loop);
+ * an entry that cannot be read (a symlink loop, a broken link, no permission) fails the upload
+ * with `UnreadableEntry`, unless `skipUnreadable` is set.
+ *
+ * **Gotchas** A link pointing out of the folder uploads its target under the link's name, as the
+ * provider's SDK does: content outside the folder named becomes part of the (public) upload.
  */
 export interface DirectorySource {
   readonly _tag: "Directory"
