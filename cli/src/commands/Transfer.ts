@@ -57,17 +57,22 @@ const uploadFlags = {
   passwordFile: Credentials.passwordFile
 }
 
-/** The upload's input: stdin, a folder (its unreadable entries skipped when asked), or a file. */
+/**
+ * The upload's input: stdin, a folder, or a file. A folder whose unreadable entries are to be
+ * skipped is walked here, so that what was skipped is known for encrypted uploads too (their
+ * result has one entry per file and no room for it).
+ */
 const inputOf = (path: string, name: string, skipUnreadable: boolean) =>
   Effect.gen(function* () {
     if (path === "-") {
       const stdio = yield* Stdio.Stdio
-      return { _tag: "File", input: Upload.Input.stream(stdio.stdin, { name }) } as const
+      return { _tag: "File", input: Upload.Input.stream(stdio.stdin, { name }), skipped: undefined } as const
     }
     const info = yield* (yield* FileSystem.FileSystem).stat(path)
-    return info.type === "Directory"
-      ? ({ _tag: "Folder", input: Upload.Input.directory(path, { skipUnreadable }) } as const)
-      : ({ _tag: "File", input: Upload.Input.path(path) } as const)
+    if (info.type !== "Directory") return { _tag: "File", input: Upload.Input.path(path), skipped: undefined } as const
+    if (!skipUnreadable) return { _tag: "Folder", input: Upload.Input.directory(path), skipped: undefined } as const
+    const read = yield* Upload.Input.readDirectory(path, { skipUnreadable })
+    return { _tag: "Folder", input: read.files, skipped: read.skipped } as const
   })
 
 type UploadInput = Effect.Success<ReturnType<typeof inputOf>>
@@ -120,17 +125,18 @@ const runUpload = (flags: UploadFlags) =>
     const entries = flags.encrypted
       ? yield* encryptedUpload(input, { apiKey, passwordFile: flags.passwordFile, cidVersion })
       : yield* plainUpload(input, { apiKey, cidVersion, storageType: flags.storageType })
-    const results = entries.map((entry: Upload.FolderEntry) => ({
-      cid: entry.Hash,
-      name: entry.Name,
-      size: Number(entry.Size),
-      ...(entry.skipped === undefined ? {} : { skipped: entry.skipped })
-    }))
-    for (const { path, reason } of results.flatMap((r) => r.skipped ?? [])) {
+    const results = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, size: Number(entry.Size) }))
+    const result = results.length === 1 ? results[0] : results
+    for (const { path, reason } of input.skipped ?? []) {
       yield* Output.note(`Skipped unreadable entry: ${path} (${reason})`)
     }
+    // With --skip-unreadable the result lists what was skipped (a list of results becomes `files`).
     yield* Output.result(
-      results.length === 1 ? results[0] : results,
+      input.skipped === undefined
+        ? result
+        : Array.isArray(result)
+          ? { files: result, skipped: input.skipped }
+          : { ...result, skipped: input.skipped },
       results.map((r) => `${r.cid}  ${r.name}  ${r.size}`)
     )
   }).pipe(withLibrary)

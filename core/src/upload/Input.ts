@@ -16,9 +16,13 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import type { PlatformError } from "effect/PlatformError"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { InvalidUploadInput } from "../Errors.ts"
+import { InvalidUploadInput, type UnreadableEntry } from "../Errors.ts"
+import type { SkippedEntry } from "./Options.ts"
+import * as Walk from "./Walk.ts"
 
 // =============================================================================
 // Models
@@ -149,6 +153,32 @@ export const files = (files: Iterable<FileInput> | ArrayLike<FileInput>): FilesS
   _tag: "Files",
   files: Array.from(files as ArrayLike<FileInput>)
 })
+
+/** A folder on disk read into a {@link files} input, and the entries left out of it. */
+export interface ReadDirectory {
+  readonly files: FilesSource
+  /** The entries that cannot be read, each with its reason (only with `skipUnreadable`). */
+  readonly skipped: ReadonlyArray<SkippedEntry>
+}
+
+/**
+ * The files of a folder on disk (Node), walked as an upload of {@link directory} walks it, as a
+ * {@link files} input: each file named by its path under the folder's own name, read when its turn
+ * comes. For a caller who wants the list, and what was skipped, before uploading; and for
+ * `encryptedFiles`, whose result (one entry per file) has no room for what was skipped.
+ */
+export const readDirectory = (
+  path: string,
+  options?: { readonly skipUnreadable?: boolean | undefined }
+): Effect.Effect<ReadDirectory, PlatformError | UnreadableEntry, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const walked = yield* Walk.walk(yield* FileSystem.FileSystem, path, options)
+    const root = baseName(path)
+    return {
+      files: files(walked.files.map((file) => ({ _tag: "Path", path: file.path, name: `${root}/${file.relative}` }))),
+      skipped: walked.skipped
+    }
+  })
 
 // =============================================================================
 // Guards and names

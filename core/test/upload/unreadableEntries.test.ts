@@ -9,6 +9,7 @@
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as nodePath from "node:path"
+import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, beforeEach, expect, it as vitestIt } from "vitest"
@@ -175,7 +176,18 @@ describe("a folder with unreadable entries, skipping them", () => {
       const plain = yield* upload.folder(Input.directory(clean), { apiKey })
       assert.deepStrictEqual(Object.keys(plain).sort(), ["Hash", "Name", "Size"])
       assert.strictEqual(plain.Hash, same.Hash)
-    }).pipe(Effect.provide(layer()))
+
+      // The folder read into a list of files first: the same files, the same entries skipped.
+      const read = yield* Input.readDirectory(site, { skipUnreadable: true })
+      assert.deepStrictEqual(read.skipped, entry.skipped)
+      assert.deepStrictEqual(
+        read.files.files.map((file) => Input.nameOf(Input.toFileSource(file))),
+        Object.keys(mixedReadable).map((path) => `site/${path}`)
+      )
+      assert.strictEqual((yield* upload.folder(read.files, { apiKey })).Hash, same.Hash)
+      const refused = yield* Effect.flip(Input.readDirectory(site))
+      assert.strictEqual(refused.message, "Unreadable entry in folder: broken (broken link)")
+    }).pipe(Effect.provide([layer(), NodeFileSystem.layer]))
   )
 
   it.effect("links to a file and a folder outside the tree are followed: their content under the links' names", () =>
