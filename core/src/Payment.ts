@@ -35,6 +35,7 @@ import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import type * as PlatformError from "effect/PlatformError"
 import * as HttpClient from "effect/http/HttpClient"
+import type { UnreadableEntry } from "./Errors.ts"
 import * as Hosts from "./internal/Hosts.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 import * as Chain from "./payment/Chain.ts"
@@ -83,7 +84,7 @@ export interface Service {
   /** Metadata of the files under paths on disk (read with the `FileSystem` in context), and the price of their total. */
   readonly quotePaths: (
     input: QuotePathsInput
-  ) => Effect.Effect<QuoteResult, PriceFailure | PlatformError.PlatformError, FileSystem.FileSystem>
+  ) => Effect.Effect<QuoteResult, PriceFailure | PlatformError.PlatformError | UnreadableEntry, FileSystem.FileSystem>
   /** Pays `amount` to the network's payment contract and waits for the receipt. */
   readonly fund: (input: FundInput) => Effect.Effect<FundResult, FundFailure>
   /** Whether the payment contract accepts the token (`getTokenStatus`). */

@@ -124,6 +124,11 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     'Invalid file name "..": a path segment is ".."'
   ],
   [
+    new Errors.UnreadableEntry({ path: "loop/self", reason: "symlink loop" }),
+    "UnreadableEntry",
+    "Unreadable entry in folder: loop/self (symlink loop)"
+  ],
+  [
     new Errors.FileStreamError({ fileName: "a.bin", detail: "EACCES: permission denied", cause }),
     "FileStreamError",
     "File stream error: EACCES: permission denied"

@@ -42,6 +42,12 @@ const uploadFlags = {
     Flag.withDefault("ipfs" as const)
   ),
   cidVersion: Flag.Literals("cid-version", ["0", "1"]).pipe(Flag.withDefault("1" as const)),
+  skipUnreadable: Flag.Boolean("skip-unreadable").pipe(
+    Flag.withDescription(
+      "In a folder, leave out entries that cannot be read (symlink loops, broken links, no permission) and list them"
+    ),
+    Flag.withDefault(false)
+  ),
   yes: Flag.Boolean("yes").pipe(
     Flag.withAlias("y"),
     Flag.withDescription("Accepted for scripts written for other CLIs; nothing here asks to confirm an upload"),
@@ -51,17 +57,22 @@ const uploadFlags = {
   passwordFile: Credentials.passwordFile
 }
 
-/** The upload's input: stdin, a folder, or a file. */
-const inputOf = (path: string, name: string) =>
+/**
+ * The upload's input: stdin, a folder, or a file. A folder whose unreadable entries are to be
+ * skipped is walked here, so that what was skipped is known for encrypted uploads too (their
+ * result has one entry per file and no room for it).
+ */
+const inputOf = (path: string, name: string, skipUnreadable: boolean) =>
   Effect.gen(function* () {
     if (path === "-") {
       const stdio = yield* Stdio.Stdio
-      return { _tag: "File", input: Upload.Input.stream(stdio.stdin, { name }) } as const
+      return { _tag: "File", input: Upload.Input.stream(stdio.stdin, { name }), skipped: undefined } as const
     }
     const info = yield* (yield* FileSystem.FileSystem).stat(path)
-    return info.type === "Directory"
-      ? ({ _tag: "Folder", input: Upload.Input.directory(path) } as const)
-      : ({ _tag: "File", input: Upload.Input.path(path) } as const)
+    if (info.type !== "Directory") return { _tag: "File", input: Upload.Input.path(path), skipped: undefined } as const
+    if (!skipUnreadable) return { _tag: "Folder", input: Upload.Input.directory(path), skipped: undefined } as const
+    const read = yield* Upload.Input.readDirectory(path, { skipUnreadable })
+    return { _tag: "Folder", input: read.files, skipped: read.skipped } as const
   })
 
 type UploadInput = Effect.Success<ReturnType<typeof inputOf>>
@@ -109,14 +120,23 @@ type UploadFlags = Command.Command.Config.Infer<typeof uploadFlags>
 const runUpload = (flags: UploadFlags) =>
   Effect.gen(function* () {
     const apiKey = yield* Credentials.apiKey(flags.apiKeyFile)
-    const input = yield* inputOf(flags.path, flags.name)
+    const input = yield* inputOf(flags.path, flags.name, flags.skipUnreadable)
     const cidVersion = flags.cidVersion === "0" ? 0 : 1
     const entries = flags.encrypted
       ? yield* encryptedUpload(input, { apiKey, passwordFile: flags.passwordFile, cidVersion })
       : yield* plainUpload(input, { apiKey, cidVersion, storageType: flags.storageType })
     const results = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, size: Number(entry.Size) }))
+    const result = results.length === 1 ? results[0] : results
+    for (const { path, reason } of input.skipped ?? []) {
+      yield* Output.note(`Skipped unreadable entry: ${path} (${reason})`)
+    }
+    // With --skip-unreadable the result lists what was skipped (a list of results becomes `files`).
     yield* Output.result(
-      results.length === 1 ? results[0] : results,
+      input.skipped === undefined
+        ? result
+        : Array.isArray(result)
+          ? { files: result, skipped: input.skipped }
+          : { ...result, skipped: input.skipped },
       results.map((r) => `${r.cid}  ${r.name}  ${r.size}`)
     )
   }).pipe(withLibrary)
@@ -126,6 +146,10 @@ export const upload = Command.make("upload", uploadFlags, runUpload).pipe(
   Command.withExamples([
     { command: "lighthouse-effect upload photo.jpg --json", description: "Upload a file; {cid,name,size} on stdout" },
     { command: "tar c dir | lighthouse-effect upload - --name dir.tar", description: "Upload stdin" },
+    {
+      command: "lighthouse-effect upload site/ --skip-unreadable",
+      description: "Upload a folder without its broken links and symlink loops; each one skipped is named on stderr"
+    },
     { command: "lighthouse-effect upload secret.pdf --encrypted", description: "Encrypt, upload, save the key shards" }
   ])
 )
