@@ -104,7 +104,11 @@ export const openCar = (
   const verify = options?.freesReads === true ? verifyCarFreeingReads : verifyCar
   return Effect.map(trustless(gateway, carRequest(target), "application/vnd.ipld.car"), (response) =>
     verify(
-      response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: urlOf(response.request), cause }))),
+      response.stream.pipe(
+        Stream.mapError(
+          (cause) => new NetworkError({ method: response.request.method, url: urlOf(response.request), cause })
+        )
+      ),
       target
     )
   )
@@ -121,7 +125,10 @@ export const fetchRawBlock = (gateway: Gateway, root: CID) => (cid: CID) => {
       if (length > MAX_BLOCK_BYTES) {
         return Effect.fail(failure(root, "block-too-large", `block ${cid} is answered with ${length} bytes`, cid))
       }
-      return Effect.mapError(response.arrayBuffer, (cause) => new NetworkError({ url: urlOf(response.request), cause }))
+      return Effect.mapError(
+        response.arrayBuffer,
+        (cause) => new NetworkError({ method: response.request.method, url: urlOf(response.request), cause })
+      )
     }),
     Effect.map((buffer) => new Uint8Array(buffer))
   )
