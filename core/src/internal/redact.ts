@@ -16,6 +16,11 @@ export const REDACTED = "<redacted>"
 /** Query parameter names that carry a secret: `apiKey`, `access_token`, `X-Amz-Signature`, `sig`, `password`… */
 const SECRET_NAME = /key|token|sig|secret|pass|pwd|auth|jwt|cred|session|bearer/i
 
+/** Names the pattern catches that this API uses for public values: an address (`publicKey`), an IPNS key's name. */
+const PUBLIC_NAME = /^(public[-_]?key|keyName)$/i
+
+const isSecretName = (name: string) => SECRET_NAME.test(name) && !PUBLIC_NAME.test(name)
+
 /** `scheme://userinfo@`: the userinfo is everything of the authority before its last `@`. */
 const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i
 
@@ -41,7 +46,7 @@ export const secretsOf = (url: string): ReadonlyArray<string> => {
       const equals = pair.indexOf("=")
       if (equals === -1) continue
       const value = pair.slice(equals + 1)
-      if (value !== "" && SECRET_NAME.test(decode(pair.slice(0, equals)))) found.push(value)
+      if (value !== "" && isSecretName(decode(pair.slice(0, equals)))) found.push(value)
     }
   }
   return [...new Set(found.flatMap((secret) => [secret, decode(secret)]))].filter((secret) => secret !== "")
@@ -62,7 +67,7 @@ export const redactUrl = (url: string): string => {
           .split("&")
           .map((pair) => {
             const equals = pair.indexOf("=")
-            return equals !== -1 && SECRET_NAME.test(decode(pair.slice(0, equals)))
+            return equals !== -1 && isSecretName(decode(pair.slice(0, equals)))
               ? `${pair.slice(0, equals)}=${REDACTED}`
               : pair
           })

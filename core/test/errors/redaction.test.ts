@@ -99,5 +99,8 @@ describe("redaction", () => {
       timeoutMillis: 5
     })
     expect(secret.url).toBe("https://<redacted>@gw.example/ipfs/bafy?format=car&token=<redacted>#<redacted>")
+    // The API's public values stay readable: an address, an IPNS key's name.
+    const address = "https://api.example/api/auth/get_message?publicKey=0xabc&keyName=site"
+    expect(new Errors.RequestFailed({ status: 500, url: address }).url).toBe(address)
   })
 })
