@@ -24,6 +24,7 @@ import * as Wallet from "./commands/Wallet.ts"
 import * as Output from "./Output.ts"
 import * as Progress from "./Progress.ts"
 import * as Payment from "./commands/Payment.ts"
+import { failureJson, failureLine } from "./Errors.ts"
 
 export const version = "0.1.0"
 
@@ -123,14 +124,14 @@ const classify = (error: unknown): Reported => {
       : { code: 2, tag: first._tag, message: error.errors.map(messageOf).join("; "), printed: true }
   }
   const tag = tagOf(error)
-  return { code: tag === "UsageError" ? 2 : 1, tag, message: messageOf(error), printed: false }
+  return { code: tag === "UsageError" ? 2 : 1, tag, message: failureLine(error), printed: false }
 }
 
 const report = (error: unknown, json: boolean) =>
   Effect.gen(function* () {
     const reported = classify(error)
     if (!reported.printed) yield* Output.stderr(Output.printable(reported.message))
-    if (json) yield* Output.stdout(Output.toJson({ error: { _tag: reported.tag, message: reported.message } }))
+    if (json) yield* Output.stdout(Output.toJson({ error: failureJson(error, reported.tag, reported.message) }))
     return reported.code
   })
 

@@ -23,7 +23,7 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "KeyShardsDisagree",
     "can't recover Key"
   ],
-  [new Errors.EncryptionFailed({ cause }), "EncryptionFailed", "Error encrypting file"],
+  [new Errors.EncryptionFailed({ cause }), "EncryptionFailed", "Error encrypting file: boom"],
   [new Errors.InvalidPublicKey({ publicKey: "nope" }), "InvalidPublicKey", "Invalid public Key"],
   [new Errors.InvalidPrivateKey({}), "InvalidPrivateKey", "Private key must be 64 hex characters"],
   [new Errors.ProofNotFound({ cid: "Qm" }), "ProofNotFound", "Proof Doesn't exist yet"],
@@ -145,7 +145,7 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
       failed: [{ name: "a.txt", cid: "Qm", reason: "node 2 down", keyShards: Redacted.make([]) }]
     }),
     "EncryptedUploadIncomplete",
-    "Error encrypting file"
+    "Error encrypting file: node 2 down"
   ],
   [
     new Errors.CidMismatch({ path: "a.txt", expected: "bafyexpected", answered: "bafyanswered" }),

@@ -834,7 +834,8 @@ describe("Upload encrypted", () => {
           })
         )) as EncryptedUploadIncomplete
         assert.strictEqual(error._tag, "EncryptedUploadIncomplete")
-        assert.strictEqual(error.message, "Error encrypting file")
+        // The catalogue's text, then the first cause: node 3's own message, naming the node.
+        assert.strictEqual(error.message, "Error encrypting file: disk full (node 3)")
         assert.deepStrictEqual(
           error.uploaded.map((e) => e.Name),
           ["one.txt", "two.txt"]
@@ -844,7 +845,7 @@ describe("Upload encrypted", () => {
         const [failed] = error.failed
         assert.include(["one.txt", "two.txt"], failed!.name)
         assert.strictEqual(failed!.cid, error.uploaded.find((e) => e.Name === failed!.name)!.Hash)
-        assert.strictEqual(failed!.reason, "Error encrypting file")
+        assert.strictEqual(failed!.reason, "Error encrypting file: disk full (node 3)")
         assert.strictEqual(String(failed!.keyShards), "<redacted:KeyShards>")
         // The caller can finish the job with the shards the error carries.
         const shards = yield* KeyShards.KeyShards

@@ -62,7 +62,8 @@ const cat = (
       const request = fromWalrus ? HttpClientRequest.get(path) : HttpClientRequest.post(path)
       const response = yield* gatewayClient(hosts, options).execute(request)
       const url = urlOf(response.request)
-      return response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url, cause })))
+      const method = response.request.method
+      return response.stream.pipe(Stream.mapError((cause) => new NetworkError({ method, url, cause })))
     })
   )
 

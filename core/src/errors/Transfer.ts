@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { causeSummary } from "./Describe.ts"
 
 /**
  * A key shard's fields, `{ key, index }` as 64-hex strings. The wire format is checked by
@@ -59,7 +60,8 @@ export class UploadConnectionReset extends Schema.TaggedError<UploadConnectionRe
 /**
  * An encrypted upload reached the node, but the key shards of some of its files could not be
  * saved: those files are stored and cannot be decrypted by anyone until their shards are saved.
- * The catalogue's `Error encrypting file`, with the whole picture: every uploaded entry, the CIDs
+ * The catalogue's `Error encrypting file`, followed by the first failed file's cause (`Error
+ * encrypting file: Invalid Signature`), with the whole picture: every uploaded entry, the CIDs
  * whose shards are on all 5 nodes, and each failed file with its reason.
  */
 export class EncryptedUploadIncomplete extends Schema.TaggedError<EncryptedUploadIncomplete>()(
@@ -81,8 +83,15 @@ export class EncryptedUploadIncomplete extends Schema.TaggedError<EncryptedUploa
     )
   }
 ) {
+  /** Why the first failed file's shards were not saved, on one line. */
+  get firstCause(): string | undefined {
+    const first = this.failed[0]
+    if (first === undefined) return undefined
+    return first.cause === undefined ? first.reason : causeSummary(first.cause)
+  }
   override get message() {
-    return "Error encrypting file"
+    const cause = this.firstCause
+    return cause === undefined ? "Error encrypting file" : `Error encrypting file: ${cause}`
   }
 }
 

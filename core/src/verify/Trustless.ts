@@ -112,7 +112,11 @@ export const openCar = (
   const verify = options?.freesReads === true ? verifyCarFreeingReads : verifyCar
   return Effect.map(trustless(gateway, carRequest(target), "application/vnd.ipld.car"), (response) =>
     verify(
-      response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: urlOf(response.request), cause }))),
+      response.stream.pipe(
+        Stream.mapError(
+          (cause) => new NetworkError({ method: response.request.method, url: urlOf(response.request), cause })
+        )
+      ),
       target
     )
   )
@@ -140,7 +144,10 @@ const readBlock = (
   Effect.suspend(() => {
     const parts: Array<Uint8Array> = []
     let size = 0
-    return Stream.mapError(response.stream, (cause) => new NetworkError({ url: urlOf(response.request), cause })).pipe(
+    return Stream.mapError(
+      response.stream,
+      (cause) => new NetworkError({ method: response.request.method, url: urlOf(response.request), cause })
+    ).pipe(
       Stream.runForEachArray((chunks) => {
         for (const chunk of chunks) {
           size += chunk.byteLength
