@@ -111,17 +111,18 @@ const corsHeaders = {
  * sent: the gateway names that address in the routing records it gives about itself.
  */
 export const toFetchRequest = (incoming: IncomingMessage, base: string, signal: AbortSignal): Request => {
+  const method = (incoming.method ?? "GET").toUpperCase()
+  const hasBody = method !== "GET" && method !== "HEAD"
   const headers = new Headers()
   for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) {
-    const name = incoming.rawHeaders[i]!
-    if (!hopByHop.has(name.toLowerCase()) && name.toLowerCase() !== "forwarded") {
-      headers.append(name, incoming.rawHeaders[i + 1]!)
-    }
+    const name = incoming.rawHeaders[i]!.toLowerCase()
+    // The body's declared size goes on (Node delivers exactly that many bytes): a route may refuse
+    // by it before reading (the x402 upload's 402 and 413).
+    const kept = !hopByHop.has(name) || (name === "content-length" && hasBody)
+    if (kept && name !== "forwarded") headers.append(name, incoming.rawHeaders[i + 1]!)
   }
   const reached = incoming.headers.host
   if (reached !== undefined && reached !== "") headers.set("forwarded", `host="${reached}";proto=http`)
-  const method = (incoming.method ?? "GET").toUpperCase()
-  const hasBody = method !== "GET" && method !== "HEAD"
   return new Request(`${base}${incoming.url ?? "/"}`, {
     method,
     headers,
