@@ -61,11 +61,26 @@ import * as Reads from "./payment/Reads.ts"
 import * as X402 from "./payment/X402.ts"
 
 export * from "./payment/Models.ts"
-export type { X402Requirements, X402Settlement, X402UploadResult } from "./payment/X402.ts"
-export { TransferWithAuthorization, X402UploadInput } from "./payment/X402.ts"
+export type {
+  X402Limits,
+  X402Quote,
+  X402Requirements,
+  X402Settlement,
+  X402Terms,
+  X402UploadResult
+} from "./payment/X402.ts"
+export { TransferWithAuthorization, X402QuoteInput, X402UploadInput } from "./payment/X402.ts"
+export {
+  defaultMaxAmount as x402DefaultMaxAmount,
+  defaultMaxTimeoutSeconds as x402DefaultMaxTimeoutSeconds,
+  defaultX402Network as x402DefaultNetwork,
+  x402Networks
+} from "./payment/X402Terms.ts"
 
 /** What an x402 upload can fail with (nothing is stored or settled in any case). */
 export type X402UploadError = Effect.Error<ReturnType<typeof X402.upload>>
+/** What an x402 quote can fail with (nothing is signed in any case). */
+export type X402QuoteError = Effect.Error<ReturnType<typeof X402.quote>>
 
 // =============================================================================
 // Service
@@ -95,8 +110,13 @@ export interface Service {
   readonly balance: (input: BalanceInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
   /** The txId of the latest payment to the contract; 0 before the first. */
   readonly paymentCount: (input?: NetworkInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
-  /** Uploads a file paid per upload over x402 (`POST /api/x402/upload`): USDC, EIP-3009, no API key. */
+  /**
+   * Uploads a file paid per upload over x402 (`POST /api/x402/upload`): USDC, EIP-3009, no API key.
+   * Signs only terms within the caller's limits (network, asset, `maxAmount`, `maxTimeoutSeconds`).
+   */
   readonly x402Upload: (input: X402.X402UploadInput) => Effect.Effect<X402.X402UploadResult, X402UploadError>
+  /** What `x402Upload` would pay for the file (price, payee, chain, token, window), checked the same way; nothing signed. */
+  readonly x402Quote: (input: X402.X402QuoteInput) => Effect.Effect<X402.X402Quote, X402QuoteError>
 }
 
 /**
@@ -129,7 +149,8 @@ export const make = Effect.gen(function* () {
     contractBalance: (input) => Reads.contractBalance(chain, input),
     balance: (input) => Reads.balance(chain, input),
     paymentCount: (input) => Reads.paymentCount(chain, input),
-    x402Upload: (input) => X402.upload(hosts, input)
+    x402Upload: (input) => X402.upload(hosts, input),
+    x402Quote: (input) => X402.quote(hosts, input)
   })
 })
 

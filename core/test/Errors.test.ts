@@ -223,6 +223,26 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "x402 payment refused: invalid_network"
   ],
   [
+    new Errors.X402PriceAboveMaximum({ asked: "250000", maxAmount: "100000" }),
+    "X402PriceAboveMaximum",
+    "x402 payment of 250000 asked, above the 100000 allowed (raise maxAmount to pay it)"
+  ],
+  [
+    new Errors.X402WrongNetwork({ asked: "eip155:1", expected: "base" }),
+    "X402WrongNetwork",
+    "x402 payment asked on eip155:1, expected base"
+  ],
+  [
+    new Errors.X402WindowTooLong({ asked: "86400", maxTimeoutSeconds: "3600" }),
+    "X402WindowTooLong",
+    "x402 authorisation valid for 86400 s asked, above the 3600 s allowed"
+  ],
+  [
+    new Errors.X402MalformedTerms({ field: "payTo", value: "nope", reason: "is not an address" }),
+    "X402MalformedTerms",
+    "x402 terms refused: payTo nope is not an address"
+  ],
+  [
     new Errors.AllSourcesFailed({
       cid: "bafyroot",
       sources: [

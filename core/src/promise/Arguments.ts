@@ -42,7 +42,7 @@ import {
   QuotePathsInput,
   Target
 } from "../payment/Models.ts"
-import { X402UploadInput } from "../payment/X402.ts"
+import { X402QuoteInput, X402UploadInput } from "../payment/X402.ts"
 import { Credential } from "../schema/Credential.ts"
 import { ServiceSchema as SignerSchema } from "../signer/Service.ts"
 import type { Upload } from "../Upload.ts"
@@ -199,7 +199,13 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     balance: [arg(BalanceInput, "{ address, network?, token? }")],
     paymentCount: [opt(NetworkInput, "{ network? }")],
     x402Upload: [
-      arg(X402UploadInput, "{ file: Blob, account: LocalAccount, fileName?, asset?, amount?: bigint, nonce? }")
+      arg(
+        X402UploadInput,
+        "{ file: Blob, account: LocalAccount, fileName?, network?, asset?, maxAmount?: bigint, maxTimeoutSeconds?, amount?: bigint, nonce? }"
+      )
+    ],
+    x402Quote: [
+      arg(X402QuoteInput, "{ file: Blob, fileName?, network?, asset?, maxAmount?: bigint, maxTimeoutSeconds? }")
     ]
   }
 }
