@@ -15,7 +15,7 @@ import { Download, Upload } from "lighthouse-effect"
 import { alice } from "../upload/harness.ts"
 import { A, gateway, LEAF, makeResumeHarness, SIZE } from "./resumeHarness.ts"
 
-const { network, log, layer, time, faultsA, tempDir } = makeResumeHarness("resume-integrity-")
+const { network, log, layer, faultsA, tempDir } = makeResumeHarness("resume-integrity-")
 
 const content = new Uint8Array(SIZE).map((_, i) => (i * 29 + (i >> 10)) & 0xff)
 const precious = "a file the download must not touch\n"
@@ -124,22 +124,23 @@ describe("one download per target", () => {
   )
 
   it.effect(
-    "a download holding the lock stalls: a second is refused; once the first fails the lock is free and the next resumes",
+    "a download holding the lock stalls: a second is refused; once the first ends the lock is free and the next resumes",
     () =>
       Effect.gen(function* () {
         const cid = yield* uploaded
         const target = nodePath.join(yield* tempDir, "file.bin")
         const download = yield* Download.Download
+        // The first answer stops after four leaves; on the TestClock, unmoved here, it never stalls out.
         faultsA.stall(gateway, 4 * LEAF + 4096, { times: 1 })
-        const options = { sources: [A], stallTimeout: 5000, resume: true }
-        const first = yield* Effect.forkChild(time.settle(Effect.flip(download.toFile(cid, target, options))))
+        const options = { sources: [A], resume: true }
+        const first = yield* Effect.forkChild(download.toFile(cid, target, options))
         // The first call holds the lock before it asks the gateway anything.
         yield* Effect.promise(() => waitFor(() => log.length > 0))
         const refused = yield* Effect.flip(download.toFile(cid, target, options))
         assert.strictEqual(refused._tag, "DownloadInProgress")
-        assert.strictEqual((yield* Fiber.join(first))._tag, "AllSourcesFailed")
+        yield* Fiber.interrupt(first)
         assert.isFalse(yield* exists(`${target}.lock`))
-        // The verified leaves it got (on a loaded machine the clock may move before all four arrived).
+        // The verified leaves it got before it was stopped.
         const kept = yield* fileBytes(`${target}.partial`)
         assert.isAtMost(kept.length, 4 * LEAF)
         assert.deepStrictEqual(kept, content.subarray(0, kept.length))
