@@ -11,8 +11,8 @@ import * as fs from "node:fs/promises"
 import * as nodePath from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { Download, Upload } from "lighthouse-effect"
-import { alice } from "../upload/harness.ts"
+import { Auth, Download, Upload } from "lighthouse-effect"
+import { alice, aliceSigner } from "../upload/harness.ts"
 import { A, gateway, LEAF, makeResumeHarness, SIZE } from "./resumeHarness.ts"
 
 const { network, log, layer, faultsA, tempDir } = makeResumeHarness("resume-integrity-")
@@ -77,6 +77,28 @@ describe("resumed downloads and links", () => {
       )
       assert.strictEqual(yield* readText(victim), precious)
       assert.isFalse(yield* exists(`${target}.partial`))
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  )
+
+  it.effect("decrypting: a symbolic link at <path>.partial is refused, no ciphertext goes through it", () =>
+    Effect.gen(function* () {
+      const apiKey = network.seedAccount(alice.address, { apiKey: "integrity-enc-key" }).apiKey
+      const token = yield* (yield* Auth.Auth).token(aliceSigner)
+      const entry = yield* (yield* Upload.Upload).encryptedFile(Upload.Input.bytes(content, "secret.bin"), {
+        apiKey,
+        address: alice.address,
+        token
+      })
+      const dir = yield* tempDir
+      const victim = nodePath.join(dir, "victim.txt")
+      const target = nodePath.join(dir, "secret.bin")
+      yield* Effect.promise(() => fs.writeFile(victim, precious))
+      yield* Effect.promise(() => fs.symlink(victim, `${target}.partial`))
+      const options = { resume: true, decrypt: { signer: aliceSigner } }
+      const refused = yield* Effect.flip((yield* Download.Download).toFile(entry.Hash, target, options))
+      assert.strictEqual(refused._tag, "NotARegularFile")
+      assert.strictEqual(yield* readText(victim), precious)
+      assert.isFalse(yield* exists(target))
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
