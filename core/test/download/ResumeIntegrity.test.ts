@@ -11,11 +11,11 @@ import * as fs from "node:fs/promises"
 import * as nodePath from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { Download, Upload } from "lighthouse-effect"
-import { alice } from "../upload/harness.ts"
+import { Auth, Download, Upload } from "lighthouse-effect"
+import { alice, aliceSigner } from "../upload/harness.ts"
 import { A, gateway, LEAF, makeResumeHarness, SIZE } from "./resumeHarness.ts"
 
-const { network, log, layer, time, faultsA, tempDir } = makeResumeHarness("resume-integrity-")
+const { network, log, layer, faultsA, tempDir } = makeResumeHarness("resume-integrity-")
 
 const content = new Uint8Array(SIZE).map((_, i) => (i * 29 + (i >> 10)) & 0xff)
 const precious = "a file the download must not touch\n"
@@ -80,6 +80,28 @@ describe("resumed downloads and links", () => {
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
+  it.effect("decrypting: a symbolic link at <path>.partial is refused, no ciphertext goes through it", () =>
+    Effect.gen(function* () {
+      const apiKey = network.seedAccount(alice.address, { apiKey: "integrity-enc-key" }).apiKey
+      const token = yield* (yield* Auth.Auth).token(aliceSigner)
+      const entry = yield* (yield* Upload.Upload).encryptedFile(Upload.Input.bytes(content, "secret.bin"), {
+        apiKey,
+        address: alice.address,
+        token
+      })
+      const dir = yield* tempDir
+      const victim = nodePath.join(dir, "victim.txt")
+      const target = nodePath.join(dir, "secret.bin")
+      yield* Effect.promise(() => fs.writeFile(victim, precious))
+      yield* Effect.promise(() => fs.symlink(victim, `${target}.partial`))
+      const options = { resume: true, decrypt: { signer: aliceSigner } }
+      const refused = yield* Effect.flip((yield* Download.Download).toFile(entry.Hash, target, options))
+      assert.strictEqual(refused._tag, "NotARegularFile")
+      assert.strictEqual(yield* readText(victim), precious)
+      assert.isFalse(yield* exists(target))
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  )
+
   it.effect("a hard link at <path>.partial (another name of a file): refused, that file untouched", () =>
     Effect.gen(function* () {
       const cid = yield* uploaded
@@ -124,22 +146,23 @@ describe("one download per target", () => {
   )
 
   it.effect(
-    "a download holding the lock stalls: a second is refused; once the first fails the lock is free and the next resumes",
+    "a download holding the lock stalls: a second is refused; once the first ends the lock is free and the next resumes",
     () =>
       Effect.gen(function* () {
         const cid = yield* uploaded
         const target = nodePath.join(yield* tempDir, "file.bin")
         const download = yield* Download.Download
+        // The first answer stops after four leaves; on the TestClock, unmoved here, it never stalls out.
         faultsA.stall(gateway, 4 * LEAF + 4096, { times: 1 })
-        const options = { sources: [A], stallTimeout: 5000, resume: true }
-        const first = yield* Effect.forkChild(time.settle(Effect.flip(download.toFile(cid, target, options))))
+        const options = { sources: [A], resume: true }
+        const first = yield* Effect.forkChild(download.toFile(cid, target, options))
         // The first call holds the lock before it asks the gateway anything.
         yield* Effect.promise(() => waitFor(() => log.length > 0))
         const refused = yield* Effect.flip(download.toFile(cid, target, options))
         assert.strictEqual(refused._tag, "DownloadInProgress")
-        assert.strictEqual((yield* Fiber.join(first))._tag, "AllSourcesFailed")
+        yield* Fiber.interrupt(first)
         assert.isFalse(yield* exists(`${target}.lock`))
-        // The verified leaves it got (on a loaded machine the clock may move before all four arrived).
+        // The verified leaves it got before it was stopped.
         const kept = yield* fileBytes(`${target}.partial`)
         assert.isAtMost(kept.length, 4 * LEAF)
         assert.deepStrictEqual(kept, content.subarray(0, kept.length))
