@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { oneLine } from "../internal/redact.ts"
+import { oneLine } from "./Redact.ts"
 
 interface Located {
   readonly _tag?: unknown

@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { causeText, cleanCause, oneLine, redactUrl, scrub } from "../internal/redact.ts"
+import { causeText, cleanCause, oneLine, redactUrl, scrub } from "./Redact.ts"
 
 /** The request a failure is about, as `METHOD url` (the method when it is known). */
 const whereOf = (method: string | undefined, url: string) => (method === undefined ? url : `${method} ${url}`)

@@ -34,7 +34,7 @@ import {
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 import { decodeJson, fromHttpClientError, type StatusStyle, statusError } from "./http.ts"
-import { causeText, redactUrl, scrub } from "./redact.ts"
+import { causeText, redactUrl, scrub } from "../errors/Redact.ts"
 
 /** A host's client: its failures are catalogue errors `E` (its non-2xx wording) or a transport failure. */
 export type Client<E> = HttpClient.HttpClient.With<TransportFailure | E>

@@ -7,7 +7,7 @@
  * Works on the text, not on a parsed `URL`: an address without secrets is kept to the letter
  * (no trailing slash added, no re-encoding), and one that does not parse is still cleaned.
  *
- * @internal
+ * @internal (not exported by `Errors.ts`)
  */
 
 /** What a secret is replaced with. */
