@@ -199,8 +199,12 @@ const storedBytes = (download: Download.Download["Service"], cid: string, unveri
   const stream = unverified
     ? Stream.catchTag(verified, "UnverifiableGateway", (refused) =>
         Stream.suspend(() => {
-          report = { verified: false, reason: `the gateway answered ${refused.answer} to ?format=${refused.format}` }
-          return download.stream(cid, { verification: "off" })
+          const reason = `the gateway answered ${refused.answer} to ?format=${refused.format}`
+          report = { verified: false, reason }
+          // Said on stderr as the library says it for a file: stdout holds only the content.
+          return Stream.fromEffectDrain(Effect.logWarning(`Downloading ${cid} unverified: ${reason}`)).pipe(
+            Stream.concat(download.stream(cid, { verification: "off" }))
+          )
         })
       )
     : verified
