@@ -80,7 +80,13 @@ describe("a gateway that cannot serve verifiable content", () => {
     const accepted = await run(["cat", cid, "--unverified", "--json"], env)
     expect(accepted.code, accepted.stderr).toBe(0)
     expect(accepted.stdout).toBe("a different file\n")
-    expect(JSON.parse(accepted.stderr)).toEqual({
+    // stderr: the warning of the unverified read, then the summary (stdout holds the content).
+    const [warning, summary, ...rest] = accepted.stderr.split(/(?<=\n)/)
+    expect([warning, rest]).toEqual([
+      `warning: Downloading ${cid} unverified: the gateway answered 406 to ?format=car\n`,
+      []
+    ])
+    expect(JSON.parse(summary!)).toEqual({
       cid,
       bytes: 17,
       verification: { verified: false, reason: "the gateway answered 406 to ?format=car" }

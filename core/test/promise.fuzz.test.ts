@@ -43,7 +43,8 @@ const tags = {
 type ServiceName = keyof typeof tags
 
 const errorClasses = Object.values(Errors as Record<string, unknown>).filter(
-  (value): value is new (...args: never) => Error => typeof value === "function"
+  (value): value is new (...args: never) => Error =>
+    typeof value === "function" && (value as { prototype?: unknown }).prototype instanceof Error
 )
 
 /** One of the library's typed errors: a catalogue class, or the file system's `PlatformError`. */
