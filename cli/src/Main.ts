@@ -17,6 +17,7 @@ import * as Dev from "./commands/Dev.ts"
 import * as Keeping from "./commands/Keeping.ts"
 import * as Names from "./commands/Names.ts"
 import * as Records from "./commands/Records.ts"
+import * as Repair from "./commands/Repair.ts"
 import * as Transfer from "./commands/Transfer.ts"
 import * as Wallet from "./commands/Wallet.ts"
 import * as Output from "./Output.ts"
@@ -32,6 +33,7 @@ export const root = Command.make("lighthouse-effect").pipe(
   Command.withSubcommands([
     Transfer.upload,
     Transfer.uploadEncrypted,
+    Repair.repair,
     Transfer.download,
     Transfer.cat,
     Transfer.verify,
@@ -128,7 +130,10 @@ const report = (error: unknown, json: boolean) =>
   Effect.gen(function* () {
     const reported = classify(error)
     if (!reported.printed) yield* Output.stderr(reported.message)
-    if (json) yield* Output.stdout(Output.toJson({ error: { _tag: reported.tag, message: reported.message } }))
+    if (json)
+      yield* Output.stdout(
+        Output.toJson({ error: { _tag: reported.tag, message: reported.message, ...Repair.jsonDetails(error) } })
+      )
     return reported.code
   })
 
