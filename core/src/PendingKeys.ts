@@ -29,7 +29,7 @@ import type { PendingEntry } from "./pendingKeys/Models.ts"
 
 export * from "./pendingKeys/Models.ts"
 export { DIRECTORY_MODE, FILE_MODE } from "./pendingKeys/FileJournal.ts"
-export { SEAL_MESSAGE } from "./pendingKeys/Seal.ts"
+export * as Seal from "./pendingKeys/Seal.ts"
 
 // =============================================================================
 // Service
