@@ -61,11 +61,14 @@ export class PendingKeys extends Context.Service<PendingKeys, Service>()("lighth
 // =============================================================================
 
 /**
- * A journal in this process's memory.
+ * A journal in this process's memory; each use of the layer is a journal of its own (a layer's
+ * value is otherwise shared by every program it is provided to).
  *
  * @category layers
  */
-export const layerMemory: Layer.Layer<PendingKeys> = Layer.sync(PendingKeys, () => PendingKeys.of(Memory.make()))
+export const layerMemory: Layer.Layer<PendingKeys> = Layer.fresh(
+  Layer.sync(PendingKeys, () => PendingKeys.of(Memory.make()))
+)
 
 const fileService = (deps: FileJournal.FileJournalDeps): Service =>
   PendingKeys.of({
