@@ -33,7 +33,11 @@ export type StopPoint =
   | { readonly at: "body-start" }
   | { readonly at: "body-read" }
   | { readonly at: "stored" }
-  | { readonly at: "saves"; readonly done: number }
+  /**
+   * Once `done` of the 5 shard saves are done. The others wait: until the CLI gives them up
+   * (`release` false: they never reach the nodes), or until the test has acted (`release`).
+   */
+  | { readonly at: "saves"; readonly done: number; readonly release?: boolean }
 
 /** What the hook does at the stop point: resolves when the test has acted (the held request then answers 500 or as it would). */
 type Armed = { readonly point: StopPoint; readonly act: () => Promise<void> } | undefined
@@ -70,13 +74,18 @@ export const startHarness = async (): Promise<Harness> => {
   const network = createMockNetwork(withStateDir({ stateDir: nodePath.join(dir, "network") }))
   const { apiKey } = network.seedAccount(address, {})
   let armed: Armed
+  let savesStarted = 0
   let savesDone = 0
+  let acted: Promise<void> = Promise.resolve()
+  /** The saves point once reached, for the saves that arrive after it in the same batch. */
+  let held: StopPoint | undefined
   /** Acts once at the armed point; `undefined` when this request is not it. */
   const reach = (point: StopPoint["at"]) => {
     const current = armed
     if (current === undefined || current.point.at !== point) return undefined
     armed = undefined
-    return current.act()
+    acted = current.act()
+    return acted
   }
   const spies = [
     http.post("*/api/message/get-jwt", async () => {
@@ -102,12 +111,15 @@ export const startHarness = async (): Promise<Harness> => {
       return response
     }),
     http.post("*/api/setSharedKey/:node", async ({ request }) => {
-      const point = armed?.point
+      const point = armed?.point ?? held
       if (point?.at !== "saves") return undefined
-      // Saves beyond the first `done` wait for the test to act, then fail: the nodes never see them.
-      if (savesDone >= point.done) {
-        await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve()))
-        return failed()
+      // The first `done` saves to arrive go through; the others wait (see `StopPoint`).
+      if (savesStarted++ >= point.done) {
+        held = point
+        if (point.release === true) await acted
+        else await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve()))
+        if (request.signal.aborted) return failed()
+        return getResponse([...network.handlers], request)
       }
       const response = await getResponse([...network.handlers], request)
       savesDone += 1
@@ -147,7 +159,10 @@ export const startHarness = async (): Promise<Harness> => {
       child.stderr.on("data", (chunk: Buffer) => {
         stderr += chunk.toString()
       })
+      savesStarted = 0
       savesDone = 0
+      held = undefined
+      acted = Promise.resolve()
       armed = point === undefined || act === undefined ? undefined : { point, act: () => act(child) }
       child.once("close", (code, signal) => {
         armed = undefined
