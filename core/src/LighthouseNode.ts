@@ -9,6 +9,7 @@
  */
 // Modules, not the package's index: the index loads all of `@effect/platform-node` (≈ 9 MB more
 // heap, which every full collection of a transfer marks again).
+import { homedir } from "node:os"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodePath from "@effect/platform-node/NodePath"
@@ -49,7 +50,7 @@ const journalLayer = (journal: NodeOptions["journal"]) =>
   journal === "memory"
     ? PendingKeys.layerMemory
     : (journal === undefined || journal === "state"
-        ? PendingKeys.layerState
+        ? PendingKeys.layerState(homedir())
         : PendingKeys.layerFile(journal.directory)
       ).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer]))
 

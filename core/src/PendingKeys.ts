@@ -8,7 +8,7 @@
  *
  * Layers: `layerMemory` (this process only: tests, and the default of `Upload` where none is
  * given), `layerFile(directory)` (one 0600 file per entry in a 0700 directory, written with
- * `fsync` and a rename: `pendingKeys/FileJournal.ts`) and `layerState`, the file journal under the
+ * `fsync` and a rename: `pendingKeys/FileJournal.ts`) and `layerState(home)`, the file journal under the
  * user's state directory (`$XDG_STATE_HOME/lighthouse-effect/pending-keys`, else
  * `~/.local/state/lighthouse-effect/pending-keys`), which `layerNode` uses. Any other store (a
  * server's database, a browser's IndexedDB) is a `PendingKeys.of({ write, remove, list })`.
@@ -92,22 +92,24 @@ export const layerFile = (directory: string): Layer.Layer<PendingKeys, never, Fi
 
 /**
  * The journal's directory under the user's state directory: `$XDG_STATE_HOME/lighthouse-effect/pending-keys`,
- * else `$HOME/.local/state/lighthouse-effect/pending-keys`; `None` when neither variable is set.
+ * else `<home>/.local/state/lighthouse-effect/pending-keys` with `$HOME`, else `home` (Node's
+ * `os.homedir()`); `None` when there is none of them.
  *
  * @category constructors
  */
-export const stateDirectory: Effect.Effect<Option.Option<string>, never, Path.Path> = Effect.gen(function* () {
-  const path = yield* Path.Path
-  const nonEmpty = (name: string) =>
-    Config.option(Config.String(name)).pipe(
-      Effect.map(Option.filter((value) => value !== "")),
-      Effect.orElseSucceed(() => Option.none<string>())
-    )
-  const xdg = yield* nonEmpty("XDG_STATE_HOME")
-  if (Option.isSome(xdg)) return Option.some(path.join(xdg.value, "lighthouse-effect", "pending-keys"))
-  const home = yield* nonEmpty("HOME")
-  return Option.map(home, (h) => path.join(h, ".local", "state", "lighthouse-effect", "pending-keys"))
-})
+export const stateDirectory = (home?: string): Effect.Effect<Option.Option<string>, never, Path.Path> =>
+  Effect.gen(function* () {
+    const path = yield* Path.Path
+    const nonEmpty = (name: string) =>
+      Config.option(Config.String(name)).pipe(
+        Effect.map(Option.filter((value) => value !== "")),
+        Effect.orElseSucceed(() => Option.none<string>())
+      )
+    const xdg = yield* nonEmpty("XDG_STATE_HOME")
+    if (Option.isSome(xdg)) return Option.some(path.join(xdg.value, "lighthouse-effect", "pending-keys"))
+    const homeDirectory = Option.orElse(yield* nonEmpty("HOME"), () => Option.fromUndefinedOr(home))
+    return Option.map(homeDirectory, (h) => path.join(h, ".local", "state", "lighthouse-effect", "pending-keys"))
+  })
 
 const noStateDirectory = (operation: string) =>
   Effect.fail(
@@ -115,21 +117,22 @@ const noStateDirectory = (operation: string) =>
   )
 
 /**
- * The file journal under the user's state directory ({@link stateDirectory}); every call fails
- * with `JournalFailed` where the environment names none.
+ * The file journal under the user's state directory ({@link stateDirectory}, `home` the last
+ * resort); every call fails with `JournalFailed` where there is none.
  *
  * @category layers
  */
-export const layerState: Layer.Layer<PendingKeys, never, FileSystem.FileSystem | Path.Path> = Layer.effect(
-  PendingKeys,
-  Effect.gen(function* () {
-    const directory = yield* stateDirectory
-    if (Option.isSome(directory))
-      return fileService({ fs: yield* FileSystem.FileSystem, path: yield* Path.Path, directory: directory.value })
-    return PendingKeys.of({
-      write: () => noStateDirectory("write"),
-      remove: () => noStateDirectory("remove"),
-      list: () => noStateDirectory("list")
+export const layerState = (home?: string): Layer.Layer<PendingKeys, never, FileSystem.FileSystem | Path.Path> =>
+  Layer.effect(
+    PendingKeys,
+    Effect.gen(function* () {
+      const directory = yield* stateDirectory(home)
+      if (Option.isSome(directory))
+        return fileService({ fs: yield* FileSystem.FileSystem, path: yield* Path.Path, directory: directory.value })
+      return PendingKeys.of({
+        write: () => noStateDirectory("write"),
+        remove: () => noStateDirectory("remove"),
+        list: () => noStateDirectory("list")
+      })
     })
-  })
-)
+  )

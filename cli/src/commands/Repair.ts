@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+import { homedir } from "node:os"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -95,7 +96,7 @@ export const noting = Effect.gen(function* () {
   const pending = () => [...written.values()].filter((e) => !removed.has(e.id))
   const completed = () => [...written.values()].filter((e) => removed.has(e.id) && e.cid !== undefined)
   return { service, pending, completed }
-}).pipe(Effect.provide(PendingKeys.layerState))
+}).pipe(Effect.provide(PendingKeys.layerState(homedir())))
 
 type Noting = Effect.Success<typeof noting>
 
