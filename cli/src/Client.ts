@@ -1,7 +1,8 @@
 /**
  * The library's services for a command: the all-in-one Node layer, configured from the library's
  * `LIGHTHOUSE_*` variables (hosts, time-outs, key-node policy, network). A variable that does not
- * parse is a usage error naming it. Payments may add rows to the network table (a local chain's
+ * parse (a host that is no http(s) URL, a time-out that is no number) is the library's
+ * `ConfigError` naming it, before any request: exit 1, one line. Payments may add rows to the network table (a local chain's
  * deployment) with `--networks FILE`.
  *
  * @since 0.1.0
@@ -11,7 +12,6 @@ import * as Layer from "effect/Layer"
 import type { Networks } from "lighthouse-effect"
 import { LighthouseConfig } from "lighthouse-effect"
 import { layerNode } from "lighthouse-effect/node"
-import { UsageError } from "./Errors.ts"
 
 /** The services, with `networks` added to (or replacing rows of) the network table. */
 export const layerWith = (networks: Networks.NetworkTable) =>
@@ -19,10 +19,7 @@ export const layerWith = (networks: Networks.NetworkTable) =>
     Effect.gen(function* () {
       const options = yield* LighthouseConfig.LighthouseConfig
       return layerNode({ ...options, networks: { ...options.networks, ...networks } })
-    }).pipe(
-      Effect.provide(LighthouseConfig.layerConfig),
-      Effect.mapError((error) => new UsageError({ detail: `configuration: ${error.message}` }))
-    )
+    }).pipe(Effect.provide(LighthouseConfig.layerConfig))
   )
 
 export const layer = layerWith({})

@@ -6,6 +6,11 @@
  * a wrong password from a right one. Reading also takes pbkdf2 (hmac-sha256) keystores and the
  * `Crypto` spelling ethers writes.
  *
+ * A keystore is read before anything is derived from it, and refused (a `KeystoreError` saying
+ * why) unless it asks for what a real one does: a 32-byte derived key and MAC, a 16-byte iv, a
+ * 32-byte ciphertext, and KDF work within `kdfLimits`. A hostile file otherwise hangs the command
+ * (a pbkdf2 count of 2^31), or opens under any password (with `dklen` 16 the MAC covers no key).
+ *
  * Primitives: scrypt, pbkdf2 and AES from Node's OpenSSL, keccak-256 from `@noble/hashes`.
  *
  * @since 0.1.0
@@ -18,7 +23,8 @@ import * as Schema from "effect/Schema"
 import { privateKeyToAccount } from "viem/accounts"
 import { KeystoreError } from "./Errors.ts"
 
-const Hex = Schema.String.check(Schema.isPattern(/^(0x)?[0-9a-fA-F]*$/))
+/** Hex of whole bytes. */
+const Hex = Schema.String.check(Schema.isPattern(/^(0x)?([0-9a-fA-F]{2})*$/))
 
 const ScryptParams = Schema.Struct({
   dklen: Schema.Int,
@@ -67,19 +73,66 @@ export const scryptCost = { n: 131072, r: 8, p: 1, dklen: 32 } as const
 
 const bytesOf = (hex: string) => Buffer.from(hex.replace(/^0x/, ""), "hex")
 
-/** OpenSSL's scrypt; its memory cap (32 MiB by default) raised to what n and r need. */
+/**
+ * What a keystore's KDF may ask of this machine. geth (`golang.org/x/crypto/scrypt`) and ethers
+ * (`@noble/hashes`) take a scrypt N that is a power of 2 above 1, r and p of at least 1, r·p
+ * below 2^30, and 128·r·(N+p) bytes of memory up to 1 GiB + 1 KiB (ethers), and a pbkdf2 count
+ * with no bound at all: a small N with a huge p, or a count of 2^31, then runs for an hour. So
+ * the work is bounded too: scrypt's N·r·p at most 2^21 (geth's standard N 2^18 with r 8 and p 1,
+ * the most any writer uses by default; it also keeps the memory within 512 MiB), and pbkdf2's
+ * count at most 2^24 (64 times the 262 144 keythereum and EIP-2335 keystores use): seconds each.
+ */
+export const kdfLimits = { scryptWork: 2 ** 21, pbkdf2Count: 2 ** 24 } as const
+
+const isPowerOfTwo = (n: number) => n > 1 && Number.isInteger(Math.log2(n))
+
+const scryptRefusal = ({ n, r, p }: typeof ScryptParams.Type): string | undefined => {
+  if (!isPowerOfTwo(n)) return `scrypt n is ${n}: it must be a power of 2 above 1`
+  if (r < 1 || p < 1) return `scrypt r and p are ${r} and ${p}: both must be at least 1`
+  if (r * p >= 2 ** 30) return `scrypt r·p is ${r * p}: it must be below 2^30`
+  if (n >= 2 ** (16 * r)) return `scrypt n is ${n}: with r ${r} it must be below 2^${16 * r} (RFC 7914)`
+  if (n * r * p > kdfLimits.scryptWork)
+    return `scrypt work n·r·p is ${n * r * p}; at most ${kdfLimits.scryptWork} is allowed`
+  return undefined
+}
+
+const pbkdf2Refusal = ({ c }: typeof Pbkdf2Params.Type): string | undefined =>
+  c < 1 || c > kdfLimits.pbkdf2Count
+    ? `pbkdf2 count c is ${c}: it must be from 1 to ${kdfLimits.pbkdf2Count}`
+    : undefined
+
+/** Why `section` is refused before any key is derived from it, if it is. */
+const refusal = (section: CryptoSection): string | undefined => {
+  const size = (hex: string) => bytesOf(hex).length
+  if (section.kdfparams.dklen !== 32)
+    return `dklen is ${section.kdfparams.dklen}: it must be 32 (the MAC covers the derived key's second half)`
+  if (size(section.mac) !== 32) return `the MAC is ${size(section.mac)} bytes: it must be 32 (keccak-256)`
+  if (size(section.cipherparams.iv) !== 16)
+    return `the iv is ${size(section.cipherparams.iv)} bytes: aes-128-ctr takes 16`
+  if (size(section.ciphertext) !== 32) return `the ciphertext is ${size(section.ciphertext)} bytes: a private key is 32`
+  return section.kdf === "scrypt" ? scryptRefusal(section.kdfparams) : pbkdf2Refusal(section.kdfparams)
+}
+
+/**
+ * OpenSSL's scrypt; its memory cap (32 MiB by default) raised to what it counts for these
+ * parameters (p blocks of 128·r bytes, and N + 2 more), with room to spare. Parameters it still
+ * refuses (it throws at once) are a `KeystoreError` like its later failures.
+ */
 const deriveScrypt = (
   password: Uint8Array,
   salt: Uint8Array,
   params: { n: number; r: number; p: number; dklen: number }
 ) =>
   Effect.callback<Buffer, KeystoreError>((resume) => {
-    const maxmem = 128 * params.n * params.r * 2 + 1024 * 1024
-    scrypt(password, salt, params.dklen, { N: params.n, r: params.r, p: params.p, maxmem }, (error, key) =>
-      resume(
-        error === null ? Effect.succeed(key) : Effect.fail(new KeystoreError({ detail: `scrypt: ${error.message}` }))
+    const failed = (error: Error) => Effect.fail(new KeystoreError({ detail: `scrypt: ${error.message}` }))
+    const maxmem = 128 * params.r * (params.n + params.p + 2) + 1024 * 1024
+    try {
+      scrypt(password, salt, params.dklen, { N: params.n, r: params.r, p: params.p, maxmem }, (error, key) =>
+        resume(error === null ? Effect.succeed(key) : failed(error))
       )
-    )
+    } catch (error) {
+      resume(failed(error instanceof Error ? error : new Error(String(error))))
+    }
   })
 
 const derivePbkdf2 = (password: Uint8Array, salt: Uint8Array, c: number, dklen: number) =>
@@ -146,6 +199,8 @@ export const decrypt = Effect.fn("Keystore.decrypt")(function* (text: string, pa
   )
   const section = file.crypto ?? file.Crypto
   if (section === undefined) return yield* new KeystoreError({ detail: "not a v3 keystore: no crypto section" })
+  const refused = refusal(section)
+  if (refused !== undefined) return yield* new KeystoreError({ detail: `keystore refused: ${refused}` })
   const derived = yield* deriveFor(section, password)
   const ciphertext = bytesOf(section.ciphertext)
   if (!timingSafeEqual(macOf(derived, ciphertext), bytesOf(section.mac)))

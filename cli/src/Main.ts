@@ -3,13 +3,15 @@
  * success; 1 on a failure, with the catalogue's message on stderr; 2 on bad usage (an unknown
  * command or flag, a missing argument, a missing secret); 130 when interrupted. With `--json` a
  * failure also puts `{"error":{"_tag","message"}}` on stdout. Help and version go to stdout;
- * usage errors and the help that goes with them to stderr.
+ * usage errors and the help that goes with them to stderr, and so does every log line (the
+ * library's warnings; `--log-level` sets which): stdout holds only the result or the content.
  *
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import * as Stdio from "effect/Stdio"
 import { CliError, CliOutput, Command, TerminalCapabilities } from "effect/cli"
 import * as Conditions from "./commands/Conditions.ts"
@@ -23,6 +25,7 @@ import * as Wallet from "./commands/Wallet.ts"
 import * as Output from "./Output.ts"
 import * as Progress from "./Progress.ts"
 import * as Payment from "./commands/Payment.ts"
+import { failureJson, failureLine } from "./Errors.ts"
 
 export const version = "0.1.0"
 
@@ -123,16 +126,18 @@ const classify = (error: unknown): Reported => {
       : { code: 2, tag: first._tag, message: error.errors.map(messageOf).join("; "), printed: true }
   }
   const tag = tagOf(error)
-  return { code: tag === "UsageError" ? 2 : 1, tag, message: messageOf(error), printed: false }
+  return { code: tag === "UsageError" ? 2 : 1, tag, message: failureLine(error), printed: false }
 }
 
 const report = (error: unknown, json: boolean) =>
   Effect.gen(function* () {
     const reported = classify(error)
-    if (!reported.printed) yield* Output.stderr(reported.message)
+    if (!reported.printed) yield* Output.stderr(Output.printable(reported.message))
     if (json)
       yield* Output.stdout(
-        Output.toJson({ error: { _tag: reported.tag, message: reported.message, ...Repair.jsonDetails(error) } })
+        Output.toJson({
+          error: { ...failureJson(error, reported.tag, reported.message), ...Repair.jsonDetails(error) }
+        })
       )
     return reported.code
   })
@@ -144,5 +149,5 @@ export const run = (args: ReadonlyArray<string>) =>
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : report(Cause.squash(cause), jsonRequested(args))
     ),
-    Effect.provide(Layer.mergeAll(presenterLayer, TerminalCapabilities.layer))
+    Effect.provide(Layer.mergeAll(presenterLayer, TerminalCapabilities.layer, Logger.layer([Output.logger])))
   )

@@ -7,6 +7,7 @@
  */
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { HttpResponse, http } from "msw"
 import { type Address, erc20Abi } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { deployLocal, type LocalDeployment, testUsdcAbi } from "lighthouse-effect/contracts"
@@ -57,6 +58,9 @@ const mint = async (to: Address, amount: bigint) => {
   await chain.publicClient.waitForTransactionReceipt({ hash })
 }
 
+/** The local chain and its EIP-3009 USDC: the only payment these uploads may make (no USDC is known there). */
+const local = () => ["--network", "localhost", "--asset", deployment.x402Usdc]
+
 /** A file in a fresh directory. */
 const fileWith = async (name: string, text: string) => {
   const path = join(await freshConfigHome(), name)
@@ -71,7 +75,9 @@ describe("x402-upload", () => {
     const before = await balanceOf(payTo)
     const path = await fileWith("note.txt", "paid from the command line")
 
-    const ran = await run(["x402-upload", path, "--json"], { LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[1]! })
+    const ran = await run(["x402-upload", path, ...local(), "--json"], {
+      LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[1]!
+    })
     expect(ran).toMatchObject({ code: 0, stderr: "" })
     const result = json(ran) as {
       entry: { Name: string; Hash: string; Size: string }
@@ -97,7 +103,10 @@ describe("x402-upload", () => {
     const payer = (json(created) as { address: Address }).address
     await mint(payer, 10_000n)
 
-    const ran = await run(["x402-upload", await fileWith("a.bin", "wallet-paid"), "--name", "renamed.txt"], env)
+    const ran = await run(
+      ["x402-upload", await fileWith("a.bin", "wallet-paid"), "--name", "renamed.txt", ...local()],
+      env
+    )
     expect(ran.code, ran.stderr).toBe(0)
     const [stored, paid, rest] = ran.stdout.split("\n")
     expect(stored).toMatch(/^stored renamed\.txt baf[a-z2-7]+ \(11 bytes\)$/)
@@ -116,12 +125,15 @@ describe("x402-upload", () => {
     const path = await fileWith("refused.txt", "never stored")
     const env = { LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[2]! }
 
-    const underpaid = await run(["x402-upload", path, "--amount", "3906", "--json"], env)
+    const underpaid = await run(["x402-upload", path, ...local(), "--amount", "3906", "--json"], env)
     expect(underpaid.code).toBe(1)
     expect(json(underpaid)).toEqual({
       error: { _tag: "X402Underpaid", message: "x402 payment of 3906 is below the 3907 required" }
     })
-    const wrongAsset = await run(["x402-upload", path, "--asset", deployment.usdc.toLowerCase(), "--json"], env)
+    const wrongAsset = await run(
+      ["x402-upload", path, "--network", "localhost", "--asset", deployment.usdc.toLowerCase(), "--json"],
+      env
+    )
     expect(wrongAsset.code).toBe(1)
     expect(json(wrongAsset)).toEqual({
       error: {
@@ -156,5 +168,123 @@ describe("x402-upload", () => {
     const onArgv = await run(["x402-upload", path, "--private-key", chain.privateKeys[3]!], {})
     expect(onArgv.code).toBe(2)
     expect(network.state.files.of(chain.accounts[3]!.toLowerCase())).toEqual([])
+  })
+})
+
+describe("x402-upload against a hostile 402 (the network's terms beyond the caller's limits)", () => {
+  const hostile = "https://x402.hostile.test"
+  const baseUsdc = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+  /** `X-PAYMENT` headers the hostile server received: a signed authorisation would arrive here. */
+  const payments: Array<string> = []
+  /** Answers every upload with a 402 asking `terms` (fair ones on Base, changed as given). */
+  const asking = (terms: Record<string, unknown>) =>
+    running!.server.use(
+      http.post(`${hostile}/api/x402/upload`, ({ request }) => {
+        const payment = request.headers.get("x-payment")
+        if (payment !== null) payments.push(payment)
+        const accepts = {
+          scheme: "exact",
+          network: "base",
+          maxAmountRequired: "3907",
+          resource: `${hostile}/api/x402/upload`,
+          description: "Store report.pdf",
+          mimeType: "application/json",
+          payTo: "0x1111111111111111111111111111111111111111",
+          maxTimeoutSeconds: 300,
+          asset: baseUsdc,
+          extra: { name: "USD Coin", version: "2" },
+          ...terms
+        }
+        return HttpResponse.json(
+          { x402Version: 1, error: "X-PAYMENT header is required", accepts: [accepts] },
+          { status: 402 }
+        )
+      })
+    )
+  const env = () => ({ LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[6]!, LIGHTHOUSE_API_URL: hostile })
+
+  it("the issue's 402s exit 1 with the typed refusal and sign nothing, with no limits given", async () => {
+    const path = await fileWith("report.pdf", "a report")
+    const refusals: ReadonlyArray<readonly [Record<string, unknown>, string, string]> = [
+      [
+        { maxAmountRequired: `1${"0".repeat(30)}`, payTo: "0x000000000000000000000000000000000000dEaD" },
+        "X402PriceAboveMaximum",
+        `x402 payment of 1${"0".repeat(30)} asked, above the 100000 allowed (raise maxAmount to pay it)`
+      ],
+      [
+        { network: "eip155:1", asset: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" },
+        "X402WrongNetwork",
+        "x402 payment asked on eip155:1, expected base"
+      ],
+      [
+        { maxTimeoutSeconds: 1e10 },
+        "X402WindowTooLong",
+        "x402 authorisation valid for 10000000000 s asked, above the 3600 s allowed"
+      ],
+      [
+        { asset: "0x4200000000000000000000000000000000000006" },
+        "X402WrongAsset",
+        `x402 payment asked in 0x4200000000000000000000000000000000000006, offered ${baseUsdc}`
+      ],
+      [{ payTo: "nope" }, "X402MalformedTerms", "x402 terms refused: payTo nope is not an address"]
+    ]
+    for (const [terms, tag, message] of refusals) {
+      asking(terms)
+      const ran = await run(["x402-upload", path, "--json"], env())
+      expect(ran.code).toBe(1)
+      expect(json(ran)).toEqual({ error: { _tag: tag, message } })
+    }
+    expect(payments).toEqual([])
+  })
+
+  it("--max-amount raises the ceiling; a price above it is still refused", async () => {
+    const path = await fileWith("report.pdf", "a report")
+    asking({ maxAmountRequired: "250000" })
+    const refused = await run(["x402-upload", path, "--max-amount", "249999", "--json"], env())
+    expect(json(refused)).toEqual({
+      error: {
+        _tag: "X402PriceAboveMaximum",
+        message: "x402 payment of 250000 asked, above the 249999 allowed (raise maxAmount to pay it)"
+      }
+    })
+    expect(payments).toEqual([])
+    // Within the raised ceiling the authorisation is signed and sent (the hostile server then refuses it).
+    await run(["x402-upload", path, "--max-amount", "250000", "--json"], env())
+    expect(payments).toHaveLength(1)
+    payments.length = 0
+  })
+
+  it("--dry-run shows price, payee, chain, token and window, with no key; nothing signed, nothing stored", async () => {
+    const path = await fileWith("quoted.txt", "only a quote")
+    const home = await freshConfigHome()
+    const ran = await run(["x402-upload", path, ...local(), "--dry-run"], { XDG_CONFIG_HOME: home })
+    expect(ran).toMatchObject({ code: 0, stderr: "" })
+    expect(ran.stdout.split("\n")).toEqual([
+      `price   0.003907 USD Coin (3907 base units of ${deployment.x402Usdc})`,
+      `payee   ${payTo}`,
+      "chain   localhost (chain id 31337)",
+      "window  300 s",
+      expect.stringMatching(/^for {5}Store /),
+      "nothing signed (--dry-run)",
+      ""
+    ])
+    const quoted = await run(["x402-upload", path, ...local(), "--dry-run", "--json"], { XDG_CONFIG_HOME: home })
+    expect(json(quoted)).toMatchObject({
+      amount: "3907",
+      asset: deployment.x402Usdc,
+      payTo,
+      network: "localhost",
+      chainId: 31337,
+      maxTimeoutSeconds: 300
+    })
+    expect(network.state.files.byCidMatching((r) => r.fileName === "quoted.txt")).toBeUndefined()
+  })
+
+  it("--help shows the ceiling and its default", async () => {
+    const help = await run(["x402-upload", "--help"], {})
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain("--max-amount")
+    expect(help.stdout).toContain("default 100000 = 0.1 USDC")
+    expect(help.stdout).toContain("--dry-run")
   })
 })

@@ -42,11 +42,17 @@ const capture = (chunks: Array<Uint8Array>) => () =>
     })
   )
 
-/** The CLI module prints some output (completion scripts) with `Console.log`: captured as stdout. */
-const capturedConsole = (chunks: Array<Uint8Array>): Console.Console =>
+/**
+ * The CLI module prints some output (completion scripts) with `Console.log`: captured as stdout;
+ * log lines go through `Console.error`: captured as stderr.
+ */
+const capturedConsole = (out: Array<Uint8Array>, err: Array<Uint8Array>): Console.Console =>
   Object.assign(Object.create(console), {
     log: (...parts: ReadonlyArray<unknown>) => {
-      chunks.push(new TextEncoder().encode(`${parts.join(" ")}\n`))
+      out.push(new TextEncoder().encode(`${parts.join(" ")}\n`))
+    },
+    error: (...parts: ReadonlyArray<unknown>) => {
+      err.push(new TextEncoder().encode(`${parts.join(" ")}\n`))
     }
   })
 
@@ -74,7 +80,7 @@ export const run = (
   )
   const program = Main.run(args).pipe(
     Effect.provide(services),
-    Effect.provideService(Console.Console, capturedConsole(out))
+    Effect.provideService(Console.Console, capturedConsole(out, err))
   )
   return Effect.runPromise(program).then((code) => {
     const stdoutBytes = concat(out)

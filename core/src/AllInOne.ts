@@ -94,8 +94,12 @@ const protocolClient = (options: Options): Layer.Layer<HttpClient.HttpClient, ne
  * over the same configuration and HTTP client.
  */
 export const assemble = <A, R>(options: Options, top: Layer.Layer<A, never, R>) => {
-  // Provided as is, not through `LighthouseConfig.layer`: it is the layer's own configuration.
-  const base = Layer.succeed(LighthouseConfig.LighthouseConfig, LighthouseConfig.make(options))
+  // Provided as is, not through `LighthouseConfig.layer`: it is the layer's own configuration. A host
+  // given in code that is no URL is a defect when the layer is built (the `…Config` forms fail with it).
+  const base = Layer.effect(
+    LighthouseConfig.LighthouseConfig,
+    Effect.orDie(LighthouseConfig.check(LighthouseConfig.make(options)))
+  )
   const nodes = KeyNodes.layer.pipe(Layer.provideMerge(base))
   const shards = Layer.mergeAll(KeyShards.layer, Auth.layer(options.auth)).pipe(Layer.provideMerge(nodes))
   return top.pipe(Layer.provideMerge(shards), Layer.provide(protocolClient(options)))
@@ -115,7 +119,8 @@ export const own = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> 
 
 /**
  * `make` over the options read from the environment (`LighthouseConfig.fromEnv`, the current
- * `ConfigProvider`), with `options` winning over them and the defaults filling the rest.
+ * `ConfigProvider`), with `options` winning over them and the defaults filling the rest; a host
+ * that is not an http(s) URL fails it with a `ConfigError`.
  *
  * @category layers
  */
@@ -123,5 +128,9 @@ export const fromConfig =
   <A, R>(make: (options: Options) => Layer.Layer<A, never, R>) =>
   (options: Options = {}): Layer.Layer<A, Config.ConfigError, R> =>
     Layer.unwrap(
-      Effect.map(LighthouseConfig.fromEnv, (env) => make({ ...options, ...LighthouseConfig.merge(env, options) }))
+      Effect.gen(function* () {
+        const merged = { ...options, ...LighthouseConfig.merge(yield* LighthouseConfig.fromEnv, options) }
+        yield* LighthouseConfig.check(LighthouseConfig.make(merged))
+        return make(merged)
+      })
     )

@@ -8,10 +8,13 @@
  *
  * `token(signer)` is what the other services use: a JWT for the signer, cached with its expiry
  * (read from the JWT's `exp` claim, not verified), refreshed shortly before it runs out, and
- * obtained again by signing in when the refresh fails. Time comes from `Clock`, so tests drive
- * it with `TestClock`. Every token is `Redacted`.
+ * obtained again by signing in when the refresh fails. A key node that refuses it later (its
+ * clock says it expired) has it renewed the same way, refresh first, and the call is repeated
+ * once (`KeyNodes.sessions`). Time comes from `Clock`, so tests drive it with `TestClock`.
+ * Every token is `Redacted`. `checkToken` checks a token before anything is staked on it.
  *
- * The work lives in `auth/`: `NodeSignIn.ts`, `TokenCache.ts`, `ApiKey.ts`, `Models.ts`.
+ * The work lives in `auth/`: `NodeSignIn.ts`, `TokenCache.ts`, `TokenCheck.ts`, `ApiKey.ts`,
+ * `Models.ts`.
  *
  * @since 0.1.0
  */
@@ -32,10 +35,13 @@ import type {
   Options,
   RefreshInput,
   SignInFailure,
-  SignInOptions
+  SignInOptions,
+  TokenCheckFailure,
+  TokenCheckInput
 } from "./auth/Models.ts"
 import * as NodeSignIn from "./auth/NodeSignIn.ts"
 import * as TokenCache from "./auth/TokenCache.ts"
+import * as TokenCheck from "./auth/TokenCheck.ts"
 import type { InvalidPublicKey, InvalidResponse, InvalidSignature, NodeError, SignerError } from "./Errors.ts"
 import { KeyNodes } from "./KeyNodes.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
@@ -63,8 +69,20 @@ export interface Service {
   readonly refresh: (input: RefreshInput) => Effect.Effect<JwtPair, InvalidPublicKey | InvalidSignature>
   /** Node message, signature, JWT: the whole sign-in of `signer`, uncached. */
   readonly signIn: (signer: Signer["Service"], options?: SignInOptions) => Effect.Effect<JwtPair, SignInFailure>
-  /** A valid JWT for `signer`: cached, refreshed before it expires, signed in again when the refresh fails. */
+  /**
+   * A valid JWT for `signer`: cached, refreshed before it expires, signed in again when the refresh
+   * fails. It carries the signer's session: a key node that refuses it later (`jwt expired` by the
+   * node's clock) has it renewed the same way, and the call is repeated once.
+   */
   readonly token: (signer: Signer["Service"]) => Effect.Effect<Redacted.Redacted<string>, SignInFailure>
+  /**
+   * Checks that the key nodes take `token` for `address`, without writing anything: locally (a
+   * JWT's shape and `sub`, a signature's shape), then, for a JWT, one authenticated read on node
+   * 1. A token from `token(signer)` is renewed there if the node refuses it. A raw signature is
+   * only checked locally (the nodes accept one once). `Invalid Signature`; or the node's
+   * `NodeError`: its `jwt expired`, or the failure of a node that could not be asked.
+   */
+  readonly checkToken: (input: TokenCheckInput) => Effect.Effect<void, TokenCheckFailure>
   /** Drops the cached tokens of `address` (e.g. after the node refused them). */
   readonly forget: (address: string) => Effect.Effect<void>
   /** The API's message to sign (`GET /api/auth/get_auth_message?publicKey=`). */
@@ -117,6 +135,7 @@ export const make = Effect.fnUntraced(function* (
     refresh: (input) => NodeSignIn.refresh(nodes, input),
     signIn: (signer, signInOptions) => NodeSignIn.signIn(nodes, signer, signInOptions),
     token: (signer) => TokenCache.token(tokens, signer),
+    checkToken: (input) => TokenCheck.checkToken(nodes, input),
     forget: (address) => TokenCache.forget(tokens.cache, address),
     apiAuthMessage: (publicKey) => ApiKey.apiAuthMessage(hosts, publicKey),
     apiMessage: (publicKey) => ApiKey.apiMessage(hosts, publicKey),

@@ -5,8 +5,9 @@
  * Verified by default: the content comes as the gateway's trustless CAR
  * (`GET {gateway}/ipfs/{cid}?format=car`) and every block is checked against the CID while it
  * streams (`ContentVerificationFailed` names the CID and what was wrong); a gateway that cannot
- * answer so is read with `POST {gateway}/api/v0/cat/{cid}` unverified, which the result reports
- * (`verification: "required"` refuses instead, `"off"` never verifies).
+ * answer so fails the download (`UnverifiableGateway`). Unverified bytes only when asked by name:
+ * `verification: "if-supported"` then reads such a gateway with `POST {gateway}/api/v0/cat/{cid}`,
+ * which the result reports (`verified: false`), and `"off"` never verifies.
  *
  * Only verified plaintext reaches the caller: AES-GCM authenticates a file with one tag at its
  * end, so `toFile` writes to a temporary file beside the target and renames it once
@@ -36,6 +37,7 @@ import type {
   DecryptFailure,
   DecryptOptions,
   FetchFailure,
+  ToFileFailure,
   ToFileOptions,
   Options,
   Retrieved,
@@ -69,13 +71,17 @@ export interface Service {
    * decrypting, the tag check) is complete; an existing file there is replaced. The result
    * reports the content's verification against its CID. With `resume: true`, a partial download
    * (`<path>.partial`, which holds the stored bytes, ciphertext when decrypting; or, for a plain
-   * file, the file at `path`) is checked against the CID and continued.
+   * file, the file at `path`) is checked against the CID and continued, and the whole file checked
+   * again (size and blocks) before it is renamed into place; neither name is followed if it is a
+   * link (`NotARegularFile`). One download per path at a time: the call holds `<path>.lock` (its
+   * process id inside) while it runs, and a second call for the path fails with
+   * `DownloadInProgress` (a lock left by a process that is gone is taken over).
    */
   readonly toFile: (
     cid: string,
     path: string,
     options?: ToFileOptions
-  ) => Effect.Effect<VerificationReport, DecryptFailure | PlatformError>
+  ) => Effect.Effect<VerificationReport, ToFileFailure | PlatformError>
 }
 
 /**

@@ -32,7 +32,8 @@ import type {
   PdpSizeLimitExceeded,
   ProofNotFound,
   RequestFailed,
-  TransportFailure
+  TransportFailure,
+  UnreadableEntry
 } from "./Errors.ts"
 import type {
   Deal,
@@ -128,7 +129,7 @@ export interface Service {
   readonly quote: (
     apiKey: Token,
     input: QuoteInput | ReadonlyArray<QuoteInput>
-  ) => Effect.Effect<Quote, RequestFailed | TransportFailure | PlatformError | InvalidUploadInput>
+  ) => Effect.Effect<Quote, RequestFailed | TransportFailure | PlatformError | InvalidUploadInput | UnreadableEntry>
 }
 
 /**

@@ -15,7 +15,12 @@
  * `message` to be `success`. Each result reports every node's outcome, so a
  * partial write is visible.
  *
- * The work lives in `keyNodes/`: `Call.ts` (one node), `FanOut.ts` (several), `Models.ts`.
+ * Sessions: a token `Auth.token` handed out carries its session (`sessions`); a call made with
+ * it sends the session's current token, and a 401 for it (`jwt expired`) renews the session
+ * (refresh token, else a new sign-in) and repeats the call once.
+ *
+ * The work lives in `keyNodes/`: `Call.ts` (one node), `FanOut.ts` (several), `Sessions.ts`,
+ * `Models.ts`.
  *
  * @since 0.1.0
  */
@@ -28,9 +33,11 @@ import * as Hosts from "./internal/Hosts.ts"
 import * as Call from "./keyNodes/Call.ts"
 import * as FanOutOps from "./keyNodes/FanOut.ts"
 import type { FanOut, FanOutResult, NodeRequest } from "./keyNodes/Models.ts"
+import { makeSessions, type Sessions } from "./keyNodes/Sessions.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 
 export * from "./keyNodes/Models.ts"
+export type { Session, Sessions } from "./keyNodes/Sessions.ts"
 
 // =============================================================================
 // Service
@@ -48,6 +55,8 @@ export interface Service {
   readonly fanOut: (spec: FanOut) => Effect.Effect<FanOutResult, NodeError | NodesDisagree>
   /** The full URL of `path` on the encryption host (what an error about a node's answer names). */
   readonly urlOf: (path: string) => string
+  /** The sessions of the tokens `Auth` hands out: a call renews a refused one and repeats once. */
+  readonly sessions: Sessions
 }
 
 /**
@@ -68,10 +77,12 @@ export class KeyNodes extends Context.Service<KeyNodes, Service>()("lighthouse-e
  */
 export const make = Effect.gen(function* () {
   const hosts = Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient)
+  const sessions = makeSessions()
   return KeyNodes.of({
-    call: (nodeId, request) => Call.call(hosts, nodeId, request),
-    fanOut: (spec) => FanOutOps.fanOut(hosts, spec),
-    urlOf: hosts.keyNodeUrl
+    call: (nodeId, request) => Call.call(hosts, sessions, nodeId, request),
+    fanOut: (spec) => FanOutOps.fanOut(hosts, sessions, spec),
+    urlOf: hosts.keyNodeUrl,
+    sessions
   })
 })
 

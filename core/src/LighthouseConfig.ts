@@ -164,6 +164,50 @@ export const make = (options: PartialOptions = {}): Options => ({
   networks: options.networks ?? defaults.networks
 })
 
+/** Why `text` is not a host's base URL, or `undefined` when it is one (absolute, `http:` or `https:`). */
+const notHostUrl = (text: string): string | undefined => {
+  const problem = `Expected an http:// or https:// URL, got ${JSON.stringify(text)}`
+  if (!URL.canParse(text)) return problem
+  const { protocol } = new URL(text)
+  return protocol === "http:" || protocol === "https:" ? undefined : problem
+}
+
+/**
+ * A host's base URL: absolute, `http:` or `https:` (what `fetch` can send to).
+ *
+ * @category schemas
+ */
+export const HostUrl = Schema.String.check(Schema.makeFilter(notHostUrl))
+
+/** A download source: a trustless gateway's base URL, or one of the names `"gateway"` and `"public"`. */
+const DownloadSource = Schema.Union([Schema.Literals(["gateway", "public"]), HostUrl])
+
+/** What `check` holds a configuration to: every address one a request can go to. */
+const Addresses = Schema.Struct({
+  hosts: Schema.Struct({
+    api: HostUrl,
+    node: HostUrl,
+    gateway: HostUrl,
+    encryption: HostUrl,
+    walrusNode: HostUrl,
+    walrusGateway: HostUrl
+  }),
+  downloads: Schema.Struct({ sources: Schema.UndefinedOr(Schema.Array(DownloadSource)) })
+})
+
+/**
+ * `config`, if every host (and download source) is a URL a request can go to; else a
+ * `ConfigError` naming the field (`at ["hosts"]["api"]`), when the layer is built rather than as a
+ * `Network error` at the first call.
+ *
+ * @category constructors
+ */
+export const check = (config: Options): Effect.Effect<Options, Config.ConfigError> =>
+  Schema.decodeUnknownEffect(Addresses)(config).pipe(
+    Effect.mapError((error) => new Config.ConfigError(error)),
+    Effect.as(config)
+  )
+
 /**
  * Marks a context whose `LighthouseConfig` came from `layer` or `layerConfig` rather than from an
  * all-in-one layer (`Lighthouse.layer`, `layerNode`, …). Those bring their own configuration and
@@ -177,15 +221,18 @@ export class Standalone extends Context.Service<Standalone, Options>()(
 ) {}
 
 /**
- * The configuration from an object, for services composed one by one (`Upload.layer`, …). The
- * all-in-one layers take the same object as their options, and refuse to run beside this layer.
+ * The configuration from an object, for services composed one by one (`Upload.layer`, …). A host
+ * that is not an http(s) URL fails the layer with a `ConfigError` naming it. The all-in-one layers
+ * take the same object as their options, and refuse to run beside this layer.
  *
  * @category layers
  */
-export const layer = (options: PartialOptions = {}): Layer.Layer<LighthouseConfig> => {
-  const config = make(options)
-  return Layer.merge(Layer.succeed(LighthouseConfig, config), Layer.succeed(Standalone, config))
-}
+export const layer = (options: PartialOptions = {}): Layer.Layer<LighthouseConfig, Config.ConfigError> =>
+  Layer.unwrap(
+    Effect.map(check(make(options)), (config) =>
+      Layer.merge(Layer.succeed(LighthouseConfig, config), Layer.succeed(Standalone, config))
+    )
+  )
 
 /** `record` without its `undefined` values, so they do not hide what they are merged over. */
 const present = <T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } =>
@@ -221,17 +268,18 @@ const optional = <A>(config: Config.Config<A>): Config.Config<A | undefined> =>
  * `LIGHTHOUSE_WALRUS_GATEWAY_URL`, `LIGHTHOUSE_REQUEST_TIMEOUT_MS`, `LIGHTHOUSE_TRANSFER_TIMEOUT_MS`,
  * `LIGHTHOUSE_NODE_POLICY` (`sequential` | `concurrent`) and `LIGHTHOUSE_NETWORK`, read from the
  * current `ConfigProvider` (the process environment unless another is provided). Unset variables
- * are absent; a variable set to a wrong value fails with a `ConfigError` naming it.
+ * are absent; a variable set to a wrong value (a host that is not an http(s) URL, a time-out that
+ * is not a positive integer…) fails with a `ConfigError` naming it.
  *
  * @category constants
  */
 export const fromEnv: Config.Config<PartialOptions> = Config.all({
-  api: optional(Config.String("LIGHTHOUSE_API_URL")),
-  node: optional(Config.String("LIGHTHOUSE_NODE_URL")),
-  gateway: optional(Config.String("LIGHTHOUSE_GATEWAY_URL")),
-  encryption: optional(Config.String("LIGHTHOUSE_ENCRYPTION_URL")),
-  walrusNode: optional(Config.String("LIGHTHOUSE_WALRUS_NODE_URL")),
-  walrusGateway: optional(Config.String("LIGHTHOUSE_WALRUS_GATEWAY_URL")),
+  api: optional(Config.schema(HostUrl, "LIGHTHOUSE_API_URL")),
+  node: optional(Config.schema(HostUrl, "LIGHTHOUSE_NODE_URL")),
+  gateway: optional(Config.schema(HostUrl, "LIGHTHOUSE_GATEWAY_URL")),
+  encryption: optional(Config.schema(HostUrl, "LIGHTHOUSE_ENCRYPTION_URL")),
+  walrusNode: optional(Config.schema(HostUrl, "LIGHTHOUSE_WALRUS_NODE_URL")),
+  walrusGateway: optional(Config.schema(HostUrl, "LIGHTHOUSE_WALRUS_GATEWAY_URL")),
   requestTimeout: optional(Config.schema(PositiveMillis, "LIGHTHOUSE_REQUEST_TIMEOUT_MS")),
   transferTimeout: optional(Config.schema(PositiveMillis, "LIGHTHOUSE_TRANSFER_TIMEOUT_MS")),
   mode: optional(Config.Literals(["sequential", "concurrent"], "LIGHTHOUSE_NODE_POLICY")),

@@ -35,6 +35,7 @@ import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import type * as PlatformError from "effect/PlatformError"
 import * as HttpClient from "effect/http/HttpClient"
+import type { UnreadableEntry } from "./Errors.ts"
 import * as Hosts from "./internal/Hosts.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 import * as Chain from "./payment/Chain.ts"
@@ -60,11 +61,26 @@ import * as Reads from "./payment/Reads.ts"
 import * as X402 from "./payment/X402.ts"
 
 export * from "./payment/Models.ts"
-export type { X402Requirements, X402Settlement, X402UploadResult } from "./payment/X402.ts"
-export { TransferWithAuthorization, X402UploadInput } from "./payment/X402.ts"
+export type {
+  X402Limits,
+  X402Quote,
+  X402Requirements,
+  X402Settlement,
+  X402Terms,
+  X402UploadResult
+} from "./payment/X402.ts"
+export { TransferWithAuthorization, X402QuoteInput, X402UploadInput } from "./payment/X402.ts"
+export {
+  defaultMaxAmount as x402DefaultMaxAmount,
+  defaultMaxTimeoutSeconds as x402DefaultMaxTimeoutSeconds,
+  defaultX402Network as x402DefaultNetwork,
+  x402Networks
+} from "./payment/X402Terms.ts"
 
 /** What an x402 upload can fail with (nothing is stored or settled in any case). */
 export type X402UploadError = Effect.Error<ReturnType<typeof X402.upload>>
+/** What an x402 quote can fail with (nothing is signed in any case). */
+export type X402QuoteError = Effect.Error<ReturnType<typeof X402.quote>>
 
 // =============================================================================
 // Service
@@ -83,7 +99,7 @@ export interface Service {
   /** Metadata of the files under paths on disk (read with the `FileSystem` in context), and the price of their total. */
   readonly quotePaths: (
     input: QuotePathsInput
-  ) => Effect.Effect<QuoteResult, PriceFailure | PlatformError.PlatformError, FileSystem.FileSystem>
+  ) => Effect.Effect<QuoteResult, PriceFailure | PlatformError.PlatformError | UnreadableEntry, FileSystem.FileSystem>
   /** Pays `amount` to the network's payment contract and waits for the receipt. */
   readonly fund: (input: FundInput) => Effect.Effect<FundResult, FundFailure>
   /** Whether the payment contract accepts the token (`getTokenStatus`). */
@@ -94,8 +110,13 @@ export interface Service {
   readonly balance: (input: BalanceInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
   /** The txId of the latest payment to the contract; 0 before the first. */
   readonly paymentCount: (input?: NetworkInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
-  /** Uploads a file paid per upload over x402 (`POST /api/x402/upload`): USDC, EIP-3009, no API key. */
+  /**
+   * Uploads a file paid per upload over x402 (`POST /api/x402/upload`): USDC, EIP-3009, no API key.
+   * Signs only terms within the caller's limits (network, asset, `maxAmount`, `maxTimeoutSeconds`).
+   */
   readonly x402Upload: (input: X402.X402UploadInput) => Effect.Effect<X402.X402UploadResult, X402UploadError>
+  /** What `x402Upload` would pay for the file (price, payee, chain, token, window), checked the same way; nothing signed. */
+  readonly x402Quote: (input: X402.X402QuoteInput) => Effect.Effect<X402.X402Quote, X402QuoteError>
 }
 
 /**
@@ -128,7 +149,8 @@ export const make = Effect.gen(function* () {
     contractBalance: (input) => Reads.contractBalance(chain, input),
     balance: (input) => Reads.balance(chain, input),
     paymentCount: (input) => Reads.paymentCount(chain, input),
-    x402Upload: (input) => X402.upload(hosts, input)
+    x402Upload: (input) => X402.upload(hosts, input),
+    x402Quote: (input) => X402.quote(hosts, input)
   })
 })
 

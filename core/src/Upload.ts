@@ -60,6 +60,7 @@ import {
   type EncryptionOptions,
   FileReads,
   type FileOptions,
+  type FolderEntry,
   type NamedOptions,
   type Options,
   type RepairOptions,
@@ -88,7 +89,7 @@ export interface Service {
    * Uploads a folder; the result is the folder's entry. A list of files whose names do not share
    * a first segment is wrapped in a directory, whose entry (named `""`) is the result.
    */
-  readonly folder: (input: Input.FolderInput, options: Options) => Effect.Effect<UploadedEntry, UploadFailure>
+  readonly folder: (input: Input.FolderInput, options: Options) => Effect.Effect<FolderEntry, UploadFailure>
   /** Uploads text as a UTF-8 file. */
   readonly text: (text: string, options: NamedOptions) => Effect.Effect<UploadedEntry, UploadFailure>
   /** Uploads bytes as a file. */

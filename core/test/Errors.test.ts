@@ -23,7 +23,7 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "KeyShardsDisagree",
     "can't recover Key"
   ],
-  [new Errors.EncryptionFailed({ cause }), "EncryptionFailed", "Error encrypting file"],
+  [new Errors.EncryptionFailed({ cause }), "EncryptionFailed", "Error encrypting file: boom"],
   [new Errors.InvalidPublicKey({ publicKey: "nope" }), "InvalidPublicKey", "Invalid public Key"],
   [new Errors.InvalidPrivateKey({}), "InvalidPrivateKey", "Private key must be 64 hex characters"],
   [new Errors.ProofNotFound({ cid: "Qm" }), "ProofNotFound", "Proof Doesn't exist yet"],
@@ -124,6 +124,11 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     'Invalid file name "..": a path segment is ".."'
   ],
   [
+    new Errors.UnreadableEntry({ path: "loop/self", reason: "symlink loop" }),
+    "UnreadableEntry",
+    "Unreadable entry in folder: loop/self (symlink loop)"
+  ],
+  [
     new Errors.FileStreamError({ fileName: "a.bin", detail: "EACCES: permission denied", cause }),
     "FileStreamError",
     "File stream error: EACCES: permission denied"
@@ -140,7 +145,7 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
       failed: [{ name: "a.txt", cid: "Qm", reason: "node 2 down", keyShards: Redacted.make([]) }]
     }),
     "EncryptedUploadIncomplete",
-    "Error encrypting file"
+    "Error encrypting file: node 2 down"
   ],
   [
     new Errors.CidMismatch({ path: "a.txt", expected: "bafyexpected", answered: "bafyanswered" }),
@@ -156,6 +161,30 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     new Errors.VerificationUnsupported({ url: "u", detail: "status 501" }),
     "VerificationUnsupported",
     "The gateway cannot serve verifiable content: status 501"
+  ],
+  [
+    new Errors.UnverifiableGateway({ url: "u", answer: "406", format: "car" }),
+    "UnverifiableGateway",
+    'The gateway cannot serve verifiable content (406 to ?format=car); pass verification: "if-supported" (CLI: --unverified) to accept unverified bytes'
+  ],
+  [
+    new Errors.PublishCheckFailed({
+      cid: "bafyroot",
+      path: "/d/f.partial",
+      detail: "the bytes on disk differ from the content at byte 0"
+    }),
+    "PublishCheckFailed",
+    "The download of bafyroot in /d/f.partial does not match its CID and was not published: the bytes on disk differ from the content at byte 0"
+  ],
+  [
+    new Errors.DownloadInProgress({ path: "/d/f", lock: "/d/f.lock", pid: 42 }),
+    "DownloadInProgress",
+    "Another download into /d/f is in progress (process 42 holds /d/f.lock)"
+  ],
+  [
+    new Errors.NotARegularFile({ path: "/d/f.partial", found: "SymbolicLink" }),
+    "NotARegularFile",
+    "Refusing to download through /d/f.partial: it is a SymbolicLink, not a regular file"
   ],
   [
     new Errors.InvalidArgument({ method: "files.fileInfo", detail: "argument 1 must be a CID (string)" }),
@@ -192,6 +221,26 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     new Errors.X402PaymentRefused({ reason: "invalid_network" }),
     "X402PaymentRefused",
     "x402 payment refused: invalid_network"
+  ],
+  [
+    new Errors.X402PriceAboveMaximum({ asked: "250000", maxAmount: "100000" }),
+    "X402PriceAboveMaximum",
+    "x402 payment of 250000 asked, above the 100000 allowed (raise maxAmount to pay it)"
+  ],
+  [
+    new Errors.X402WrongNetwork({ asked: "eip155:1", expected: "base" }),
+    "X402WrongNetwork",
+    "x402 payment asked on eip155:1, expected base"
+  ],
+  [
+    new Errors.X402WindowTooLong({ asked: "86400", maxTimeoutSeconds: "3600" }),
+    "X402WindowTooLong",
+    "x402 authorisation valid for 86400 s asked, above the 3600 s allowed"
+  ],
+  [
+    new Errors.X402MalformedTerms({ field: "payTo", value: "nope", reason: "is not an address" }),
+    "X402MalformedTerms",
+    "x402 terms refused: payTo nope is not an address"
   ],
   [
     new Errors.AllSourcesFailed({

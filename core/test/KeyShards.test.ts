@@ -180,7 +180,10 @@ describe("KeyShards.save", () => {
         settle(shards.save({ cid, address: alice.address, token, keyShards }))
       )) as EncryptionFailed
       assert.strictEqual(error._tag, "EncryptionFailed")
-      assert.strictEqual(error.message, "Error encrypting file")
+      assert.match(
+        error.message,
+        /^Error encrypting file: fetch failed \(node 3: POST https:\/\/encryption\.lighthouse\.storage\/api\/setSharedKey\/3: .+\)$/
+      )
       const cause = error.cause as NodeError
       assert.strictEqual(cause._tag, "NodeError")
       assert.strictEqual(cause.nodeId, 3)
@@ -237,7 +240,8 @@ describe("KeyShards.save", () => {
         settle(shards.save({ cid, address: bob.address, token: bobToken, keyShards }))
       )) as EncryptionFailed
       const cause = error.cause as NodeError
-      assert.strictEqual(error.message, "Error encrypting file")
+      // The node nests its message three deep; the error shows the innermost one, naming the node.
+      assert.strictEqual(error.message, "Error encrypting file: Access Denied (node 1)")
       assert.strictEqual(cause.nodeId, 1)
       assert.strictEqual(cause.statusCode, 403)
       assert.deepStrictEqual(cause.body, { message: { message: { message: "Access Denied" } }, statusCode: 403 })

@@ -410,8 +410,11 @@ describe("Upload as one Blob (browsers' fetch)", () => {
       const upload = yield* Upload.Upload
       const plaintext = new TextEncoder().encode("blob secret\n")
       const entry = yield* upload.encryptedBuffer(plaintext, { apiKey, address: alice.address, token, name: "b.bin" })
-      const body = log[0]!.body!
-      const boundary = boundaryOf(log[0]!.headers)
+      // After the token check on node 1, the upload.
+      const sent = log[1]!
+      assert.strictEqual(sent.url.pathname, "/api/v0/add")
+      const body = sent.body!
+      const boundary = boundaryOf(sent.headers)
       const head = new TextEncoder().encode(
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
       ).length
@@ -632,7 +635,12 @@ describe("Upload encrypted", () => {
         onProgress: (p) => void reports.push(p)
       })
       assert.strictEqual(entry.Name, "secret.txt")
-      const [request, ...shardCalls] = log
+      // The token is checked on node 1 before a byte is sent.
+      const [check, request, ...shardCalls] = log
+      assert.strictEqual(
+        `${check!.method} ${check!.url.href}`,
+        "POST https://encryption.lighthouse.storage/api/retrieveSharedKey/1"
+      )
       assert.strictEqual(
         request!.url.href,
         "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1"
@@ -683,10 +691,15 @@ describe("Upload encrypted", () => {
           entries.map((e) => e.Name),
           ["a.txt", "b.txt"]
         )
-        // Sign-in first (message, JWT), then the upload, then 5 shard saves per file.
+        // Sign-in first (message, JWT), the token's check, then the upload, then 5 shard saves per file.
         assert.deepStrictEqual(
-          log.slice(0, 3).map((c) => `${c.method} ${c.url.pathname}`),
-          [`GET /api/message/${alice.address.toLowerCase()}`, "POST /api/message/get-jwt", "POST /api/v0/add"]
+          log.slice(0, 4).map((c) => `${c.method} ${c.url.pathname}`),
+          [
+            `GET /api/message/${alice.address.toLowerCase()}`,
+            "POST /api/message/get-jwt",
+            "POST /api/retrieveSharedKey/1",
+            "POST /api/v0/add"
+          ]
         )
         const token = yield* aliceToken
         for (const entry of entries) {
@@ -721,7 +734,8 @@ describe("Upload encrypted", () => {
       log.length = 0
       const t = yield* upload.encryptedText("hi", { apiKey, address: alice.address, token })
       assert.strictEqual(t.Name, "text")
-      assert.strictEqual(log[0]!.headers["mime-type"], "text/plain")
+      const added = () => log.find((c) => c.url.pathname === "/api/v0/add")!
+      assert.strictEqual(added().headers["mime-type"], "text/plain")
       log.length = 0
       const b = yield* upload.encryptedBuffer(new Uint8Array([1, 2]), {
         apiKey,
@@ -731,8 +745,8 @@ describe("Upload encrypted", () => {
       })
       assert.strictEqual(b.Name, "blob")
       assert.isTrue(b.Hash.startsWith("Qm"))
-      assert.isUndefined(log[0]!.headers["mime-type"])
-      assert.strictEqual(log[0]!.url.search, "?wrap-with-directory=false&cid-version=0")
+      assert.isUndefined(added().headers["mime-type"])
+      assert.strictEqual(added().url.search, "?wrap-with-directory=false&cid-version=0")
     }).pipe(Effect.provide(layer))
   )
 
@@ -820,7 +834,8 @@ describe("Upload encrypted", () => {
           })
         )) as EncryptedUploadIncomplete
         assert.strictEqual(error._tag, "EncryptedUploadIncomplete")
-        assert.strictEqual(error.message, "Error encrypting file")
+        // The catalogue's text, then the first cause: node 3's own message, naming the node.
+        assert.strictEqual(error.message, "Error encrypting file: disk full (node 3)")
         assert.deepStrictEqual(
           error.uploaded.map((e) => e.Name),
           ["one.txt", "two.txt"]
@@ -830,7 +845,7 @@ describe("Upload encrypted", () => {
         const [failed] = error.failed
         assert.include(["one.txt", "two.txt"], failed!.name)
         assert.strictEqual(failed!.cid, error.uploaded.find((e) => e.Name === failed!.name)!.Hash)
-        assert.strictEqual(failed!.reason, "Error encrypting file")
+        assert.strictEqual(failed!.reason, "Error encrypting file: disk full (node 3)")
         assert.strictEqual(String(failed!.keyShards), "<redacted:KeyShards>")
         // The caller can finish the job with the shards the error carries.
         const shards = yield* KeyShards.KeyShards
@@ -850,7 +865,8 @@ describe("Upload encrypted", () => {
     Effect.gen(function* () {
       const upload = yield* Upload.Upload
       const error = (yield* Effect.flip(
-        upload.encryptedText("x", { apiKey: "wrong", address: alice.address, token: "0xsig" })
+        // A raw signature is only checked for its shape (a node accepts one once): the node refuses the key.
+        upload.encryptedText("x", { apiKey: "wrong", address: alice.address, token: `0x${"ab".repeat(65)}` })
       )) as UploadRejected
       assert.strictEqual(error.message, "Authentication failed")
       assert.strictEqual(log.filter((c) => c.url.host === "encryption.lighthouse.storage").length, 0)

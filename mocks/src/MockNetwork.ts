@@ -30,7 +30,7 @@ import { WalrusBlobs } from "./api/WalrusBlobs.ts"
 import { cidOf, PublishedRecords } from "./ipns/PublishedRecords.ts"
 import { type SweepResult, sweepUnreferenced } from "./storage/Sweep.ts"
 import { type Faults, type HostName, makeFaults } from "./faults/index.ts"
-import { type EvmChainSource, type KeyNodes, makeKeyNodes } from "./keyNodes/index.ts"
+import { type EvmChainSource, type KeyNodes, type KeyNodesOptions, makeKeyNodes } from "./keyNodes/index.ts"
 import type { RouteErrorLog } from "./http/Guard.ts"
 import { parseCid } from "./http/Request.ts"
 import type { CID } from "multiformats/cid"
@@ -68,8 +68,11 @@ export interface MockNetworkOptions {
   readonly chain?: EvmChainSource
   /** Pay-per-upload over x402 (`POST /api/x402/upload`): the token, payee and chain. Absent: 404. */
   readonly x402?: X402Options
-  /** Key-node token lifetimes. */
-  readonly keyNodes?: { readonly jwtTtlSeconds?: number; readonly refreshTtlSeconds?: number }
+  /** Key-node token lifetimes, and how long and how many sign-in messages are kept (`makeKeyNodes`). */
+  readonly keyNodes?: Pick<
+    KeyNodesOptions,
+    "jwtTtlSeconds" | "refreshTtlSeconds" | "messageTtlSeconds" | "maxPendingMessages"
+  >
   /** Share a fault registry with other code; a new one by default. */
   readonly faults?: Faults
   /**
@@ -242,15 +245,13 @@ const extraGatewaysOf = (options: MockNetworkOptions, hosts: MockHosts): Readonl
 /** The key nodes on the encryption host, with the network's clock, faults and chain. */
 const keyNodesOf = (options: MockNetworkOptions, host: string, clock: () => number, faults: Faults) =>
   makeKeyNodes({
+    // Only the lifetimes and limits: what follows is the network's own.
+    ...options.keyNodes,
     host,
     now: clock,
     faults,
     ...(options.logRouteErrors === undefined ? {} : { logRouteErrors: options.logRouteErrors }),
-    ...(options.chain === undefined ? {} : { chain: options.chain }),
-    ...(options.keyNodes?.jwtTtlSeconds === undefined ? {} : { jwtTtlSeconds: options.keyNodes.jwtTtlSeconds }),
-    ...(options.keyNodes?.refreshTtlSeconds === undefined
-      ? {}
-      : { refreshTtlSeconds: options.keyNodes.refreshTtlSeconds })
+    ...(options.chain === undefined ? {} : { chain: options.chain })
   })
 
 /** Every host's handlers over the network's registries. */

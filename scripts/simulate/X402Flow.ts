@@ -39,6 +39,8 @@ export const x402: Flow = {
       catch: (e) => new ChainCallFailed({ message: e instanceof Error ? e.message : String(e) })
     })
     const file = () => new File([text], "paid.txt", { type: "text/plain" })
+    // The local chain has no USDC everyone knows: the payment may only be in the deployment's.
+    const limits = { network: "localhost", asset: deployment.x402Usdc }
 
     const before = yield* step(
       "payment.x402.mint",
@@ -50,7 +52,7 @@ export const x402: Flow = {
     const paid = yield* step(
       "payment.x402Upload",
       "upload, answered 402, sign, settle, stored",
-      pay.x402Upload({ file: file(), account: payer.account }),
+      pay.x402Upload({ file: file(), account: payer.account, ...limits }),
       (result) =>
         `${result.entry.Name} ${result.entry.Hash}: paid ${formatUnits(result.paid.amount, 6)} TestUsdc ` +
         `in ${result.settlement.transaction.slice(0, 10)}… on ${result.settlement.network}`
@@ -72,7 +74,7 @@ export const x402: Flow = {
     yield* refused(
       "payment.x402.refused.underpaid",
       "an authorisation for less than the price",
-      pay.x402Upload({ file: file(), account: payer.account, amount: paid.paid.amount - 1n }),
+      pay.x402Upload({ file: file(), account: payer.account, amount: paid.paid.amount - 1n, ...limits }),
       "X402Underpaid"
     )
     yield* step(

@@ -228,14 +228,17 @@ describe("npm run serve", () => {
       const payeeBefore = await balanceOf(served.chain.x402.payTo)
       const file = new File(["paid over loopback"], "x402.txt", { type: "text/plain" })
 
-      const underpaid = await lighthouse.payment.x402Upload({ file, account, amount: 1n }).catch((e: unknown) => e)
+      const limits = { network: "localhost", asset: served.chain.x402.asset }
+      const underpaid = await lighthouse.payment
+        .x402Upload({ file, account, amount: 1n, ...limits })
+        .catch((e: unknown) => e)
       expect(underpaid).toMatchObject({
         _tag: "X402Underpaid",
         message: "x402 payment of 1 is below the 3907 required"
       })
       expect(await balanceOf(served.chain.x402.payTo)).toBe(payeeBefore)
 
-      const paid = await lighthouse.payment.x402Upload({ file, account })
+      const paid = await lighthouse.payment.x402Upload({ file, account, ...limits })
       expect(paid.paid).toMatchObject({ amount: 3907n, asset: served.chain.x402.asset })
       expect(paid.settlement).toMatchObject({
         success: true,

@@ -157,14 +157,24 @@ const assetOf = (asset: Option.Option<string>) =>
         : Effect.fail(new UsageError({ detail: `--asset must be a token address (0x and 40 hex digits), not ${text}` }))
   })
 
-/** `--amount`, a whole number of the asset's base units. */
-const amountOf = (amount: Option.Option<string>) =>
-  Option.match(amount, {
-    onNone: () => Effect.succeed(undefined),
+/** A flag of whole base units (`--amount`, `--max-amount`); absent: `fallback`. */
+const unitsOf = (flag: string, value: Option.Option<string>, fallback?: bigint) =>
+  Option.match(value, {
+    onNone: () => Effect.succeed(fallback),
     onSome: (text) =>
       wholeNumber.test(text)
         ? Effect.succeed(BigInt(text))
-        : Effect.fail(new UsageError({ detail: `--amount is a whole number of the asset's base units, not ${text}` }))
+        : Effect.fail(new UsageError({ detail: `${flag} is a whole number of the asset's base units, not ${text}` }))
+  })
+
+/** `--max-timeout`, whole seconds above 0. */
+const secondsOf = (value: Option.Option<string>) =>
+  Option.match(value, {
+    onNone: () => Effect.succeed(Payment.x402DefaultMaxTimeoutSeconds),
+    onSome: (text) =>
+      /^[1-9]\d{0,8}$/.test(text)
+        ? Effect.succeed(Number(text))
+        : Effect.fail(new UsageError({ detail: `--max-timeout is a whole number of seconds above 0, not ${text}` }))
   })
 
 /** The file on disk as a `File` named by `--name` or its own base name. */
@@ -178,6 +188,16 @@ const fileOf = (path: string, name: Option.Option<string>) =>
     return new File([bytes], fileName, { type: Mime.lookup(fileName) ?? "" })
   })
 
+/** What a person reads of a quote: what would be signed, and that nothing was. */
+const quoteLines = (quote: Payment.X402Quote) => [
+  `price   ${formatUnits(quote.amount, 6)} ${quote.token.name} (${quote.amount} base units of ${quote.asset})`,
+  `payee   ${quote.payTo}`,
+  `chain   ${quote.network} (chain id ${quote.chainId})`,
+  `window  ${quote.maxTimeoutSeconds} s`,
+  `for     ${quote.description}`,
+  "nothing signed (--dry-run)"
+]
+
 /** What a person reads of a paid upload (USDC has 6 decimals). */
 const x402Lines = (result: Payment.X402UploadResult) => [
   `stored ${result.entry.Name} ${result.entry.Hash} (${result.entry.Size} bytes)`,
@@ -185,42 +205,88 @@ const x402Lines = (result: Payment.X402UploadResult) => [
     `in ${result.settlement.transaction} on ${result.settlement.network}`
 ]
 
+const maxAmountDefault = Payment.x402DefaultMaxAmount
+const x402Flags = {
+  file: Argument.String("file").pipe(Argument.withDescription("The file to store")),
+  name: Flag.String("name").pipe(Flag.withDescription("Store it under this name (default: its own)"), Flag.optional),
+  network: Flag.String("network").pipe(
+    Flag.withDescription(
+      `The x402 network to pay on: ${Object.keys(Payment.x402Networks).join(", ")} or eip155:<chain id> (default ${Payment.x402DefaultNetwork}); another is refused`
+    ),
+    Flag.optional
+  ),
+  asset: Flag.String("asset").pipe(
+    Flag.withDescription("The token you pay with (default: the network's USDC); another is refused, nothing signed"),
+    Flag.optional
+  ),
+  maxAmount: Flag.String("max-amount").pipe(
+    Flag.withDescription(
+      `The most you pay, in the asset's base units (default ${maxAmountDefault} = ${formatUnits(maxAmountDefault, 6)} USDC); a higher price is refused, nothing signed`
+    ),
+    Flag.optional
+  ),
+  maxTimeout: Flag.String("max-timeout").pipe(
+    Flag.withDescription(
+      `The longest the authorisation may stay valid, in seconds (default ${Payment.x402DefaultMaxTimeoutSeconds})`
+    ),
+    Flag.optional
+  ),
+  amount: Flag.String("amount").pipe(
+    Flag.withDescription("Pay this many base units instead of the price asked (a price agreed beforehand)"),
+    Flag.optional
+  ),
+  dryRun: Flag.Boolean("dry-run").pipe(
+    Flag.withDescription("Ask the price and show price, payee, chain and token; sign nothing, store nothing"),
+    Flag.withDefault(false)
+  ),
+  passwordFile: Credentials.passwordFile
+}
+
+/** The signing account: `LIGHTHOUSE_PRIVATE_KEY` or the wallet opened with its password. */
+const accountOf = (passwordFile: Option.Option<string>) =>
+  Effect.gen(function* () {
+    const key = yield* Address.parsePrivateKey(yield* Credentials.privateKey(passwordFile))
+    return privateKeyToAccount(Redacted.value(key))
+  })
+
 export const x402Upload = Command.make(
   "x402-upload",
-  {
-    file: Argument.String("file").pipe(Argument.withDescription("The file to store")),
-    name: Flag.String("name").pipe(Flag.withDescription("Store it under this name (default: its own)"), Flag.optional),
-    amount: Flag.String("amount").pipe(
-      Flag.withDescription("Pay this many base units instead of the price asked (a price agreed beforehand)"),
-      Flag.optional
-    ),
-    asset: Flag.String("asset").pipe(
-      Flag.withDescription("The token you pay with; when the network asks for another, nothing is signed"),
-      Flag.optional
-    ),
-    passwordFile: Credentials.passwordFile
-  },
-  ({ file, name, amount, asset, passwordFile }) =>
+  x402Flags,
+  ({ file, name, network, asset, maxAmount, maxTimeout, amount, dryRun, passwordFile }) =>
     Effect.gen(function* () {
-      const offered = yield* assetOf(asset)
-      const paying = yield* amountOf(amount)
-      const key = yield* Address.parsePrivateKey(yield* Credentials.privateKey(passwordFile))
-      const account = privateKeyToAccount(Redacted.value(key))
+      const limits = {
+        network: Option.getOrUndefined(network),
+        asset: yield* assetOf(asset),
+        maxAmount: yield* unitsOf("--max-amount", maxAmount, maxAmountDefault),
+        maxTimeoutSeconds: yield* secondsOf(maxTimeout)
+      }
+      const paying = yield* unitsOf("--amount", amount)
+      const payment = yield* Payment.Payment
+      if (dryRun) {
+        const quoted = yield* payment.x402Quote({ file: yield* fileOf(file, name), ...limits })
+        return yield* Output.result(quoted, quoteLines(quoted))
+      }
+      const account = yield* accountOf(passwordFile)
       const upload = yield* fileOf(file, name)
-      const result = yield* Payment.Payment.use((payment) =>
-        payment.x402Upload({ file: upload, account, asset: offered, amount: paying })
-      )
+      const result = yield* payment.x402Upload({ file: upload, account, amount: paying, ...limits })
       yield* Output.result(result, x402Lines(result))
     }).pipe(withLibrary)
 ).pipe(
   Command.withDescription(
-    "Uploads a file paid per upload over x402 (USDC, EIP-3009), no API key; the key from the wallet or LIGHTHOUSE_PRIVATE_KEY"
+    `Uploads a file paid per upload over x402 (USDC, EIP-3009), no API key; pays at most --max-amount (default ${formatUnits(maxAmountDefault, 6)} USDC) on --network (default ${Payment.x402DefaultNetwork}); the key from the wallet or LIGHTHOUSE_PRIVATE_KEY`
   ),
   Command.withExamples([
-    { command: "lighthouse-effect x402-upload report.pdf", description: "Pay the price asked and store the file" },
     {
-      command: "lighthouse-effect x402-upload report.pdf --asset 0x… --amount 3907 --json",
-      description: "Only in this token and for this amount; the settlement as JSON"
+      command: "lighthouse-effect x402-upload report.pdf --dry-run",
+      description: "The price, payee, chain and token asked; nothing signed"
+    },
+    {
+      command: "lighthouse-effect x402-upload report.pdf",
+      description: `Pay the price asked in Base USDC, at most ${formatUnits(maxAmountDefault, 6)} USDC, and store the file`
+    },
+    {
+      command: "lighthouse-effect x402-upload big.iso --max-amount 2000000 --network base-sepolia --json",
+      description: "Pay up to 2 USDC on Base Sepolia; the settlement as JSON"
     }
   ])
 )

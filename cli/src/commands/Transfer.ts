@@ -43,6 +43,12 @@ const uploadFlags = {
     Flag.withDefault("ipfs" as const)
   ),
   cidVersion: Flag.Literals("cid-version", ["0", "1"]).pipe(Flag.withDefault("1" as const)),
+  skipUnreadable: Flag.Boolean("skip-unreadable").pipe(
+    Flag.withDescription(
+      "In a folder, leave out entries that cannot be read (symlink loops, broken links, no permission) and list them"
+    ),
+    Flag.withDefault(false)
+  ),
   yes: Flag.Boolean("yes").pipe(
     Flag.withAlias("y"),
     Flag.withDescription("Accepted for scripts written for other CLIs; nothing here asks to confirm an upload"),
@@ -52,17 +58,22 @@ const uploadFlags = {
   passwordFile: Credentials.passwordFile
 }
 
-/** The upload's input: stdin, a folder, or a file. */
-const inputOf = (path: string, name: string) =>
+/**
+ * The upload's input: stdin, a folder, or a file. A folder whose unreadable entries are to be
+ * skipped is walked here, so that what was skipped is known for encrypted uploads too (their
+ * result has one entry per file and no room for it).
+ */
+const inputOf = (path: string, name: string, skipUnreadable: boolean) =>
   Effect.gen(function* () {
     if (path === "-") {
       const stdio = yield* Stdio.Stdio
-      return { _tag: "File", input: Upload.Input.stream(stdio.stdin, { name }) } as const
+      return { _tag: "File", input: Upload.Input.stream(stdio.stdin, { name }), skipped: undefined } as const
     }
     const info = yield* (yield* FileSystem.FileSystem).stat(path)
-    return info.type === "Directory"
-      ? ({ _tag: "Folder", input: Upload.Input.directory(path) } as const)
-      : ({ _tag: "File", input: Upload.Input.path(path) } as const)
+    if (info.type !== "Directory") return { _tag: "File", input: Upload.Input.path(path), skipped: undefined } as const
+    if (!skipUnreadable) return { _tag: "Folder", input: Upload.Input.directory(path), skipped: undefined } as const
+    const read = yield* Upload.Input.readDirectory(path, { skipUnreadable })
+    return { _tag: "Folder", input: read.files, skipped: read.skipped } as const
   })
 
 type UploadInput = Effect.Success<ReturnType<typeof inputOf>>
@@ -112,14 +123,23 @@ type UploadFlags = Command.Command.Config.Infer<typeof uploadFlags>
 const runUpload = (flags: UploadFlags) =>
   Effect.gen(function* () {
     const apiKey = yield* Credentials.apiKey(flags.apiKeyFile)
-    const input = yield* inputOf(flags.path, flags.name)
+    const input = yield* inputOf(flags.path, flags.name, flags.skipUnreadable)
     const cidVersion = flags.cidVersion === "0" ? 0 : 1
     const entries = flags.encrypted
       ? yield* encryptedUpload(input, { apiKey, passwordFile: flags.passwordFile, cidVersion })
       : yield* plainUpload(input, { apiKey, cidVersion, storageType: flags.storageType })
     const results = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, size: Number(entry.Size) }))
+    const result = results.length === 1 ? results[0] : results
+    for (const { path, reason } of input.skipped ?? []) {
+      yield* Output.note(`Skipped unreadable entry: ${path} (${reason})`)
+    }
+    // With --skip-unreadable the result lists what was skipped (a list of results becomes `files`).
     yield* Output.result(
-      results.length === 1 ? results[0] : results,
+      input.skipped === undefined
+        ? result
+        : Array.isArray(result)
+          ? { files: result, skipped: input.skipped }
+          : { ...result, skipped: input.skipped },
       results.map((r) => `${r.cid}  ${r.name}  ${r.size}`)
     )
   }).pipe(withLibrary)
@@ -129,6 +149,10 @@ export const upload = Command.make("upload", uploadFlags, runUpload).pipe(
   Command.withExamples([
     { command: "lighthouse-effect upload photo.jpg --json", description: "Upload a file; {cid,name,size} on stdout" },
     { command: "tar c dir | lighthouse-effect upload - --name dir.tar", description: "Upload stdin" },
+    {
+      command: "lighthouse-effect upload site/ --skip-unreadable",
+      description: "Upload a folder without its broken links and symlink loops; each one skipped is named on stderr"
+    },
     { command: "lighthouse-effect upload secret.pdf --encrypted", description: "Encrypt, upload, save the key shards" }
   ])
 )
@@ -151,15 +175,51 @@ const decryptFlags = {
   passwordFile: Credentials.passwordFile
 }
 
+/**
+ * `--unverified`: a gateway that cannot answer verifiably is read unverified (the library's
+ * `verification: "if-supported"`), and the result says so. Without it every byte is verified
+ * against the CID, or the command fails.
+ */
+const unverifiedFlag = Flag.Boolean("unverified").pipe(
+  Flag.withDescription(
+    "Accept the gateway's bytes unverified when it cannot serve them verifiably (the result then says verified: false)"
+  ),
+  Flag.withDefault(false)
+)
+
+const verificationOf = (unverified: boolean) => ({ verification: unverified ? "if-supported" : "required" }) as const
+
 const decryption = (decrypt: boolean, passwordFile: Option.Option<string>) =>
   decrypt ? Effect.map(Credentials.signer(passwordFile), (signer) => ({ decrypt: { signer } })) : Effect.succeed({})
 
+/**
+ * The stored bytes, verified; with `unverified`, read unverified when the gateway cannot answer
+ * verifiably (that refusal comes before any byte), `report` then saying so.
+ */
+const storedBytes = (download: Download.Download["Service"], cid: string, unverified: boolean) => {
+  let report: Download.VerificationReport = { verified: true }
+  const verified = download.stream(cid, { verification: "required" })
+  const stream = unverified
+    ? Stream.catchTag(verified, "UnverifiableGateway", (refused) =>
+        Stream.suspend(() => {
+          const reason = `the gateway answered ${refused.answer} to ?format=${refused.format}`
+          report = { verified: false, reason }
+          // Said on stderr as the library says it for a file: stdout holds only the content.
+          return Stream.fromEffectDrain(Effect.logWarning(`Downloading ${cid} unverified: ${reason}`)).pipe(
+            Stream.concat(download.stream(cid, { verification: "off" }))
+          )
+        })
+      )
+    : verified
+  return { stream, report: () => report }
+}
+
 /** The content on stdout: streamed as verified when plain, whole once the tag checks when decrypted. */
-const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<string>) =>
+const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<string>, unverified: boolean) =>
   Effect.gen(function* () {
     const download = yield* Download.Download
     if (decrypt) {
-      const options = yield* decryption(true, passwordFile)
+      const options = { ...(yield* decryption(true, passwordFile)), ...verificationOf(unverified) }
       const retrieved = yield* Progress.around(() => download.retrieve(cid, options), {
         bytesOf: (retrieved) => retrieved.bytes.length
       })
@@ -167,9 +227,10 @@ const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<str
       return { bytes: retrieved.bytes.length, verification: retrieved.verification }
     }
     const stdio = yield* Stdio.Stdio
+    const { stream, report } = storedBytes(download, cid, unverified)
     let bytes = 0
     yield* Progress.around((onProgress) =>
-      download.stream(cid).pipe(
+      stream.pipe(
         Stream.tap((chunk) => {
           bytes += chunk.length
           return onProgress === undefined ? Effect.void : onProgress({ bytesSent: bytes, totalBytes: undefined })
@@ -177,7 +238,7 @@ const toStdout = (cid: string, decrypt: boolean, passwordFile: Option.Option<str
         Stream.run(stdio.stdout({ endOnDone: false }))
       )
     )
-    return { bytes, verification: { verified: true } as const }
+    return { bytes, verification: report() }
   })
 
 /**
@@ -212,18 +273,19 @@ export const download = Command.make(
       ),
       Flag.withDefault(false)
     ),
+    unverified: unverifiedFlag,
     ...decryptFlags
   },
-  ({ cid, output, force, resume, decrypt, passwordFile }) =>
+  ({ cid, output, force, resume, unverified, decrypt, passwordFile }) =>
     Effect.gen(function* () {
       if (Option.getOrUndefined(output) === "-") {
-        const summary = yield* toStdout(cid, decrypt, passwordFile)
+        const summary = yield* toStdout(cid, decrypt, passwordFile, unverified)
         return yield* Output.result({ cid, output: "-", ...summary }, [], { contentOnStdout: true })
       }
       const target = yield* targetOf(cid, output, force || (resume && !decrypt))
       const download = yield* Download.Download
       const fs = yield* FileSystem.FileSystem
-      const options = { ...(yield* decryption(decrypt, passwordFile)), resume }
+      const options = { ...(yield* decryption(decrypt, passwordFile)), ...verificationOf(unverified), resume }
       // The library's toFile reports no progress: only the final event, with the file's size.
       const written = yield* Progress.around(
         () =>
@@ -237,7 +299,9 @@ export const download = Command.make(
     }).pipe(withLibrary)
 ).pipe(
   Command.withAlias("decrypt-file"),
-  Command.withDescription("Downloads content checked against its CID; --decrypt for encrypted files"),
+  Command.withDescription(
+    "Downloads content checked against its CID (--unverified to accept a gateway that cannot serve it verifiably); --decrypt for encrypted files"
+  ),
   Command.withExamples([
     { command: "lighthouse-effect download bafy… -o photo.jpg", description: "Into a file (refuses to replace one)" },
     { command: "lighthouse-effect download bafy… -o big.iso --resume", description: "Goes on after an interruption" },
@@ -245,11 +309,14 @@ export const download = Command.make(
   ])
 )
 
-export const cat = Command.make("cat", { cid, ...decryptFlags }, ({ cid, decrypt, passwordFile }) =>
-  Effect.gen(function* () {
-    const summary = yield* toStdout(cid, decrypt, passwordFile)
-    yield* Output.result({ cid, ...summary }, [], { contentOnStdout: true })
-  }).pipe(withLibrary)
+export const cat = Command.make(
+  "cat",
+  { cid, unverified: unverifiedFlag, ...decryptFlags },
+  ({ cid, unverified, decrypt, passwordFile }) =>
+    Effect.gen(function* () {
+      const summary = yield* toStdout(cid, decrypt, passwordFile, unverified)
+      yield* Output.result({ cid, ...summary }, [], { contentOnStdout: true })
+    }).pipe(withLibrary)
 ).pipe(Command.withDescription("Writes content to stdout, checked against its CID"))
 
 export const verify = Command.make("verify", { cid }, ({ cid }) =>

@@ -76,6 +76,23 @@ export type ApiFailure = InvalidPublicKey | HttpStatusError | TransportFailure
 /** Failures of signing in to the key nodes. */
 export type SignInFailure = InvalidPublicKey | NodeError | InvalidResponse | SignerError | InvalidSignature
 
+/**
+ * `Auth.checkToken`: an address and the token that is to prove it to the key nodes (a JWT
+ * `jwt:…`, or a raw signature of the node message).
+ *
+ * @category schemas
+ */
+export const TokenCheckInput = Schema.Struct({ address: Schema.String, token: Credential })
+/** @category models */
+export type TokenCheckInput = typeof TokenCheckInput.Type
+
+/**
+ * Why a token was refused before it was relied on: not a token for this address (`Invalid
+ * Signature`), or the node's own refusal or failure (`NodeError`: `jwt expired` for an expired
+ * JWT with no signer to renew it, or a node that could not be asked).
+ */
+export type TokenCheckFailure = InvalidPublicKey | InvalidSignature | NodeError
+
 /** Options of `Auth.layer`. */
 export interface Options {
   /** A cached JWT is refreshed when less than this is left of it. @default 60 seconds */

@@ -16,6 +16,7 @@ import { type Hosts, urlOf } from "../internal/Hosts.ts"
 import type { FetchKeyFailure, KeyShards } from "../KeyShards.ts"
 import { type Cid, decodeCid, parseCid } from "../schema/Cid.ts"
 import { retrieve, slice } from "../verify/Retrieval.ts"
+import { unverifiable } from "../verify/Trustless.ts"
 import { planOf, retrieveFromSources } from "./Sources.ts"
 import * as Cipher from "../crypto/FileCipher.ts"
 import type { ByteRange, Decryption, DecryptOptions, FetchFailure, Options, VerificationReport } from "./Models.ts"
@@ -61,13 +62,16 @@ const cat = (
       const request = fromWalrus ? HttpClientRequest.get(path) : HttpClientRequest.post(path)
       const response = yield* gatewayClient(hosts, options).execute(request)
       const url = urlOf(response.request)
-      return response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url, cause })))
+      const method = response.request.method
+      return response.stream.pipe(Stream.mapError((cause) => new NetworkError({ method, url, cause })))
     })
   )
 
 /**
- * The stored bytes of a CID (or of `range` of them), verified as `options.verification` asks;
- * `report` tells, once the stream has opened, whether they were.
+ * The stored bytes of a CID (or of `range` of them), verified as `options.verification` asks
+ * (`required` unless the caller names another: a gateway that cannot answer verifiably is then
+ * `UnverifiableGateway`, whose message says how to opt out); `report` tells, once the stream has
+ * opened, whether they were.
  */
 const stored = Effect.fnUntraced(function* (
   deps: DownloadDeps,
@@ -79,7 +83,10 @@ const stored = Effect.fnUntraced(function* (
   const target = { root: decodeCid(cid), path: segmentsOf(options?.path), range }
   const sources = planOf(deps.hosts, cid, target, options, gatewayOf(deps.hosts, options))
   if (sources !== undefined) return retrieveFromSources(sources)
-  return yield* retrieve(retrieval, target, options, cat(deps, cid, options))
+  const verification = options?.verification ?? "required"
+  const { stream, report } = yield* retrieve(retrieval, target, { ...options, verification }, cat(deps, cid, options))
+  if (verification !== "required") return { stream, report }
+  return { stream: Stream.catchTag(stream, "VerificationUnsupported", (e) => Stream.fail(unverifiable(e))), report }
 })
 
 /** The stored bytes of a CID (never decrypted), verified as asked, opened when the stream runs. */

@@ -47,10 +47,25 @@ const gatherer = (file: FileSystem.File, size: number) => {
 }
 
 /**
- * Runs `bytes` into the file at `path`, opened with `flag`, in writes of `writeBytes`; the last
- * write holds what is left when the stream ends, or fails: every byte the stream gave is in the
- * file then (a resumable download keeps them).
+ * Runs `bytes` into `file` from its current position, in writes of `writeBytes`; the last write
+ * holds what is left when the stream ends, or fails: every byte the stream gave is in the file
+ * then (a resumable download keeps them).
  */
+export const writeStreamTo = <E, R>(
+  file: FileSystem.File,
+  bytes: Stream.Stream<Uint8Array, E, R>,
+  writeBytes = WRITE_BYTES
+): Effect.Effect<void, E | PlatformError, R> =>
+  Effect.gen(function* () {
+    const { add, flush } = gatherer(file, writeBytes)
+    yield* Stream.runForEachArray(bytes, (pieces) => Effect.forEach(pieces, add, { discard: true })).pipe(
+      Effect.onError(() => Effect.ignore(flush)),
+      Effect.provideService(DownstreamCopies, true)
+    )
+    yield* flush
+  })
+
+/** Runs `bytes` into the file at `path`, opened with `flag`, as {@link writeStreamTo} does. */
 export const writeStream = <E, R>(
   fs: FileSystem.FileSystem,
   path: string,
@@ -58,13 +73,14 @@ export const writeStream = <E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>,
   writeBytes = WRITE_BYTES
 ): Effect.Effect<void, E | PlatformError, R> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const { add, flush } = gatherer(yield* fs.open(path, { flag }), writeBytes)
-      yield* Stream.runForEachArray(bytes, (pieces) => Effect.forEach(pieces, add, { discard: true })).pipe(
-        Effect.onError(() => Effect.ignore(flush)),
-        Effect.provideService(DownstreamCopies, true)
-      )
-      yield* flush
-    })
+  Effect.scoped(Effect.flatMap(fs.open(path, { flag }), (file) => writeStreamTo(file, bytes, writeBytes)))
+
+/** The bytes of an open file from its start to `size`, in reads of {@link WRITE_BYTES}. */
+export const readStreamFrom = (file: FileSystem.File, size: number): Stream.Stream<Uint8Array, PlatformError> =>
+  Stream.unfold(0, (at) =>
+    at >= size
+      ? Effect.succeed(undefined)
+      : Effect.map(file.readAlloc(Math.min(WRITE_BYTES, size - at), { position: BigInt(at) }), (read) =>
+          read._tag === "None" || read.value.length === 0 ? undefined : ([read.value, at + read.value.length] as const)
+        )
   )

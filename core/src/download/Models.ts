@@ -9,9 +9,13 @@ import type {
   AllSourcesFailed,
   ContentVerificationFailed,
   DecryptionFailed,
+  DownloadInProgress,
   HttpStatusError,
   InvalidCid,
+  NotARegularFile,
+  PublishCheckFailed,
   TransportFailure,
+  UnverifiableGateway,
   VerificationUnsupported
 } from "../Errors.ts"
 import type { FetchKeyFailure } from "../KeyShards.ts"
@@ -69,7 +73,12 @@ const optionFields = {
    * file: its tag covers it all). Verified, only the blocks that hold them are fetched.
    */
   range: Schema.optional(ByteRange),
-  /** @default "if-supported" */
+  /**
+   * `required`: only bytes verified against the CID, or a failure (`UnverifiableGateway` from a
+   * gateway that cannot answer verifiably). Unverified bytes only when asked by name:
+   * `if-supported` falls back to the gateway's `cat` and the result says `verified: false`;
+   * `off` never verifies. @default "required"
+   */
   verification: Schema.optional(Schema.Literals(["required", "if-supported", "off"])),
   /** One CAR (`car`) or a request per block (`raw`). @default "car" */
   trustless: Schema.optional(Schema.Literals(["car", "raw"])),
@@ -77,9 +86,10 @@ const optionFields = {
 }
 
 /**
- * Options of every download. By default (`verification: "if-supported"`) the content comes from
+ * Options of every download. By default (`verification: "required"`) the content comes from
  * the gateway's trustless answer (`GET /ipfs/{cid}?format=car`) and every block is checked
- * against the CID before its bytes go out; a gateway that cannot answer so is read unverified
+ * against the CID before its bytes go out; a gateway that cannot answer so fails the download
+ * (`UnverifiableGateway`). With `verification: "if-supported"` such a gateway is read unverified
  * (`POST /api/v0/cat/{cid}`), and the report says so.
  *
  * @category schemas
@@ -128,10 +138,19 @@ export type FetchFailure =
   | TransportFailure
   | ContentVerificationFailed
   | VerificationUnsupported
+  | UnverifiableGateway
   | AllSourcesFailed
 
 /** Why a decrypting download failed. */
 export type DecryptFailure = FetchFailure | DecryptionFailed | FetchKeyFailure | SignInFailure
+
+/**
+ * Why `toFile` failed: besides a download's failures, another download into the same path
+ * (`DownloadInProgress`), a link or other non-regular file where the download would write
+ * (`NotARegularFile`), or a resumed file that no longer matches the CID when it would be
+ * published (`PublishCheckFailed`).
+ */
+export type ToFileFailure = DecryptFailure | DownloadInProgress | NotARegularFile | PublishCheckFailed
 
 /** A download's bytes, and whether they were verified. */
 export interface Retrieved {

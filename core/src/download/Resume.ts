@@ -16,11 +16,14 @@ import type * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type { PlatformError } from "effect/PlatformError"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { equals } from "multiformats/bytes"
 import type { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
+import { NotARegularFile } from "../errors/Transfer.ts"
+import { PublishCheckFailed } from "../errors/Verification.ts"
 import { type Cid, decodeCid } from "../schema/Cid.ts"
 import { decodeData, encodeData } from "../unixfs/Data.ts"
 import { isInline } from "../verify/Blocks.ts"
@@ -143,10 +146,66 @@ const firstAnswer = (
   })
 
 /**
+ * `path` opened for reading and writing, only when it is a regular file with no other name: the
+ * name is looked at without following a link (`lstat`), then the opened file's own `stat` must be
+ * that same file (a link put there in between is caught). `undefined` when nothing is there.
+ */
+const openRegular = (
+  fs: FileSystem.FileSystem,
+  path: string
+): Effect.Effect<FileSystem.File | undefined, NotARegularFile | PlatformError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const named = yield* fs.lstat(path).pipe(
+      Effect.catchIf(
+        (error) => error.reason._tag === "NotFound",
+        () => Effect.succeed(undefined)
+      )
+    )
+    if (named === undefined) return undefined
+    yield* refuseIrregular(path, named)
+    const file = yield* fs.open(path, { flag: "r+" })
+    const opened = yield* file.stat
+    const same = opened.dev === named.dev && Option.getOrUndefined(opened.ino) === Option.getOrUndefined(named.ino)
+    if (!same) return yield* new NotARegularFile({ path, found: "file replaced while it was opened" })
+    yield* refuseIrregular(path, opened)
+    return file
+  })
+
+/** A file a download may write into: a regular file, its only name (a hard link would carry the writes elsewhere). */
+const refuseIrregular = (path: string, info: FileSystem.File.Info) => {
+  if (info.type !== "File") return Effect.fail(new NotARegularFile({ path, found: info.type }))
+  if (Option.getOrElse(info.nlink, () => 1n) > 1n) {
+    return Effect.fail(new NotARegularFile({ path, found: "file with other names (hard links)" }))
+  }
+  return Effect.void
+}
+
+/** `partial`, opened: as it is, else the file at `adopt` moved there, else a new empty file. */
+const openPartial = Effect.fnUntraced(function* (
+  fs: FileSystem.FileSystem,
+  adopt: string | undefined,
+  partial: string
+) {
+  const existing = yield* openRegular(fs, partial)
+  if (existing !== undefined) return existing
+  if (adopt !== undefined) {
+    const adopted = yield* openRegular(fs, adopt)
+    if (adopted !== undefined) {
+      yield* fs.rename(adopt, partial)
+      return adopted
+    }
+  }
+  // `wx`: never through a file or link placed at the name meanwhile.
+  return yield* fs.open(partial, { flag: "wx+" })
+})
+
+/**
  * Readies `partial`, which holds the stored bytes of `cid`, for a resumed download: without it,
  * an existing file at `adopt` (the target of a plain download, which may be an earlier copy)
- * becomes the partial file; its bytes are then cut to the verified prefix. Returns that prefix's
- * length, from where the download goes on (0 without a partial file).
+ * becomes the partial file; its bytes are then cut to the verified prefix. Neither is followed if
+ * it is a link, nor used if it is not a regular file (`NotARegularFile`). Returns the partial
+ * file, open for the scope, positioned after that prefix, and the prefix's length, from where the
+ * download goes on.
  */
 export const prepareResume = Effect.fnUntraced(function* (
   deps: DownloadDeps,
@@ -155,23 +214,71 @@ export const prepareResume = Effect.fnUntraced(function* (
   partial: string,
   options: DecryptOptions | undefined
 ) {
-  const { fs } = deps
-  if (!(yield* fs.exists(partial))) {
-    if (adopt === undefined || !(yield* fs.exists(adopt))) return 0
-    yield* fs.rename(adopt, partial)
-  }
-  const onDisk = Number((yield* fs.stat(partial)).size)
+  const file = yield* openPartial(deps.fs, adopt, partial)
+  const onDisk = Number((yield* file.stat).size)
   const target = { root: decodeCid(cid), path: segmentsOf(options?.path) }
   const verified =
     onDisk === 0
       ? 0
-      : yield* Effect.scoped(
-          Effect.flatMap(fs.open(partial, { flag: "r" }), (file) =>
-            firstAnswer(checkingGateways(deps, options), (gateway) =>
-              verifiedPrefix(gateway, target, readerOf(file), onDisk)
-            )
-          )
+      : yield* firstAnswer(checkingGateways(deps, options), (gateway) =>
+          verifiedPrefix(gateway, target, readerOf(file), onDisk)
         )
-  yield* fs.truncate(partial, verified)
-  return verified
+  yield* file.truncate(verified)
+  yield* file.seek(BigInt(verified), "start")
+  return { file, from: verified }
+})
+
+/**
+ * Whether the `size` bytes that `readDisk` reads are the whole file at `target`, no more and no
+ * fewer: `undefined` when they are, else what differs.
+ */
+const differenceFrom = (
+  gateway: Gateway,
+  target: Target,
+  readDisk: ReadDisk,
+  size: number
+): Effect.Effect<string | undefined, VerifiedFailure | PlatformError> => {
+  const fetch = fetchRawBlock(gateway, target.root)
+  const source = {
+    block: (cid: CID, _later: (cid: CID) => boolean, node?: FileNode) => blockOf(fetch, readDisk, size, cid, node),
+    end: Effect.void
+  }
+  return walk(source, { root: target.root, path: target.path ?? [] }).pipe(
+    Stream.runFold(
+      () => 0,
+      (total, bytes) => total + bytes.length
+    ),
+    Effect.map((total) => (total === size ? undefined : `${size} bytes on disk, the content has ${total}`)),
+    Effect.catchTag("PrefixEnds", (ends) =>
+      Effect.succeed(`the bytes on disk differ from the content at byte ${ends.at}`)
+    )
+  )
+}
+
+/**
+ * Checks the whole partial file against the CID before it is published: its size and every
+ * block (the inner blocks asked of the first gateway that shows them); `PublishCheckFailed` when
+ * it differs, or when no gateway could show the DAG.
+ */
+export const checkBeforePublish = Effect.fnUntraced(function* (
+  deps: DownloadDeps,
+  cid: Cid,
+  partial: string,
+  file: FileSystem.File,
+  options: DecryptOptions | undefined
+) {
+  const size = Number((yield* file.stat).size)
+  const target = { root: decodeCid(cid), path: segmentsOf(options?.path) }
+  let detail = "no gateway could show the content's blocks to check it"
+  for (const gateway of checkingGateways(deps, options)) {
+    const answer = yield* Effect.result(differenceFrom(gateway, target, readerOf(file), size))
+    if (Result.isFailure(answer)) {
+      yield* Effect.logDebug(`Resume: could not check the whole file with a gateway: ${answer.failure.message}`)
+      continue
+    }
+    if (answer.success === undefined) return
+    detail = answer.success
+    break
+  }
+  return yield* new PublishCheckFailed({ cid, path: partial, detail })
 })

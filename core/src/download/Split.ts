@@ -135,6 +135,8 @@ const schedule = (state: SplitState, scope: Scope.Scope): Effect.Effect<void> =>
       state.next = end
     }
     for (const piece of state.pieces) {
+      // A piece whose bytes all arrived is done, whoever failed after: its rest would be an empty range.
+      if (!piece.done && piece.start + piece.got >= Math.min(piece.end, state.end)) piece.done = true
       if (piece.done || piece.fetcher !== undefined || piece.start >= state.end) continue
       const lane = leastBusy(state)
       if (lane === undefined) return
@@ -182,6 +184,9 @@ const recall = (state: SplitState, lane: Lane): Effect.Effect<void> =>
  */
 const settle = (state: SplitState, { lane, piece, failure }: Ended): Effect.Effect<LaneFailure | undefined> => {
   release(state, lane, piece)
+  // Every byte of the piece arrived, verified, before the source failed (an extra block after them, a
+  // cut at the very end): the piece is done, and only the source is dropped.
+  if (failure !== undefined && piece.start + piece.got >= piece.end) piece.done = true
   if (failure === undefined) {
     piece.done = true
     // Shorter than asked: the verified walk found the content's end here.

@@ -20,8 +20,9 @@ import { type Cid, parseCid } from "../schema/Cid.ts"
 import { slice } from "../verify/Retrieval.ts"
 import { content, type DownloadDeps, gatewayOf, resolveKey } from "./Content.ts"
 import type { Decryption, DecryptOptions, ToFileOptions, Retrieved } from "./Models.ts"
-import { writeStream } from "./FileWrites.ts"
-import { prepareResume } from "./Resume.ts"
+import { readStreamFrom, writeStream, writeStreamTo } from "./FileWrites.ts"
+import { checkBeforePublish, prepareResume } from "./Resume.ts"
+import { lockTarget } from "./TargetLock.ts"
 
 const randomSuffix = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("")
@@ -53,8 +54,11 @@ export const bytes = Effect.fn("Download.bytes")(function* (deps: DownloadDeps, 
 
 /**
  * The stored bytes of `cid` into `partial` after its verified prefix (from an existing file at
- * `adopt` when there is no `partial`), under the transfer time-out; the partial file stays when
- * the download fails, with every verified byte it got. Returns the report.
+ * `adopt` when there is no `partial`), under the transfer time-out, written through the file
+ * opened for the scope (never through a link at its name); the partial file stays when the
+ * download fails, with every verified byte it got. Once whole and verified, it is checked again
+ * as a whole against the CID (its size and every block) before anything is published. Returns the
+ * open file and the report.
  */
 const resumeStored = Effect.fnUntraced(function* (
   deps: DownloadDeps,
@@ -63,13 +67,15 @@ const resumeStored = Effect.fnUntraced(function* (
   partial: string,
   stored: DecryptOptions
 ) {
-  const from = yield* prepareResume(deps, cid, adopt, partial, stored)
+  const { file, from } = yield* prepareResume(deps, cid, adopt, partial, stored)
   const { stream, report } = yield* content(deps, cid, from === 0 ? stored : { ...stored, range: { offset: from } })
-  yield* stream.pipe(
-    (bytes) => writeStream(deps.fs, partial, "a", bytes),
+  yield* writeStreamTo(file, stream).pipe(
     Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, stored) })
   )
-  return report
+  const verification = yield* report
+  // Unverified bytes (asked for by name) have nothing to be checked against.
+  if (verification.verified) yield* checkBeforePublish(deps, cid, partial, file, stored)
+  return { file, verification }
 })
 
 /**
@@ -78,10 +84,10 @@ const resumeStored = Effect.fnUntraced(function* (
  */
 const resumeToFile = Effect.fnUntraced(function* (deps: DownloadDeps, cid: Cid, path: string, options: ToFileOptions) {
   const partial = `${path}.partial`
-  const report = yield* resumeStored(deps, cid, path, partial, options)
+  const { verification } = yield* resumeStored(deps, cid, path, partial, options)
   yield* deps.fs.rename(partial, path)
-  return yield* report
-})
+  return verification
+}, Effect.scoped)
 
 /**
  * `toFile` of an encrypted file going on from `<path>.partial`, which holds ciphertext, never
@@ -104,9 +110,9 @@ const resumeDecrypting = Effect.fnUntraced(function* (
   const key = yield* resolveKey(deps, cid, decryption)
   const partial = `${path}.partial`
   // `stored` lacks `decrypt`, `range` and `resume`: the whole ciphertext is fetched as stored.
-  const report = yield* resumeStored(deps, cid, undefined, partial, stored)
+  const { file, verification } = yield* resumeStored(deps, cid, undefined, partial, stored)
   const plaintext = `${path}.${randomSuffix()}.partial`
-  yield* fs.stream(partial).pipe(
+  yield* readStreamFrom(file, Number((yield* file.stat).size)).pipe(
     Cipher.decryptStreamUnverified(key),
     slice(range, "read-all"),
     // `wx`: never write through a file or link someone placed at the temporary name.
@@ -115,21 +121,16 @@ const resumeDecrypting = Effect.fnUntraced(function* (
     Effect.onError(() => Effect.ignore(fs.remove(plaintext, { force: true })))
   )
   yield* fs.remove(partial)
-  return yield* report
-})
+  return verification
+}, Effect.scoped)
 
-export const toFile = Effect.fn("Download.toFile")(function* (
+/** A plain download into a temporary file beside `path`, renamed to `path` once whole. */
+const downloadToFile = Effect.fnUntraced(function* (
   deps: DownloadDeps,
   cid: string,
   path: string,
-  options?: ToFileOptions
+  options: ToFileOptions | undefined
 ) {
-  if (options?.resume === true && options.decrypt !== undefined) {
-    return yield* resumeDecrypting(deps, yield* parseCid(cid), path, options, options.decrypt)
-  }
-  if (options?.resume === true && options.range === undefined) {
-    return yield* resumeToFile(deps, yield* parseCid(cid), path, options)
-  }
   const { fs } = deps
   const { stream, report } = yield* content(deps, cid, options)
   const partial = `${path}.${randomSuffix()}.partial`
@@ -142,3 +143,22 @@ export const toFile = Effect.fn("Download.toFile")(function* (
   )
   return yield* report
 })
+
+/**
+ * The content into the file at `path`, holding `<path>.lock` meanwhile: a second download into
+ * the same path (in this process or another) fails with `DownloadInProgress`.
+ */
+export const toFile = Effect.fn("Download.toFile")(function* (
+  deps: DownloadDeps,
+  cid: string,
+  path: string,
+  options?: ToFileOptions
+) {
+  const valid = yield* parseCid(cid)
+  yield* lockTarget(deps.fs, path)
+  if (options?.resume === true && options.decrypt !== undefined) {
+    return yield* resumeDecrypting(deps, valid, path, options, options.decrypt)
+  }
+  if (options?.resume === true && options.range === undefined) return yield* resumeToFile(deps, valid, path, options)
+  return yield* downloadToFile(deps, valid, path, options)
+}, Effect.scoped)

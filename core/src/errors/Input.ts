@@ -1,5 +1,5 @@
 /**
- * Input validation errors. Inputs refused before any request is made: CIDs, key shards, conditions, keys, file names, tokens.
+ * Input validation errors. Inputs refused before any request is made: CIDs, key shards, conditions, keys, file names, tokens, folder entries.
  *
  * @since 0.1.0
  */
@@ -82,5 +82,28 @@ export class InvalidArgument extends Schema.TaggedError<InvalidArgument>()("Inva
 }) {
   override get message() {
     return `Invalid argument to ${this.method}: ${this.detail}`
+  }
+}
+
+/**
+ * Why an entry of a folder on disk cannot be read: a symbolic link that leads back into a folder
+ * it is in (or into a chain of links without end), one whose target does not exist, or an entry
+ * the process may not read.
+ */
+export const UnreadableReason = Schema.Literals(["symlink loop", "broken link", "permission denied"])
+/** @category models */
+export type UnreadableReason = typeof UnreadableReason.Type
+
+/**
+ * An entry of a folder being uploaded or quoted cannot be read; nothing was sent. `path` is the
+ * entry's path inside the folder, `/`-separated. A folder input made with `skipUnreadable: true`
+ * skips such entries instead and lists them.
+ */
+export class UnreadableEntry extends Schema.TaggedError<UnreadableEntry>()("UnreadableEntry", {
+  path: Schema.String,
+  reason: UnreadableReason
+}) {
+  override get message() {
+    return `Unreadable entry in folder: ${this.path} (${this.reason})`
   }
 }

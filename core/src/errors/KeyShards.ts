@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { causeSummary } from "./Describe.ts"
 
 /** A split asked for more shards to be needed than there are. */
 export class ThresholdExceedsKeyCount extends Schema.TaggedError<ThresholdExceedsKeyCount>()(
@@ -44,12 +45,19 @@ export class CidNotFound extends Schema.TaggedError<CidNotFound>()("CidNotFound"
   }
 }
 
-/** Saving the shards of a freshly encrypted file failed on a node. */
+/**
+ * Saving the shards of a freshly encrypted file failed on a node. The catalogue's `Error
+ * encrypting file`, followed by the cause (`Error encrypting file: Invalid Signature`).
+ */
 export class EncryptionFailed extends Schema.TaggedError<EncryptionFailed>()("EncryptionFailed", {
   cause: Schema.Defect()
 }) {
+  /** The failure underneath, on one line: a node's message, or where and why a request failed. */
+  get firstCause(): string {
+    return causeSummary(this.cause)
+  }
   override get message() {
-    return "Error encrypting file"
+    return `Error encrypting file: ${this.firstCause}`
   }
 }
 

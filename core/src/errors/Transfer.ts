@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { causeSummary } from "./Describe.ts"
 
 /**
  * A key shard's fields, `{ key, index }` as 64-hex strings. The wire format is checked by
@@ -59,7 +60,8 @@ export class UploadConnectionReset extends Schema.TaggedError<UploadConnectionRe
 /**
  * An encrypted upload reached the node, but the key shards of some of its files could not be
  * saved: those files are stored and cannot be decrypted by anyone until their shards are saved.
- * The catalogue's `Error encrypting file`, with the whole picture: every uploaded entry, the CIDs
+ * The catalogue's `Error encrypting file`, followed by the first failed file's cause (`Error
+ * encrypting file: Invalid Signature`), with the whole picture: every uploaded entry, the CIDs
  * whose shards are on all 5 nodes, and each failed file with its reason.
  */
 export class EncryptedUploadIncomplete extends Schema.TaggedError<EncryptedUploadIncomplete>()(
@@ -81,7 +83,46 @@ export class EncryptedUploadIncomplete extends Schema.TaggedError<EncryptedUploa
     )
   }
 ) {
+  /** Why the first failed file's shards were not saved, on one line. */
+  get firstCause(): string | undefined {
+    const first = this.failed[0]
+    if (first === undefined) return undefined
+    return first.cause === undefined ? first.reason : causeSummary(first.cause)
+  }
   override get message() {
-    return "Error encrypting file"
+    const cause = this.firstCause
+    return cause === undefined ? "Error encrypting file" : `Error encrypting file: ${cause}`
+  }
+}
+
+/**
+ * Another download into the same file is running (in this process or another): two resumed
+ * downloads of one path would write into one partial file. `toFile` holds `<path>.lock` (the
+ * holder's process id inside) while it writes; a lock whose process is gone is taken over.
+ */
+export class DownloadInProgress extends Schema.TaggedError<DownloadInProgress>()("DownloadInProgress", {
+  /** The download's target. */
+  path: Schema.String,
+  /** The lock file. */
+  lock: Schema.String,
+  /** The process holding it. */
+  pid: Schema.Number
+}) {
+  override get message() {
+    return `Another download into ${this.path} is in progress (process ${this.pid} holds ${this.lock})`
+  }
+}
+
+/**
+ * A download will not write through what is at one of its paths: a symbolic link (which could
+ * point anywhere), a folder, a device. Only a regular file is resumed, adopted or replaced.
+ */
+export class NotARegularFile extends Schema.TaggedError<NotARegularFile>()("NotARegularFile", {
+  path: Schema.String,
+  /** What is there (`SymbolicLink`, `Directory`, …). */
+  found: Schema.String
+}) {
+  override get message() {
+    return `Refusing to download through ${this.path}: it is a ${this.found}, not a regular file`
   }
 }

@@ -81,3 +81,41 @@ export class VerificationUnsupported extends Schema.TaggedError<VerificationUnsu
     return `The gateway cannot serve verifiable content: ${this.detail}`
   }
 }
+
+/**
+ * A download that must be verified (the default, `verification: "required"`) met a gateway that
+ * cannot answer verifiably (a refusal of `?format=car` or `?format=raw`, or an answer in another
+ * format); no unverified byte was read. The message says how to accept unverified bytes instead.
+ */
+export class UnverifiableGateway extends Schema.TaggedError<UnverifiableGateway>()("UnverifiableGateway", {
+  /** The URL asked. */
+  url: Schema.String,
+  /** What the gateway answered instead: a status (`406`) or a content type. */
+  answer: Schema.String,
+  /** The trustless format asked for (`car`, `raw`). */
+  format: Schema.String
+}) {
+  override get message() {
+    return (
+      `The gateway cannot serve verifiable content (${this.answer} to ?format=${this.format}); ` +
+      'pass verification: "if-supported" (CLI: --unverified) to accept unverified bytes'
+    )
+  }
+}
+
+/**
+ * A resumed download's file on disk no longer matches its CID at the moment it would be published
+ * (its size or its blocks differ: something else wrote to it meanwhile); it was left where it was,
+ * not renamed into place.
+ */
+export class PublishCheckFailed extends Schema.TaggedError<PublishCheckFailed>()("PublishCheckFailed", {
+  /** The CID downloaded. */
+  cid: Schema.String,
+  /** The file checked (`<path>.partial`). */
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `The download of ${this.cid} in ${this.path} does not match its CID and was not published: ${this.detail}`
+  }
+}

@@ -64,3 +64,44 @@ export class X402PaymentRefused extends Schema.TaggedError<X402PaymentRefused>()
     return `x402 payment refused: ${this.reason}`
   }
 }
+
+/** The network asks more than the caller allows (`asked` > `maxAmount`, base units); nothing was signed. */
+export class X402PriceAboveMaximum extends Schema.TaggedError<X402PriceAboveMaximum>()("X402PriceAboveMaximum", {
+  asked: Schema.String,
+  maxAmount: Schema.String
+}) {
+  override get message() {
+    return `x402 payment of ${this.asked} asked, above the ${this.maxAmount} allowed (raise maxAmount to pay it)`
+  }
+}
+
+/** The network asks to be paid on another chain than the caller expects; nothing was signed. */
+export class X402WrongNetwork extends Schema.TaggedError<X402WrongNetwork>()("X402WrongNetwork", {
+  asked: Schema.String,
+  expected: Schema.String
+}) {
+  override get message() {
+    return `x402 payment asked on ${this.asked}, expected ${this.expected}`
+  }
+}
+
+/** The authorisation would stay valid longer than the caller allows; nothing was signed. */
+export class X402WindowTooLong extends Schema.TaggedError<X402WindowTooLong>()("X402WindowTooLong", {
+  asked: Schema.String,
+  maxTimeoutSeconds: Schema.String
+}) {
+  override get message() {
+    return `x402 authorisation valid for ${this.asked} s asked, above the ${this.maxTimeoutSeconds} s allowed`
+  }
+}
+
+/** A term of the network's `402` is not what x402 allows (`field`, its value, why); nothing was signed. */
+export class X402MalformedTerms extends Schema.TaggedError<X402MalformedTerms>()("X402MalformedTerms", {
+  field: Schema.String,
+  value: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `x402 terms refused: ${this.field} ${this.value} ${this.reason}`
+  }
+}

@@ -34,6 +34,7 @@ import {
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 import { decodeJson, fromHttpClientError, type StatusStyle, statusError } from "./http.ts"
+import { causeText, redactUrl, scrub } from "../errors/Redact.ts"
 
 /** A host's client: its failures are catalogue errors `E` (its non-2xx wording) or a transport failure. */
 export type Client<E> = HttpClient.HttpClient.With<TransportFailure | E>
@@ -77,18 +78,35 @@ export const resolvedUrl = <E, R>(
 const onHost = (request: HttpClientRequest.HttpClientRequest, base: string) =>
   HttpClientRequest.prependUrl(request, base.replace(/\/+$/, ""))
 
+/** The request an answer or a failure is about: its method and full URL. */
+interface Sent {
+  readonly method: string
+  readonly url: string
+}
+
+/** Each request and its answer's status, at debug level (`--log-level debug`), its URL without secrets. */
+const logged = (sent: Sent) => {
+  const where = `${sent.method} ${redactUrl(sent.url)}`
+  return <E>(answer: Effect.Effect<HttpClientResponse.HttpClientResponse, E>) =>
+    Effect.logDebug(`HTTP ${where}`).pipe(
+      Effect.andThen(answer),
+      Effect.tap((response) => Effect.logDebug(`HTTP ${where} answered ${response.status}`)),
+      Effect.tapError(() => Effect.logDebug(`HTTP ${where} failed`))
+    )
+}
+
 /**
  * `client` with `base` prepended, a time-out, and `onFailure` / `onStatus` turning its failures
- * and non-2xx answers into `E` (each told the request's full URL).
+ * and non-2xx answers into `E` (each told the request's method and full URL).
  */
 const hostClient = <E>(
   client: HttpClient.HttpClient,
   base: string,
   handlers: {
     readonly timeout: Duration.Duration
-    readonly onTimeout: (url: string) => E
-    readonly onFailure: (error: HttpClientError.HttpClientError, url: string) => E
-    readonly onStatus: (response: HttpClientResponse.HttpClientResponse, url: string) => Effect.Effect<never, E>
+    readonly onTimeout: (sent: Sent) => E
+    readonly onFailure: (error: HttpClientError.HttpClientError, sent: Sent) => E
+    readonly onStatus: (response: HttpClientResponse.HttpClientResponse, sent: Sent) => Effect.Effect<never, E>
   }
 ): HttpClient.HttpClient.With<E> => {
   // The query is written into the URL, so the request's `url` is the whole address, as a client sees
@@ -105,18 +123,19 @@ const hostClient = <E>(
   })
   const preprocess: HttpClient.HttpClient.Preprocess<E, never> = (request) =>
     Effect.catchTag(prefixed.preprocess(request), "HttpClientError", (e) =>
-      Effect.fail(handlers.onFailure(e, urlOf(request)))
+      Effect.fail(handlers.onFailure(e, { method: request.method, url: urlOf(request) }))
     )
   const postprocess = (
     prepared: Effect.Effect<HttpClientRequest.HttpClientRequest, E>
   ): Effect.Effect<HttpClientResponse.HttpClientResponse, E> =>
     Effect.flatMap(prepared, (request) => {
-      const url = urlOf(request)
+      const sent = { method: request.method, url: urlOf(request) }
       return prefixed.postprocess(Effect.succeed(request)).pipe(
-        Effect.catchTag("HttpClientError", (e) => Effect.fail(handlers.onFailure(e, url))),
-        Effect.timeoutOrElse({ duration: handlers.timeout, orElse: () => Effect.fail(handlers.onTimeout(url)) }),
+        Effect.catchTag("HttpClientError", (e) => Effect.fail(handlers.onFailure(e, sent))),
+        Effect.timeoutOrElse({ duration: handlers.timeout, orElse: () => Effect.fail(handlers.onTimeout(sent)) }),
+        logged(sent),
         Effect.flatMap((response) =>
-          response.status >= 200 && response.status < 300 ? Effect.succeed(response) : handlers.onStatus(response, url)
+          response.status >= 200 && response.status < 300 ? Effect.succeed(response) : handlers.onStatus(response, sent)
         )
       )
     })
@@ -132,12 +151,12 @@ const catalogueClient = <S extends StatusStyle>(
 ): Client<S extends "request-failed" ? RequestFailed : HttpStatusError> =>
   hostClient<TransportFailure | RequestFailed | HttpStatusError>(client, base, {
     timeout,
-    onTimeout: (url) => new RequestTimedOut({ url, timeoutMillis: Duration.toMillis(timeout) }),
-    onFailure: fromHttpClientError,
-    onStatus: (response, url) =>
+    onTimeout: ({ method, url }) => new RequestTimedOut({ method, url, timeoutMillis: Duration.toMillis(timeout) }),
+    onFailure: (error, { url }) => fromHttpClientError(error, url),
+    onStatus: (response, { method, url }) =>
       response.text.pipe(
         Effect.orElseSucceed(() => ""),
-        Effect.flatMap((body) => Effect.fail(statusError(style, response.status, url, body)))
+        Effect.flatMap((body) => Effect.fail(statusError(style, response.status, url, body, method)))
       )
   }) as Client<S extends "request-failed" ? RequestFailed : HttpStatusError>
 
@@ -188,7 +207,14 @@ const keyNodeClient = (client: HttpClient.HttpClient, base: string, timeout: Dur
   hostClient<NodeError>(client, base, {
     timeout,
     onTimeout: () => nodeFailure(nodeId, 0, { message: "Request timed out" }, "Request timed out"),
-    onFailure: (e) => nodeFailure(nodeId, 0, { message: "fetch failed", cause: String(e.reason) }, "fetch failed"),
+    // The body says where and why, as a catalogue transport error does; its text is the provider's.
+    onFailure: (e, { method, url }) =>
+      nodeFailure(
+        nodeId,
+        0,
+        { message: "fetch failed", cause: `${method} ${redactUrl(url)}: ${scrub(causeText(e.reason), url)}` },
+        "fetch failed"
+      ),
     onStatus: (response) => nodeRefusal(nodeId, response)
   })
 

@@ -19,34 +19,35 @@ import type { Credential } from "../schema/Credential.ts"
 export type StatusStyle = "request-failed" | "http-error"
 
 /** A non-2xx answer in `style`'s wording, with its body when it has one. */
-export const statusError = (style: StatusStyle, status: number, url: string, body: string) => {
-  const fields = { status, url, ...(body === "" ? {} : { body }) }
+export const statusError = (style: StatusStyle, status: number, url: string, body: string, method?: string) => {
+  const fields = { status, url, ...(method === undefined ? {} : { method }), ...(body === "" ? {} : { body }) }
   return style === "request-failed" ? new RequestFailed(fields) : new HttpStatusError(fields)
 }
 
 /** A request that got no usable answer: `Network error`, or `InvalidResponse` for a broken one. */
 export const fromHttpClientError = (error: HttpClientError.HttpClientError, url: string): TransportFailure => {
+  const method = error.request.method
   switch (error.reason._tag) {
     case "TransportError":
     case "InvalidUrlError":
     case "EncodeError":
-      return new NetworkError({ url, cause: error.reason })
+      return new NetworkError({ method, url, cause: error.reason })
     default:
-      return new InvalidResponse({ url, detail: error.reason.message })
+      return new InvalidResponse({ method, url, detail: error.reason.message })
   }
 }
+
+/** An answer's body that is not what `response`'s endpoint promises. */
+const invalidBody = (response: HttpClientResponse.HttpClientResponse) => (error: { readonly message: string }) =>
+  new InvalidResponse({ method: response.request.method, url: response.request.url, detail: error.message })
 
 /** Decodes a response body as JSON against `schema`. */
 export const decodeJson =
   <A, I>(schema: Schema.Codec<A, I>) =>
   (response: HttpClientResponse.HttpClientResponse): Effect.Effect<A, InvalidResponse> =>
     response.json.pipe(
-      Effect.mapError((e) => new InvalidResponse({ url: response.request.url, detail: e.message })),
-      Effect.flatMap((json) =>
-        Schema.decodeUnknownEffect(schema)(json).pipe(
-          Effect.mapError((e) => new InvalidResponse({ url: response.request.url, detail: e.message }))
-        )
-      )
+      Effect.mapError(invalidBody(response)),
+      Effect.flatMap((json) => Schema.decodeUnknownEffect(schema)(json).pipe(Effect.mapError(invalidBody(response))))
     )
 
 /** A token given as a string or `Redacted` (public as `Auth.Credential`): the value goes on the wire, never into logs. */

@@ -1,7 +1,9 @@
 /**
  * One call to one key node: up to `tries` attempts, `retryDelay` apart, only when the failure is
  * a transport failure or a 404 (which the provider reports as `fetch Error`); any other non-2xx
- * answer fails at once with the node's body and status code.
+ * answer fails at once with the node's body and status code. A token with a session (`Sessions`)
+ * is sent as the session's current token, and a 401 for it renews the session and repeats the
+ * call once.
  *
  * @since 0.1.0
  */
@@ -12,6 +14,7 @@ import { NodeError } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
 import { reveal } from "../internal/http.ts"
 import type { NodeReport, NodeRequest } from "./Models.ts"
+import type { Session, Sessions } from "./Sessions.ts"
 
 export { messageOf } from "../internal/Hosts.ts"
 
@@ -66,18 +69,60 @@ const callCounting = (hosts: Hosts, nodeId: number, request: NodeRequest) =>
     )
   })
 
-/** One node, with the retry policy. */
-export const call = (hosts: Hosts, nodeId: number, request: NodeRequest): Effect.Effect<unknown, NodeError> =>
-  callCounting(hosts, nodeId, request).pipe(
+type Attempted = Effect.Success<ReturnType<typeof callCounting>>
+
+/**
+ * The call with the session's current token; after a 401 (expired, or a JWT the network no
+ * longer knows) the session is renewed and the call made once more. A renewal that fails leaves
+ * the node's refusal as the answer.
+ */
+const callInSession = (hosts: Hosts, session: Session, nodeId: number, request: NodeRequest) =>
+  Effect.gen(function* () {
+    const token = yield* session.current.pipe(Effect.orElseSucceed(() => request.token!))
+    const first = yield* callCounting(hosts, nodeId, { ...request, token })
+    if (first.result._tag === "Success" || first.result.failure.statusCode !== 401) return first
+    const renewed = yield* Effect.result(session.renew(token))
+    if (renewed._tag === "Failure") {
+      yield* Effect.logDebug(
+        `KeyNodes: node ${nodeId} refused the session's token and renewing it failed`,
+        renewed.failure
+      )
+      return first
+    }
+    yield* Effect.logDebug(
+      `KeyNodes: node ${nodeId} refused the session's token (${first.result.failure.message}); renewed`
+    )
+    const second = yield* callCounting(hosts, nodeId, { ...request, token: renewed.success })
+    return { result: second.result, attempts: first.attempts + second.attempts }
+  })
+
+const attempt = (hosts: Hosts, sessions: Sessions, nodeId: number, request: NodeRequest): Effect.Effect<Attempted> => {
+  const session = sessions.of(request.token)
+  return session === undefined ? callCounting(hosts, nodeId, request) : callInSession(hosts, session, nodeId, request)
+}
+
+/** One node, with the retry policy and the token's session. */
+export const call = (
+  hosts: Hosts,
+  sessions: Sessions,
+  nodeId: number,
+  request: NodeRequest
+): Effect.Effect<unknown, NodeError> =>
+  attempt(hosts, sessions, nodeId, request).pipe(
     Effect.flatMap(({ result }) =>
       result._tag === "Success" ? Effect.succeed(result.success) : Effect.fail(result.failure)
     ),
     Effect.withSpan("KeyNodes.call", { attributes: { nodeId, path: request.path } })
   )
 
-/** One node, with the retry policy, as a report that never fails. */
-export const report = (hosts: Hosts, nodeId: number, request: NodeRequest): Effect.Effect<NodeReport> =>
-  callCounting(hosts, nodeId, request).pipe(
+/** One node, with the retry policy and the token's session, as a report that never fails. */
+export const report = (
+  hosts: Hosts,
+  sessions: Sessions,
+  nodeId: number,
+  request: NodeRequest
+): Effect.Effect<NodeReport> =>
+  attempt(hosts, sessions, nodeId, request).pipe(
     Effect.map(({ result, attempts }) =>
       result._tag === "Success"
         ? { nodeId, outcome: "succeeded" as const, attempts, answer: result.success }

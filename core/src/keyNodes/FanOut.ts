@@ -14,6 +14,7 @@ import { NodeError, NodesDisagree } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
 import { messageOf, report } from "./Call.ts"
 import { type Agreement, allNodes, type FanOut, type FanOutResult, type NodeReport } from "./Models.ts"
+import type { Sessions } from "./Sessions.ts"
 
 /** JSON with sorted keys: two answers agree whatever order their keys came in. */
 const canonical = (value: unknown): string =>
@@ -37,7 +38,12 @@ const comparable = (agreement: Agreement, answer: unknown): string => {
 }
 
 /** Node after node with the pause between them; after a failure with `onError: "stop"` the rest are skipped. */
-const walkInOrder = Effect.fnUntraced(function* (hosts: Hosts, nodes: ReadonlyArray<number>, spec: FanOut) {
+const walkInOrder = Effect.fnUntraced(function* (
+  hosts: Hosts,
+  sessions: Sessions,
+  nodes: ReadonlyArray<number>,
+  spec: FanOut
+) {
   const pause = hosts.config.nodes.pause
   const reports: Array<NodeReport> = []
   let stopped = false
@@ -47,7 +53,7 @@ const walkInOrder = Effect.fnUntraced(function* (hosts: Hosts, nodes: ReadonlyAr
       continue
     }
     if (i > 0 && Duration.isGreaterThan(pause, Duration.zero)) yield* Effect.sleep(pause)
-    const r = yield* report(hosts, nodeId, spec.request(nodeId))
+    const r = yield* report(hosts, sessions, nodeId, spec.request(nodeId))
     reports.push(r)
     if (r.outcome === "failed" && spec.onError === "stop") stopped = true
   }
@@ -56,6 +62,7 @@ const walkInOrder = Effect.fnUntraced(function* (hosts: Hosts, nodes: ReadonlyAr
 
 export const fanOut = Effect.fn("KeyNodes.fanOut")(function* (
   hosts: Hosts,
+  sessions: Sessions,
   spec: FanOut
 ): Effect.fn.Return<FanOutResult, NodeError | NodesDisagree> {
   const nodes = spec.nodes ?? allNodes
@@ -63,10 +70,10 @@ export const fanOut = Effect.fn("KeyNodes.fanOut")(function* (
   yield* Effect.annotateCurrentSpan({ operation: spec.operation, mode })
   const reports =
     mode === "concurrent"
-      ? yield* Effect.forEach(nodes, (nodeId) => report(hosts, nodeId, spec.request(nodeId)), {
+      ? yield* Effect.forEach(nodes, (nodeId) => report(hosts, sessions, nodeId, spec.request(nodeId)), {
           concurrency: "unbounded"
         })
-      : yield* walkInOrder(hosts, nodes, spec)
+      : yield* walkInOrder(hosts, sessions, nodes, spec)
   const firstFailure = reports.find((r) => r.outcome === "failed")
   if (firstFailure?.error !== undefined) {
     const succeeded = reports.filter((r) => r.outcome === "succeeded").map((r) => r.nodeId)

@@ -3,16 +3,20 @@
  *
  * 1. The file goes up without payment; the network answers `402` with its payment requirements
  *    (amount, asset and its EIP-712 domain, payee, network, longest validity).
- * 2. The caller's viem account signs an EIP-3009 `TransferWithAuthorization` for exactly that
- *    (or for the amount the caller gives), with a fresh random nonce.
+ * 2. The requirements are checked against what the caller allows (`X402Terms.ts`: the network, the
+ *    token, a ceiling on the amount, a cap on the validity window; malformed terms refused). Only
+ *    then does the caller's viem account sign an EIP-3009 `TransferWithAuthorization` for the price
+ *    (or for the amount the caller gives), with a fresh random nonce. `quote` stops before signing
+ *    and says what would be paid.
  * 3. The file goes up again with the authorisation in `X-PAYMENT` (base64 of JSON); the network
  *    verifies and settles it on chain, stores the file and answers its entry with
  *    `X-PAYMENT-RESPONSE` (base64 of `{ success, transaction, network, payer }`).
  *
- * A refusal of the second request becomes a typed error (`X402Underpaid`,
+ * A refusal before signing is `X402WrongNetwork`, `X402WrongAsset`, `X402PriceAboveMaximum`,
+ * `X402WindowTooLong` or `X402MalformedTerms`; a refusal of the paid request is `X402Underpaid`,
  * `X402AuthorizationExpired`, `X402AuthorizationReplayed`, `X402InsufficientFunds`, or
- * `X402PaymentRefused` with the x402 reason); an asset other than the one offered is refused
- * before anything is signed (`X402WrongAsset`). The wire format is in docs/PROTOCOL.md#x402-pay-per-upload.
+ * `X402PaymentRefused` with the x402 reason. The wire format is in
+ * docs/PROTOCOL.md#x402-pay-per-upload.
  *
  * @since 0.3.0
  */
@@ -23,8 +27,9 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
-import { type Address, getAddress, type Hex, type LocalAccount, toHex } from "viem"
+import { type Address, type Hex, isAddress, type LocalAccount, toHex } from "viem"
 import {
+  InvalidArgument,
   InvalidResponse,
   type RequestFailed,
   SignerError,
@@ -32,25 +37,20 @@ import {
   X402AuthorizationReplayed,
   X402InsufficientFunds,
   X402PaymentRefused,
-  X402Underpaid,
-  X402WrongAsset
+  X402Underpaid
 } from "../Errors.ts"
 import * as Hosts from "../internal/Hosts.ts"
 import { UploadedEntry } from "../upload/Response.ts"
+import {
+  chooseTerms,
+  expectation,
+  type X402Expectation,
+  type X402Limits,
+  X402Requirements,
+  type X402Terms
+} from "./X402Terms.ts"
 
-/** One way of paying the network accepts (x402 version 1 `PaymentRequirements`). */
-export const X402Requirements = Schema.Struct({
-  scheme: Schema.String,
-  network: Schema.String,
-  maxAmountRequired: Schema.String,
-  resource: Schema.String,
-  description: Schema.String,
-  payTo: Schema.String,
-  maxTimeoutSeconds: Schema.Number,
-  asset: Schema.String,
-  extra: Schema.Struct({ name: Schema.String, version: Schema.String })
-}).annotate({ identifier: "X402Requirements" })
-export type X402Requirements = typeof X402Requirements.Type
+export { type X402Limits, X402Requirements, type X402Terms } from "./X402Terms.ts"
 
 /** The body of a `402`: why, and what would be accepted. */
 export const X402PaymentRequired = Schema.Struct({
@@ -68,17 +68,19 @@ export const X402Settlement = Schema.Struct({
 }).annotate({ identifier: "X402Settlement" })
 export type X402Settlement = typeof X402Settlement.Type
 
-/** What an x402 upload takes. */
-export interface X402UploadInput {
+/** What an x402 quote takes: the file, and what the caller allows (`X402Terms.ts`). */
+export interface X402QuoteInput extends X402Limits {
   /** The file (a `File` keeps its name). */
   readonly file: Blob
   /** The name it is stored under; default the `File`'s name, else `upload`. */
   readonly fileName?: string | undefined
+}
+
+/** What an x402 upload takes: a quote's input, the account that signs, and the optional amount and nonce. */
+export interface X402UploadInput extends X402QuoteInput {
   /** Signs the authorisation: a viem local account (private key, mnemonic, HD key). */
   readonly account: LocalAccount
-  /** The token the caller pays with; when the network asks for another, nothing is signed. */
-  readonly asset?: Address | undefined
-  /** Pay this many base units instead of the amount asked (a price agreed beforehand). */
+  /** Pay this many base units instead of the amount asked (a price agreed beforehand); at most `maxAmount`. */
   readonly amount?: bigint | undefined
   /** The authorisation's nonce; a fresh random one by default. Reusing one cannot pay twice. */
   readonly nonce?: Hex | undefined
@@ -86,44 +88,56 @@ export interface X402UploadInput {
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null
 
-/**
- * What `x402Upload` takes, as an input schema: a `Blob`, a viem local account (an object that can
- * sign typed data), and the optional name, asset, amount and nonce.
- *
- * @category schemas
- */
-export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({
+const BaseUnits = Schema.BigInt.check(Schema.isGreaterThanOrEqualToBigInt(0n))
+
+const quoteFields = {
   file: Schema.declare((u: unknown): u is Blob => typeof Blob !== "undefined" && u instanceof Blob, {
     expected: "a Blob or File"
   }),
   fileName: Schema.optional(Schema.String),
+  network: Schema.optional(Schema.String),
+  asset: Schema.optional(
+    Schema.declare((u: unknown): u is Address => typeof u === "string" && isAddress(u, { strict: false }), {
+      expected: "an address"
+    })
+  ),
+  maxAmount: Schema.optional(BaseUnits),
+  maxTimeoutSeconds: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0)))
+}
+
+/**
+ * What `x402Quote` takes, as an input schema: a `Blob`, and the optional name, network, asset,
+ * ceiling (`maxAmount`, base units, 0 or more) and window cap (`maxTimeoutSeconds`, above 0).
+ *
+ * @category schemas
+ */
+export const X402QuoteInput: Schema.Codec<X402QuoteInput> = Schema.Struct(quoteFields)
+
+/**
+ * What `x402Upload` takes, as an input schema: a quote's input, a viem local account (an object
+ * that can sign typed data), and the optional amount (0 or more) and nonce.
+ *
+ * @category schemas
+ */
+export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({
+  ...quoteFields,
   account: Schema.declare(
     (u: unknown): u is LocalAccount =>
       isObject(u) && typeof u.address === "string" && typeof u.signTypedData === "function",
     { expected: "a viem local account" }
   ),
-  asset: Schema.optional(
-    Schema.declare((u: unknown): u is Address => typeof u === "string", { expected: "an address" })
-  ),
-  amount: Schema.optional(Schema.BigInt),
+  amount: Schema.optional(BaseUnits),
   nonce: Schema.optional(Schema.declare((u: unknown): u is Hex => typeof u === "string", { expected: "a hex nonce" }))
 })
+
+/** What a quote gives: the checked terms a paid upload would sign; nothing is signed yet. */
+export type X402Quote = X402Terms
 
 /** What a paid upload gives back: the stored entry, the settlement, and what was paid. */
 export interface X402UploadResult {
   readonly entry: UploadedEntry
   readonly settlement: X402Settlement
   readonly paid: { readonly amount: bigint; readonly asset: Address; readonly nonce: Hex }
-}
-
-/** Chain ids of the x402 network names this client can sign for (`eip155:<id>` works too). */
-const chainIds: Readonly<Record<string, number>> = { localhost: 31337, base: 8453, "base-sepolia": 84532 }
-
-const chainIdOf = (network: string) => {
-  const id = chainIds[network] ?? Number(/^eip155:(\d+)$/.exec(network)?.[1] ?? Number.NaN)
-  return Number.isSafeInteger(id)
-    ? Effect.succeed(id)
-    : Effect.fail(new X402PaymentRefused({ reason: `unsupported network ${network}` }))
 }
 
 const decodeBase64Json = <A, I>(schema: Schema.Codec<A, I>, text: string, where: string) =>
@@ -150,7 +164,7 @@ export const TransferWithAuthorization = [
 
 const uploadPath = "/api/x402/upload"
 
-const uploadRequest = (input: X402UploadInput, payment?: string) => {
+const uploadRequest = (input: X402QuoteInput, payment?: string) => {
   const form = new FormData()
   const name = input.fileName ?? (input.file instanceof File ? input.file.name : "upload")
   form.append("file", input.file, name)
@@ -180,37 +194,22 @@ const paymentRequiredOf = (body: string, where: string) =>
     )
   )
 
-/** The `exact` requirement to pay, checked against the asset the caller offers. */
-const chooseRequirement = (accepts: ReadonlyArray<X402Requirements>, offered: Address | undefined) => {
-  const exact = accepts.find((r) => r.scheme === "exact")
-  if (exact === undefined) return Effect.fail(new X402PaymentRefused({ reason: "no exact scheme offered" }))
-  if (offered !== undefined && getAddress(exact.asset) !== getAddress(offered))
-    return Effect.fail(new X402WrongAsset({ asked: getAddress(exact.asset), offered: getAddress(offered) }))
-  return Effect.succeed(exact)
-}
-
-/** The signed authorisation, as `X-PAYMENT` carries it. */
-const authorize = Effect.fnUntraced(function* (input: X402UploadInput, requirement: X402Requirements) {
-  const chainId = yield* chainIdOf(requirement.network)
+/** The signed authorisation for `terms`, as `X-PAYMENT` carries it. */
+const authorize = Effect.fnUntraced(function* (input: X402UploadInput, terms: X402Terms) {
   const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
   const message = {
     from: input.account.address,
-    to: getAddress(requirement.payTo),
-    value: input.amount ?? BigInt(requirement.maxAmountRequired),
+    to: terms.payTo,
+    value: input.amount ?? terms.amount,
     // A little slack before now: the chain's clock may lag the caller's.
     validAfter: BigInt(Math.max(0, nowSeconds - 600)),
-    validBefore: BigInt(nowSeconds + requirement.maxTimeoutSeconds),
+    validBefore: BigInt(nowSeconds + terms.maxTimeoutSeconds),
     nonce: input.nonce ?? toHex(crypto.getRandomValues(new Uint8Array(32)))
   }
   const signature = yield* Effect.tryPromise({
     try: () =>
       input.account.signTypedData({
-        domain: {
-          name: requirement.extra.name,
-          version: requirement.extra.version,
-          chainId,
-          verifyingContract: getAddress(requirement.asset)
-        },
+        domain: { ...terms.token, chainId: terms.chainId, verifyingContract: terms.asset },
         types: { TransferWithAuthorization },
         primaryType: "TransferWithAuthorization",
         message
@@ -224,12 +223,7 @@ const authorize = Effect.fnUntraced(function* (input: X402UploadInput, requireme
     validBefore: String(message.validBefore)
   }
   const header = Base64.encode(
-    JSON.stringify({
-      x402Version: 1,
-      scheme: "exact",
-      network: requirement.network,
-      payload: { signature, authorization }
-    })
+    JSON.stringify({ x402Version: 1, scheme: "exact", network: terms.network, payload: { signature, authorization } })
   )
   return { header, message }
 })
@@ -237,12 +231,12 @@ const authorize = Effect.fnUntraced(function* (input: X402UploadInput, requireme
 /** A refusal of the paid request as its typed error. */
 const refusal = (
   reason: string,
-  requirement: X402Requirements,
+  terms: X402Terms,
   message: { readonly from: Address; readonly value: bigint; readonly validBefore: bigint; readonly nonce: Hex }
 ) => {
   switch (reason) {
     case "invalid_exact_evm_payload_authorization_value":
-      return new X402Underpaid({ amount: String(message.value), required: requirement.maxAmountRequired })
+      return new X402Underpaid({ amount: String(message.value), required: String(terms.amount) })
     case "invalid_exact_evm_payload_authorization_valid_before":
     case "invalid_exact_evm_payload_authorization_valid_after":
       return new X402AuthorizationExpired({ validBefore: String(message.validBefore) })
@@ -255,22 +249,49 @@ const refusal = (
   }
 }
 
-/** Uploads a file paid for with an x402 payment signed by `input.account`. */
-export const upload = Effect.fn("Payment.x402Upload")(function* (hosts: Hosts.Hosts, input: X402UploadInput) {
+/** An `amount` above the caller's own ceiling is a mistake caught before any request. */
+const amountWithinCeiling = (input: X402UploadInput, expected: X402Expectation) =>
+  input.amount !== undefined && input.amount > expected.maxAmount
+    ? Effect.fail(
+        new InvalidArgument({
+          method: "payment.x402Upload",
+          detail: `amount ${input.amount} is above maxAmount ${expected.maxAmount}`
+        })
+      )
+    : Effect.void
+
+/** Sends the unpaid upload and checks the `402`'s terms against what the caller allows. */
+const askTerms = Effect.fnUntraced(function* (hosts: Hosts.Hosts, input: X402QuoteInput, expected: X402Expectation) {
   const first = uploadRequest(input)
   const where = yield* Hosts.resolvedUrl(hosts.api, first)
   const asked = yield* send(hosts, first)
   if (!("paymentRequired" in asked))
     return yield* new InvalidResponse({ url: where, detail: `expected 402, got ${asked.status}` })
   const required = yield* paymentRequiredOf(asked.paymentRequired, where)
-  const requirement = yield* chooseRequirement(required.accepts, input.asset)
-  const { header, message } = yield* authorize(input, requirement)
-  yield* Effect.annotateCurrentSpan({ amount: String(message.value), network: requirement.network })
+  const terms = yield* chooseTerms(required.accepts, expected)
+  return { terms, where }
+})
+
+/** What an x402 upload of `input.file` would pay, checked as `upload` checks it; nothing is signed or stored. */
+export const quote = Effect.fn("Payment.x402Quote")(function* (hosts: Hosts.Hosts, input: X402QuoteInput) {
+  const expected = yield* expectation("payment.x402Quote", input)
+  const { terms } = yield* askTerms(hosts, input, expected)
+  const quoted: X402Quote = terms
+  return quoted
+})
+
+/** Uploads a file paid for with an x402 payment signed by `input.account`, within the caller's limits. */
+export const upload = Effect.fn("Payment.x402Upload")(function* (hosts: Hosts.Hosts, input: X402UploadInput) {
+  const expected = yield* expectation("payment.x402Upload", input)
+  yield* amountWithinCeiling(input, expected)
+  const { terms, where } = yield* askTerms(hosts, input, expected)
+  const { header, message } = yield* authorize(input, terms)
+  yield* Effect.annotateCurrentSpan({ amount: String(message.value), network: terms.network })
 
   const paid = yield* send(hosts, uploadRequest(input, header))
   if ("paymentRequired" in paid) {
     const refused = yield* paymentRequiredOf(paid.paymentRequired, where)
-    return yield* refusal(refused.error, requirement, message)
+    return yield* refusal(refused.error, terms, message)
   }
   const receipt = paid.headers["x-payment-response"]
   if (receipt === undefined) return yield* new InvalidResponse({ url: where, detail: "no X-PAYMENT-RESPONSE header" })
@@ -282,7 +303,7 @@ export const upload = Effect.fn("Payment.x402Upload")(function* (hosts: Hosts.Ho
   const result: X402UploadResult = {
     entry,
     settlement,
-    paid: { amount: message.value, asset: getAddress(requirement.asset), nonce: message.nonce }
+    paid: { amount: message.value, asset: terms.asset, nonce: message.nonce }
   }
   return result
 })

@@ -20,7 +20,7 @@ import type { AccessControl } from "../AccessControl.ts"
 import { DelegateInput, RevokeDelegatesInput } from "../accessControl/Delegation.ts"
 import { ApplyInput, RevokeInput, ShareInput, TransferInput, UpdateInput } from "../accessControl/Models.ts"
 import type { Auth } from "../Auth.ts"
-import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions } from "../auth/Models.ts"
+import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions, TokenCheckInput } from "../auth/Models.ts"
 import type { Download } from "../Download.ts"
 import { DecryptOptions, Options as DownloadOptions, ToFileOptions } from "../download/Models.ts"
 import { InvalidArgument } from "../Errors.ts"
@@ -42,7 +42,7 @@ import {
   QuotePathsInput,
   Target
 } from "../payment/Models.ts"
-import { X402UploadInput } from "../payment/X402.ts"
+import { X402QuoteInput, X402UploadInput } from "../payment/X402.ts"
 import { Credential } from "../schema/Credential.ts"
 import { ServiceSchema as SignerSchema } from "../signer/Service.ts"
 import type { Upload } from "../Upload.ts"
@@ -109,6 +109,7 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     refresh: [arg(RefreshInput, "{ address, refreshToken }")],
     signIn: [signer, opt(SignInOptions, "{ chain? }")],
     token: [signer],
+    checkToken: [arg(TokenCheckInput, "{ address, token }")],
     forget: [arg(Schema.String, "an address (string)")],
     apiAuthMessage: [arg(Schema.String, "a public key (string)")],
     apiMessage: [arg(Schema.String, "a public key (string)")],
@@ -200,7 +201,13 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     balance: [arg(BalanceInput, "{ address, network?, token? }")],
     paymentCount: [opt(NetworkInput, "{ network? }")],
     x402Upload: [
-      arg(X402UploadInput, "{ file: Blob, account: LocalAccount, fileName?, asset?, amount?: bigint, nonce? }")
+      arg(
+        X402UploadInput,
+        "{ file: Blob, account: LocalAccount, fileName?, network?, asset?, maxAmount?: bigint, maxTimeoutSeconds?, amount?: bigint, nonce? }"
+      )
+    ],
+    x402Quote: [
+      arg(X402QuoteInput, "{ file: Blob, fileName?, network?, asset?, maxAmount?: bigint, maxTimeoutSeconds? }")
     ]
   }
 }

@@ -251,6 +251,8 @@ const uploadEncrypted = Effect.fnUntraced(function* (
 ): Effect.fn.Return<ReadonlyArray<Response.UploadedEntry>, EncryptedUploadFailure> {
   const owner = yield* ownerOf(deps, options)
   const address = yield* refuseBadRequest(files, owner)
+  // Before a byte is sent: a token the key nodes refuse would leave a stored file with no saved key.
+  yield* deps.auth.checkToken(owner)
   const journal = yield* journalFor(deps.journal)
   yield* deps.finishPending(options, journal)
   const { keyed, parts } = yield* encryptFiles(deps, journal, files, options, address)

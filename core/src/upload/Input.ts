@@ -3,7 +3,8 @@
  * under one `any`, so a path given in a browser was spread into characters. Here each kind of
  * input is named by its constructor and the upload methods take exactly these.
  *
- * - {@link path}: a file on disk (Node); {@link directory}: a folder on disk, walked recursively.
+ * - {@link path}: a file on disk (Node); {@link directory}: a folder on disk, walked recursively
+ *   (symbolic links followed; unreadable entries fail it, or are skipped and listed).
  * - {@link blob}: a `File` or `Blob` (browser or Node); a `File` from a folder picker keeps its
  *   `webkitRelativePath`, so {@link files} of a picked folder upload as that folder.
  * - {@link bytes}, {@link text}: in-memory content with a name.
@@ -15,9 +16,13 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import type { PlatformError } from "effect/PlatformError"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { InvalidUploadInput } from "../Errors.ts"
+import { InvalidUploadInput, type UnreadableEntry } from "../Errors.ts"
+import type { SkippedEntry } from "./Options.ts"
+import * as Walk from "./Walk.ts"
 
 // =============================================================================
 // Models
@@ -68,10 +73,23 @@ export type FileSource = PathSource | BlobSource | BytesSource | TextSource | St
 /** One file to upload: a source, or a `File`/`Blob` as is. */
 export type FileInput = FileSource | Blob
 
-/** A folder on disk (Node), walked recursively; its files are read one at a time. */
+/**
+ * A folder on disk (Node), walked recursively; its files are read one at a time. Symbolic links
+ * are followed, wherever they point, each once per path (a link to a folder above it is a loop);
+ * an entry that cannot be read (a symlink loop, a broken link, no permission) fails the upload
+ * with `UnreadableEntry`, unless `skipUnreadable` is set.
+ *
+ * **Gotchas** A link pointing out of the folder uploads its target under the link's name, as the
+ * provider's SDK does: content outside the folder named becomes part of the (public) upload.
+ */
 export interface DirectorySource {
   readonly _tag: "Directory"
   readonly path: string
+  /**
+   * Leaves out the entries that cannot be read, and lists each with its reason: in the result of
+   * `Upload.folder` (`skipped`). A quote of the folder leaves out the same entries. @default false
+   */
+  readonly skipUnreadable?: boolean | undefined
 }
 
 /**
@@ -118,8 +136,14 @@ export const stream = (
   options: { readonly name: string; readonly size?: number | undefined }
 ): StreamSource => ({ _tag: "Stream", stream, name: options.name, size: options.size })
 
-/** A folder on disk (Node). */
-export const directory = (path: string): DirectorySource => ({ _tag: "Directory", path })
+/** A folder on disk (Node); `skipUnreadable` leaves out the entries that cannot be read. */
+export const directory = (
+  path: string,
+  options?: { readonly skipUnreadable?: boolean | undefined }
+): DirectorySource =>
+  options?.skipUnreadable === undefined
+    ? { _tag: "Directory", path }
+    : { _tag: "Directory", path, skipUnreadable: options.skipUnreadable }
 
 /**
  * A folder as its files: a browser `FileList` (from `<input webkitdirectory>`), an array of
@@ -129,6 +153,32 @@ export const files = (files: Iterable<FileInput> | ArrayLike<FileInput>): FilesS
   _tag: "Files",
   files: Array.from(files as ArrayLike<FileInput>)
 })
+
+/** A folder on disk read into a {@link files} input, and the entries left out of it. */
+export interface ReadDirectory {
+  readonly files: FilesSource
+  /** The entries that cannot be read, each with its reason (only with `skipUnreadable`). */
+  readonly skipped: ReadonlyArray<SkippedEntry>
+}
+
+/**
+ * The files of a folder on disk (Node), walked as an upload of {@link directory} walks it, as a
+ * {@link files} input: each file named by its path under the folder's own name, read when its turn
+ * comes. For a caller who wants the list, and what was skipped, before uploading; and for
+ * `encryptedFiles`, whose result (one entry per file) has no room for what was skipped.
+ */
+export const readDirectory = (
+  path: string,
+  options?: { readonly skipUnreadable?: boolean | undefined }
+): Effect.Effect<ReadDirectory, PlatformError | UnreadableEntry, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const walked = yield* Walk.walk(yield* FileSystem.FileSystem, path, options)
+    const root = baseName(path)
+    return {
+      files: files(walked.files.map((file) => ({ _tag: "Path", path: file.path, name: `${root}/${file.relative}` }))),
+      skipped: walked.skipped
+    }
+  })
 
 // =============================================================================
 // Guards and names
@@ -176,7 +226,12 @@ export const isFileInput = (input: unknown): input is FileInput => {
 export const isFolderInput = (input: unknown): input is FolderInput => {
   if (typeof input !== "object" || input === null || !("_tag" in input)) return false
   const folder = input as Record<string, unknown>
-  if (folder._tag === "Directory") return typeof folder.path === "string"
+  if (folder._tag === "Directory") {
+    return (
+      typeof folder.path === "string" &&
+      (folder.skipUnreadable === undefined || typeof folder.skipUnreadable === "boolean")
+    )
+  }
   return folder._tag === "Files" && Array.isArray(folder.files) && folder.files.every(isFileInput)
 }
 

@@ -21,8 +21,10 @@ import type {
   InvalidUploadInput,
   RequestFailed,
   TransportFailure,
+  UnreadableEntry,
   UploadRejected
 } from "../Errors.ts"
+import { UnreadableReason } from "../Errors.ts"
 import { Credential } from "../schema/Credential.ts"
 import { ServiceSchema as SignerSchema } from "../signer/Service.ts"
 import { isNode } from "../internal/runtime.ts"
@@ -32,6 +34,22 @@ import type * as Response from "./Response.ts"
 
 /** One entry of the node's answer: `{ Name, Hash, Size }` (`Size` is a decimal string). */
 export type UploadedEntry = Response.UploadedEntry
+
+/**
+ * An entry of a folder on disk left out of an upload because it cannot be read (a folder input
+ * made with `skipUnreadable: true`): its path inside the folder, `/`-separated, and why.
+ *
+ * @category schemas
+ */
+export const SkippedEntry = Schema.Struct({ path: Schema.String, reason: UnreadableReason })
+/** @category models */
+export type SkippedEntry = typeof SkippedEntry.Type
+
+/**
+ * What `Upload.folder` answers: the folder's entry and, when the folder on disk was given with
+ * `skipUnreadable: true`, the entries left out (`[]` when none were).
+ */
+export type FolderEntry = UploadedEntry & { readonly skipped?: ReadonlyArray<SkippedEntry> }
 
 /** One root of a CAR import: `{ Root: { Cid: { "/": cid } } }` (and `Name`, `Hash`, `Size` when the node adds them). */
 export type CarRoot = Response.CarRoot
@@ -269,6 +287,7 @@ export type UploadFailure =
   | InvalidUploadInput
   | FileStreamError
   | UploadConnectionReset
+  | UnreadableEntry
   | PlatformError
 
 /** Why an encrypted upload failed (signing in included, when a signer is given). */

@@ -12,6 +12,7 @@ import * as Input from "./Input.ts"
 import {
   BodyMode,
   type CarOptions,
+  type FolderEntry,
   type FileReads,
   type FileOptions,
   type NamedOptions,
@@ -97,17 +98,19 @@ export const folder = Effect.fn("Upload.folder")(function* (
   deps: PlainDeps,
   input: Input.FolderInput,
   options: Options
-) {
-  const { root, files } = yield* folderFiles(deps.fs, input)
+): Effect.fn.Return<FolderEntry, UploadFailure> {
+  const { root, files, skipped } = yield* folderFiles(deps.fs, input)
   if (files.length === 0) return yield* new InvalidUploadInput({ reason: "the folder has no files" })
   const reads = yield* readsFor(deps)
   const planned = yield* Effect.forEach(files, (f) =>
     planFile(deps.fs, f.source, root === undefined ? f.relative : `${root}/${f.relative}`, reads)
   )
   const wrap = root === undefined
-  return yield* addPlain(deps, options, wrap, undefined, planned.map(toPart), (entries) =>
+  const entry = yield* addPlain(deps, options, wrap, undefined, planned.map(toPart), (entries) =>
     root === undefined ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!)
   )
+  // Only a caller who asked to skip gets the list: other callers' results keep their shape.
+  return input._tag === "Directory" && input.skipUnreadable === true ? { ...entry, skipped } : entry
 })
 
 export const text = Effect.fn("Upload.text")(function* (deps: PlainDeps, content: string, options: NamedOptions) {

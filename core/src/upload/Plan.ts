@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type { PlatformError } from "effect/PlatformError"
 import * as Stream from "effect/Stream"
-import { FileStreamError, InvalidUploadInput } from "../Errors.ts"
+import { FileStreamError, InvalidUploadInput, type UnreadableEntry } from "../Errors.ts"
 import * as Input from "./Input.ts"
 import * as Mime from "./Mime.ts"
 import * as Multipart from "./Multipart.ts"
@@ -26,10 +26,14 @@ export interface Planned {
   readonly blob?: (() => Blob) | undefined
 }
 
-/** A folder's files, each with its path inside the folder, and the folder's name when it has one. */
+/**
+ * A folder's files, each with its path inside the folder, the folder's name when it has one, and
+ * the entries left out because they cannot be read (only a folder on disk with `skipUnreadable`).
+ */
 export interface FolderFiles {
   readonly root: string | undefined
   readonly files: ReadonlyArray<{ readonly source: Input.FileSource; readonly relative: string }>
+  readonly skipped: ReadonlyArray<Walk.Skipped>
 }
 
 const readFailure = (name: string) => (cause: unknown) =>
@@ -139,15 +143,19 @@ export const planFile = (
 export const folderFiles = Effect.fnUntraced(function* (
   fs: FileSystem.FileSystem,
   input: Input.FolderInput
-): Effect.fn.Return<FolderFiles, PlatformError | InvalidUploadInput> {
+): Effect.fn.Return<FolderFiles, PlatformError | InvalidUploadInput | UnreadableEntry> {
   if (input._tag === "Directory") {
     const info = yield* fs.stat(input.path)
     if (info.type !== "Directory") {
       return yield* new InvalidUploadInput({ reason: `${input.path} is not a directory` })
     }
     const root = Input.baseName(input.path)
-    const found = yield* Walk.walk(fs, input.path)
-    return { root, files: found.map((f) => ({ source: Input.path(f.path), relative: f.relative })) }
+    const walked = yield* Walk.walk(fs, input.path, { skipUnreadable: input.skipUnreadable })
+    return {
+      root,
+      files: walked.files.map((f) => ({ source: Input.path(f.path), relative: f.relative })),
+      skipped: walked.skipped
+    }
   }
   const sources = input.files.map(Input.toFileSource)
   const names = sources.map(Input.nameOf)
@@ -160,7 +168,8 @@ export const folderFiles = Effect.fnUntraced(function* (
     files: sources.map((source, i) => ({
       source,
       relative: root === undefined ? names[i]! : names[i]!.slice(root.length + 1)
-    }))
+    })),
+    skipped: []
   }
 })
 

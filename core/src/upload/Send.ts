@@ -173,11 +173,12 @@ export const send = Effect.fnUntraced(function* (
     Effect.catchTag("NetworkError", (e) => Effect.fail(resetUnderUpload(e))),
     Effect.flatMap((response) => response.text),
     Effect.mapError((e) =>
-      e._tag === "HttpClientError" ? new InvalidResponse({ url: target, detail: e.message }) : e
+      e._tag === "HttpClientError" ? new InvalidResponse({ method: "POST", url: target, detail: e.message }) : e
     ),
     Effect.timeoutOrElse({
       duration: timeout,
-      orElse: () => Effect.fail(new RequestTimedOut({ url: target, timeoutMillis: Duration.toMillis(timeout) }))
+      orElse: () =>
+        Effect.fail(new RequestTimedOut({ method: "POST", url: target, timeoutMillis: Duration.toMillis(timeout) }))
     }),
     Effect.exit
   )

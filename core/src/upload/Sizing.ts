@@ -1,8 +1,9 @@
 /**
  * The files an upload would send, sized without sending them: each file's size, media type and
  * name, as the provider's quotes list them. Paths are read from disk (a folder walked as an upload
- * walks it, `Walk.ts`: name order, symlinks followed, only regular files), files in memory are
- * measured, a stream needs its size given. No file is opened.
+ * walks it, `Walk.ts`: name order, symlinks followed, only regular files; an unreadable entry fails
+ * the quote as it would fail the upload, or is left out of both with `skipUnreadable`), files in
+ * memory are measured, a stream needs its size given. No file is opened.
  *
  * `Files.quote` sets these against the account's usage; `Payment.quotePaths` prices them.
  *
@@ -11,7 +12,7 @@
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type { PlatformError } from "effect/PlatformError"
-import { InvalidUploadInput } from "../Errors.ts"
+import { InvalidUploadInput, type UnreadableEntry } from "../Errors.ts"
 import * as Input from "./Input.ts"
 import * as Mime from "./Mime.ts"
 import * as Walk from "./Walk.ts"
@@ -37,15 +38,19 @@ const metadata = (fileSize: number, name: string, type?: string): FileMetadata =
 })
 
 /** Every file under the folder `dir`, named by its path inside it. */
-const ofDirectory = (fs: FileSystem.FileSystem, dir: string): Effect.Effect<Array<FileMetadata>, PlatformError> =>
-  Effect.map(Walk.walk(fs, dir), (found) => found.map((file) => metadata(file.size, file.relative)))
+const ofDirectory = (
+  fs: FileSystem.FileSystem,
+  dir: string,
+  options?: Walk.WalkOptions
+): Effect.Effect<Array<FileMetadata>, PlatformError | UnreadableEntry> =>
+  Effect.map(Walk.walk(fs, dir, options), (walked) => walked.files.map((file) => metadata(file.size, file.relative)))
 
 /** The file at `path` (named `name`), or every file under it when it is a folder. */
 export const ofPath = (
   fs: FileSystem.FileSystem,
   path: string,
   name: string = path
-): Effect.Effect<ReadonlyArray<FileMetadata>, PlatformError> =>
+): Effect.Effect<ReadonlyArray<FileMetadata>, PlatformError | UnreadableEntry> =>
   Effect.flatMap(fs.stat(path), (info) =>
     info.type === "Directory" ? ofDirectory(fs, path) : Effect.succeed([metadata(Number(info.size), name)])
   )
@@ -54,7 +59,7 @@ export const ofPath = (
 export const ofPaths = (
   fs: FileSystem.FileSystem,
   paths: ReadonlyArray<string>
-): Effect.Effect<ReadonlyArray<FileMetadata>, PlatformError> =>
+): Effect.Effect<ReadonlyArray<FileMetadata>, PlatformError | UnreadableEntry> =>
   Effect.map(
     Effect.forEach(paths, (path) => ofPath(fs, path)),
     (each) => each.flat()
@@ -64,7 +69,7 @@ export const ofPaths = (
 const ofFile = (
   fs: FileSystem.FileSystem,
   input: Input.FileInput
-): Effect.Effect<ReadonlyArray<FileMetadata>, PlatformError | InvalidUploadInput> => {
+): Effect.Effect<ReadonlyArray<FileMetadata>, PlatformError | InvalidUploadInput | UnreadableEntry> => {
   const source = Input.toFileSource(input)
   const name = Input.nameOf(source)
   switch (source._tag) {
@@ -87,14 +92,14 @@ const ofFile = (
 export const sizeOf = (
   fs: FileSystem.FileSystem,
   input: Sizable
-): Effect.Effect<ReadonlyArray<FileMetadata>, PlatformError | InvalidUploadInput> => {
+): Effect.Effect<ReadonlyArray<FileMetadata>, PlatformError | InvalidUploadInput | UnreadableEntry> => {
   if (typeof input === "number") {
     return Number.isFinite(input) && input >= 0
       ? Effect.succeed([{ fileSize: input, mimeType: null, fileName: "" }])
       : Effect.fail(new InvalidUploadInput({ reason: `a size must be a non-negative number, not ${input}` }))
   }
   if (!Input.isFolderInput(input)) return ofFile(fs, input)
-  if (input._tag === "Directory") return ofDirectory(fs, input.path)
+  if (input._tag === "Directory") return ofDirectory(fs, input.path, { skipUnreadable: input.skipUnreadable })
   return Effect.map(
     Effect.forEach(input.files, (file) => ofFile(fs, file)),
     (each) => each.flat()

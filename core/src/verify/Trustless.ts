@@ -15,7 +15,7 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type { CID } from "multiformats/cid"
 import { type HttpStatusError, NetworkError, type TransportFailure } from "../Errors.ts"
-import { type ContentVerificationFailed, VerificationUnsupported } from "../errors/Verification.ts"
+import { type ContentVerificationFailed, UnverifiableGateway, VerificationUnsupported } from "../errors/Verification.ts"
 import { type Client, urlOf } from "../internal/Hosts.ts"
 import { failure } from "./Blocks.ts"
 import { MAX_BLOCK_BYTES, verifyCar, verifyCarFreeingReads } from "./Car.ts"
@@ -64,15 +64,23 @@ export const carRequest = (target: Target): HttpClientRequest.HttpClientRequest 
 const answersWith = (response: HttpClientResponse.HttpClientResponse, mediaType: string) =>
   (response.headers["content-type"] ?? "").toLowerCase().split(";")[0]!.trim() === mediaType
 
-/** Statuses with which a gateway says it does not serve this format. */
-const refusesFormat = (status: number) => status === 400 || status === 406 || status === 415 || status === 501
+/**
+ * Statuses with which a gateway says it does not serve this format. A 400 to a request with a
+ * byte range (`entity-bytes`) is about the range, not the format: a gateway that serves CARs
+ * answers so to a range it finds wrong, and is no less trustless for it.
+ */
+const refusesFormat = (status: number, ranged: boolean) =>
+  (status === 400 && !ranged) || status === 406 || status === 415 || status === 501
+
+const isRanged = (request: HttpClientRequest.HttpClientRequest) =>
+  request.urlParams.params.some(([name]) => name === "entity-bytes")
 
 /** Sends a trustless request; a refusal of the format, or an answer in another one, is `VerificationUnsupported`. */
 const trustless = (gateway: Gateway, request: HttpClientRequest.HttpClientRequest, mediaType: string) =>
   gateway.execute(request).pipe(
     Effect.catchTag("HttpStatusError", (e) =>
       Effect.fail(
-        refusesFormat(e.status)
+        refusesFormat(e.status, isRanged(request))
           ? new VerificationUnsupported({ url: e.url, detail: `it answered ${e.status} ${e.body ?? ""}`.trim() })
           : e
       )
@@ -104,10 +112,63 @@ export const openCar = (
   const verify = options?.freesReads === true ? verifyCarFreeingReads : verifyCar
   return Effect.map(trustless(gateway, carRequest(target), "application/vnd.ipld.car"), (response) =>
     verify(
-      response.stream.pipe(Stream.mapError((cause) => new NetworkError({ url: urlOf(response.request), cause }))),
+      response.stream.pipe(
+        Stream.mapError(
+          (cause) => new NetworkError({ method: response.request.method, url: urlOf(response.request), cause })
+        )
+      ),
       target
     )
   )
+}
+
+/**
+ * What a gateway answered instead of a trustless format, as `UnverifiableGateway`: the failure
+ * of a download that must be verified, whose message says how to accept unverified bytes.
+ */
+export const unverifiable = (unsupported: VerificationUnsupported): UnverifiableGateway => {
+  const format = URL.parse(unsupported.url)?.searchParams.get("format") ?? "car"
+  // The two forms `trustless` words its detail in: `it answered {status} {body}`, `it answered {type}, not {type}`.
+  const answer = /^it answered (\d{3}\b|[^,]+)/.exec(unsupported.detail)?.[1] ?? unsupported.detail
+  return new UnverifiableGateway({ url: unsupported.url, answer, format })
+}
+
+/**
+ * A raw block's answer read as it streams, refused as soon as it passes the largest block size:
+ * a body without `Content-Length` is never read past that.
+ */
+const readBlock = (
+  response: HttpClientResponse.HttpClientResponse,
+  tooLarge: (bytes: string) => ContentVerificationFailed
+): Effect.Effect<Uint8Array, VerifiedFailure> =>
+  Effect.suspend(() => {
+    const parts: Array<Uint8Array> = []
+    let size = 0
+    return Stream.mapError(
+      response.stream,
+      (cause) => new NetworkError({ method: response.request.method, url: urlOf(response.request), cause })
+    ).pipe(
+      Stream.runForEachArray((chunks) => {
+        for (const chunk of chunks) {
+          size += chunk.byteLength
+          if (size > MAX_BLOCK_BYTES) return Effect.fail(tooLarge(`more than ${MAX_BLOCK_BYTES}`))
+          parts.push(chunk)
+        }
+        return Effect.void
+      }),
+      Effect.map(() => concatBytes(parts, size))
+    )
+  })
+
+const concatBytes = (parts: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
+  if (parts.length === 1) return parts[0]!
+  const whole = new Uint8Array(size)
+  let at = 0
+  for (const part of parts) {
+    whole.set(part, at)
+    at += part.byteLength
+  }
+  return whole
 }
 
 /** One block by its CID (`?format=raw`), refused past the largest block size. */
@@ -115,15 +176,14 @@ export const fetchRawBlock = (gateway: Gateway, root: CID) => (cid: CID) => {
   const request = HttpClientRequest.get(`/ipfs/${cid}`, { urlParams: { format: "raw" } }).pipe(
     HttpClientRequest.setHeader("Accept", RAW_ACCEPT)
   )
+  const tooLarge = (bytes: string) =>
+    failure(root, "block-too-large", `block ${cid} is answered with ${bytes} bytes`, cid)
   return trustless(gateway, request, RAW_ACCEPT).pipe(
-    Effect.flatMap((response): Effect.Effect<ArrayBuffer, VerifiedFailure> => {
+    Effect.flatMap((response): Effect.Effect<Uint8Array, VerifiedFailure> => {
       const length = Number(response.headers["content-length"] ?? Number.NaN)
-      if (length > MAX_BLOCK_BYTES) {
-        return Effect.fail(failure(root, "block-too-large", `block ${cid} is answered with ${length} bytes`, cid))
-      }
-      return Effect.mapError(response.arrayBuffer, (cause) => new NetworkError({ url: urlOf(response.request), cause }))
-    }),
-    Effect.map((buffer) => new Uint8Array(buffer))
+      if (length > MAX_BLOCK_BYTES) return Effect.fail(tooLarge(`${length}`))
+      return readBlock(response, tooLarge)
+    })
   )
 }
 

@@ -138,7 +138,13 @@ describe.each(["sequential", "concurrent"] as const)("key-shard flows (%s)", (mo
       // Two hours later the first JWT is long expired: `token` refreshes it on the way.
       yield* TestClock.adjust("2 hours")
       assert.strictEqual(yield* recoverAs(alice), Redacted.value(masterKey))
-      const stale = yield* Effect.flip(settle(shards.recover({ cid, address: alice.address, token })))
+      // The old token object still works: it carries alice's session, which holds the new JWT.
+      const recovered = yield* settle(shards.recover({ cid, address: alice.address, token }))
+      assert.strictEqual(recovered.shards.length, 3)
+      // The same JWT as a bare string has no session: the node's refusal is the answer.
+      const stale = yield* Effect.flip(
+        settle(shards.recover({ cid, address: alice.address, token: Redacted.value(token) }))
+      )
       assert.strictEqual(stale._tag, "NodeError")
       assert.strictEqual(stale.message, "jwt expired")
     }).pipe(Effect.provide(TestLayer))

@@ -88,6 +88,9 @@ const clockAtChain = (behindSeconds = 0) =>
     yield* TestClock.setTime((Number(block.timestamp) - behindSeconds) * 1000)
   })
 
+/** The local chain and its EIP-3009 USDC: what these payments are allowed to be (no USDC is known there). */
+const local = () => ({ network: "localhost", asset: deployment.x402Usdc })
+
 const file = (text: string) => new File([text], "paid.txt", { type: "text/plain" })
 
 /** 1 MiB at 0.00390625 USD per MiB, rounded up to USDC's 6 decimals. */
@@ -107,7 +110,7 @@ describe("x402 pay-per-upload", () => {
       const account = yield* payer(1, 10_000n)
       const before = yield* balanceOf(payTo)
       const payment = yield* Payment.Payment
-      const result = yield* payment.x402Upload({ file: file("paid for by x402"), account })
+      const result = yield* payment.x402Upload({ file: file("paid for by x402"), account, ...local() })
 
       assert.strictEqual(result.paid.amount, ONE_MIB_PRICE)
       assert.strictEqual(result.paid.asset, deployment.x402Usdc)
@@ -140,7 +143,7 @@ describe("x402 pay-per-upload", () => {
       const account = yield* payer(2, 10_000n)
       const before = yield* balanceOf(payTo)
       const attempt = (input: Omit<Payment.X402UploadInput, "file">) =>
-        payment.x402Upload({ file: file("refused"), ...input }).pipe(Effect.flip)
+        payment.x402Upload({ file: file("refused"), ...local(), ...input }).pipe(Effect.flip)
 
       const underpaid = yield* attempt({ account, amount: ONE_MIB_PRICE - 1n })
       assert.strictEqual(underpaid._tag, "X402Underpaid")
@@ -169,8 +172,8 @@ describe("x402 pay-per-upload", () => {
       const payment = yield* Payment.Payment
       const account = yield* payer(4, 10_000n)
       const nonce = toHex(crypto.getRandomValues(new Uint8Array(32)))
-      const first = yield* payment.x402Upload({ file: file("once"), account, nonce })
-      const again = yield* payment.x402Upload({ file: file("twice"), account, nonce }).pipe(Effect.flip)
+      const first = yield* payment.x402Upload({ file: file("once"), account, nonce, ...local() })
+      const again = yield* payment.x402Upload({ file: file("twice"), account, nonce, ...local() }).pipe(Effect.flip)
       assert.strictEqual(again._tag, "X402AuthorizationReplayed")
       assert.strictEqual(again.message, `x402 authorisation ${nonce} was already used`)
       assert.strictEqual(yield* balanceOf(account.address), 10_000n - ONE_MIB_PRICE)
@@ -185,14 +188,14 @@ describe("x402 pay-per-upload", () => {
     const lighthouse = createLighthouseNode()
     try {
       const account = await Effect.runPromise(payer(5, 10_000n))
-      const paid = await lighthouse.payment.x402Upload({ file: file("from a promise"), account })
+      const paid = await lighthouse.payment.x402Upload({ file: file("from a promise"), account, ...local() })
       expect(paid.paid.amount).toBe(ONE_MIB_PRICE)
       expect(network.state.files.of(account.address.toLowerCase()).map((r) => r.cid)).toEqual([paid.entry.Hash])
       const loose = lighthouse.payment.x402Upload as (input: unknown) => Promise<unknown>
       const refused = await loose({ file: "./note.txt", account }).catch((e: unknown) => e)
       expect(refused).toBeInstanceOf(Errors.InvalidArgument)
       expect((refused as Error).message).toBe(
-        "Invalid argument to payment.x402Upload: argument 1 must be { file: Blob, account: LocalAccount, fileName?, asset?, amount?: bigint, nonce? }"
+        "Invalid argument to payment.x402Upload: argument 1 must be { file: Blob, account: LocalAccount, fileName?, network?, asset?, maxAmount?: bigint, maxTimeoutSeconds?, amount?: bigint, nonce? }"
       )
     } finally {
       await lighthouse.dispose()

@@ -191,7 +191,10 @@ describe("Hosts", () => {
       })
     )
 
-    it.effect.each(["TransportError", "InvalidUrlError"] as const)("%s → Network error", (reason) =>
+    it.effect.each([
+      ["TransportError", "fetch failed"],
+      ["InvalidUrlError", "Invalid URL"]
+    ] as const)("%s → Network error, naming the request and the innermost cause", ([reason, cause]) =>
       Effect.gen(function* () {
         const error = yield* Effect.flip(
           Hosts.make(config, failing(reason)).node.execute(HttpClientRequest.post("/api/v0/add"))
@@ -199,9 +202,13 @@ describe("Hosts", () => {
         assert.strictEqual(error._tag, "NetworkError")
         assert.strictEqual(error.message, "Network error")
         if (error._tag !== "NetworkError") return
+        assert.strictEqual(error.method, "POST")
         assert.strictEqual(error.url, "https://upload.lighthouse.storage/api/v0/add")
         assert.isTrue(error.isRetryable)
-        assert.strictEqual((error.cause as { _tag: string })._tag, reason)
+        // The innermost error, not the client's wrapper (which holds the request and its secrets).
+        assert.strictEqual((error.cause as Error).message, cause)
+        assert.strictEqual(error.reason, cause)
+        assert.strictEqual(error.where, "POST https://upload.lighthouse.storage/api/v0/add")
       })
     )
 
@@ -217,6 +224,8 @@ describe("Hosts", () => {
         assert.strictEqual(error.message, "Request timed out")
         if (error._tag !== "RequestTimedOut") return
         assert.strictEqual(error.url, `${api}/api/x`)
+        assert.strictEqual(error.method, "GET")
+        assert.strictEqual(error.reason, "no answer within 8000 ms")
         assert.strictEqual(error.timeoutMillis, 8000)
         assert.isTrue(error.isRetryable)
       })
@@ -336,7 +345,10 @@ describe("Hosts", () => {
           hosts.apiHttpError.execute(HttpClientRequest.get("/api/lighthouse/deal_status", { urlParams: { cid: "Qm" } }))
         )
         assert.strictEqual(error.message, "HTTP error! status 503")
-        assert.strictEqual(error._tag === "HttpStatusError" ? error.body : undefined, "deal service down")
+        if (error._tag !== "HttpStatusError") return assert.fail(error._tag)
+        assert.strictEqual(error.body, "deal service down")
+        assert.strictEqual(error.where, `GET ${api}/api/lighthouse/deal_status?cid=Qm`)
+        assert.strictEqual(error.reason, "deal service down")
       }).pipe(Effect.provide(Lighthouse.httpLayer))
     )
 

@@ -142,25 +142,34 @@ describe("verified downloads", () => {
   )
 
   it.effect(
-    "a gateway that cannot answer verifiably: if-supported reads unverified and says so; required refuses",
+    "a gateway that cannot answer verifiably: refused by default, naming the opt-out; if-supported reads unverified and says so",
     () =>
       Effect.gen(function* () {
         const entry = yield* (yield* Upload.Upload).text("hello\n", { apiKey: seed() })
         network.faults.status({ host: "gateway", path: /^\/ipfs\// }, 406, { body: { error: "no CARs here" } })
         const download = yield* Download.Download
-        const fallback = yield* download.retrieve(entry.Hash)
+        const unverifiedMessage =
+          'The gateway cannot serve verifiable content (406 to ?format=car); pass verification: "if-supported" (CLI: --unverified) to accept unverified bytes'
+        for (const options of [undefined, { verification: "required" } as const]) {
+          log.length = 0
+          const refused = yield* Effect.flip(download.bytes(entry.Hash, options))
+          assert.strictEqual(refused._tag, "UnverifiableGateway")
+          assert.strictEqual(refused.message, unverifiedMessage)
+          // Nothing unverified was asked for.
+          assert.isFalse(log.some((request) => request.url.pathname.startsWith("/api/v0/cat/")))
+        }
+        const rawRefused = yield* Effect.flip(download.bytes(entry.Hash, { trustless: "raw" }))
+        assert.strictEqual(
+          rawRefused.message,
+          'The gateway cannot serve verifiable content (406 to ?format=raw); pass verification: "if-supported" (CLI: --unverified) to accept unverified bytes'
+        )
+        const fallback = yield* download.retrieve(entry.Hash, { verification: "if-supported" })
         assert.strictEqual(new TextDecoder().decode(fallback.bytes), "hello\n")
         assert.deepStrictEqual(fallback.verification, {
           verified: false,
           reason: 'The gateway cannot serve verifiable content: it answered 406 {"error":"no CARs here"}'
         })
         assert.strictEqual(log.at(-1)!.url.pathname, `/api/v0/cat/${entry.Hash}`)
-        const refused = yield* Effect.flip(download.bytes(entry.Hash, { verification: "required" }))
-        assert.strictEqual(refused._tag, "VerificationUnsupported")
-        assert.strictEqual(
-          refused.message,
-          'The gateway cannot serve verifiable content: it answered 406 {"error":"no CARs here"}'
-        )
       }).pipe(Effect.provide(layerWith({}, "fetch")))
   )
 })

@@ -3,7 +3,11 @@
  *
  * The encryption host issues one sign-in message per address
  * (`Please sign this message to prove you are owner of this account: <uuid>`); only the latest
- * one counts. A caller proves an address by either
+ * one counts, and it expires (`messageTtlSeconds`, 10 minutes by default, on the network's
+ * clock). The messages are asked for without authentication, so they are bounded: one pending
+ * message per address (a new one replaces the old), expired ones swept as new ones are issued,
+ * and at most `maxPendingMessages` (10 000 by default) pending at once, the oldest dropped first.
+ * Refresh tokens past their lifetime are swept the same way. A caller proves an address by either
  *
  * - a raw signature of that message (EIP-191 `personal_sign` for EVM addresses; ed25519, base58 or
  *   hex encoded, for 44-character base58 Solana keys). Each node accepts a given message's
@@ -78,11 +82,15 @@ export interface AuthOptions {
   readonly now: () => number
   readonly jwtTtlSeconds: number
   readonly refreshTtlSeconds: number
+  /** How long an issued message can be signed and used. */
+  readonly messageTtlSeconds: number
+  /** Messages pending at once (over every address); past it the oldest is dropped. */
+  readonly maxPendingMessages: number
 }
 
 export interface Auth {
   readonly state: AuthState
-  /** Issues a fresh message for a normalized address, replacing any earlier one. */
+  /** Issues a fresh message for a normalized address, replacing any earlier one; sweeps expired ones. */
   readonly issueMessage: (address: string) => IssuedMessage
   /** Exchanges a signature of the current message for a token pair, retiring the message. */
   readonly exchangeSignature: (address: string, signature: unknown, chain: string) => Promise<TokenPair | undefined>
@@ -135,7 +143,37 @@ interface Issuer {
   secret: Uint8Array
 }
 
-const issueMessage = ({ state, options }: Issuer, address: string): IssuedMessage => {
+/**
+ * Deletes the entries at the front of `map` (the oldest: each table is kept in the order its
+ * entries were issued, all with one lifetime) while they have expired.
+ */
+const sweepExpired = <V>(map: Map<string, V>, expired: (value: V) => boolean) => {
+  for (const [key, value] of map) {
+    if (!expired(value)) return
+    map.delete(key)
+  }
+}
+
+const messageExpired = ({ options }: Issuer, issued: IssuedMessage) =>
+  issued.issuedAt + options.messageTtlSeconds * 1000 <= options.now()
+
+/** The address's pending message, if it has not expired (an expired one is dropped). */
+const pendingMessage = (issuer: Issuer, address: string): IssuedMessage | undefined => {
+  const issued = issuer.state.messages.get(address)
+  if (issued === undefined || !messageExpired(issuer, issued)) return issued
+  issuer.state.messages.delete(address)
+  return undefined
+}
+
+const issueMessage = (issuer: Issuer, address: string): IssuedMessage => {
+  const { state, options } = issuer
+  sweepExpired(state.messages, (issued) => messageExpired(issuer, issued))
+  // Deleted first so the map stays in issue order: its front is always the oldest message.
+  state.messages.delete(address)
+  for (const oldest of state.messages.keys()) {
+    if (state.messages.size < options.maxPendingMessages) break
+    state.messages.delete(oldest)
+  }
   const nonce = crypto.randomUUID()
   const issued = { nonce, message: `${authMessagePrefix}${nonce}`, issuedAt: options.now() }
   state.messages.set(address, issued)
@@ -153,13 +191,14 @@ const issuePair = async (issuer: Issuer, address: string, chain: string): Promis
     .setJti(crypto.randomUUID())
     .sign(issuer.secret)
   const refreshToken = `r:${base64url(randomBytes(32))}`
+  sweepExpired(state.refreshTokens, (record) => record.expiresAt <= options.now())
   state.refreshTokens.set(refreshToken, { address, expiresAt: options.now() + options.refreshTtlSeconds * 1000 })
   return { token: `jwt:${jws}`, refreshToken }
 }
 
 const exchangeSignature = async (issuer: Issuer, address: string, signature: unknown, chain: string) => {
   const { messages } = issuer.state
-  const issued = messages.get(address)
+  const issued = pendingMessage(issuer, address)
   if (issued === undefined || !(await verifySignature(address, issued.message, signature))) return undefined
   // The message is spent: the signature cannot also be replayed as a bearer token.
   if (messages.get(address) === issued) messages.delete(address)
@@ -199,7 +238,7 @@ const authenticate = async (
   const token = match?.[1]?.trim()
   if (token === undefined || token === "") return { ok: false, reason: "invalid" }
   if (token.startsWith("jwt:")) return verifyJwt(issuer, address, token.slice(4))
-  const issued = issuer.state.messages.get(address)
+  const issued = pendingMessage(issuer, address)
   if (issued === undefined) return { ok: false, reason: "invalid" }
   const key = `${address}:${issued.nonce}`
   if (spent.has(key) || !(await verifySignature(address, issued.message, token))) {

@@ -1,7 +1,8 @@
 /**
  * The host-level auth routes of the encryption host (not per node):
  *
- * - `GET /api/message/{address}` → `[{ message }]`, a fresh nonce each call;
+ * - `GET /api/message/{address}` → `[{ message }]`, a fresh nonce each call, replacing the
+ *   address's pending message; it can be signed for `messageTtlSeconds` (`Auth.ts` bounds them);
  * - `POST /api/message/get-jwt` `{ address, signature, chain }` → `{ token, refreshToken }`
  *   once the signature of the current message checks out, else 401 `Invalid Signature`;
  * - `PUT /api/message/get-jwt` `{ address, refreshToken }` → a new pair, else 401

@@ -53,6 +53,10 @@ export interface KeyNodesOptions {
   readonly jwtTtlSeconds?: number
   /** Refresh-token lifetime. Default 7 days. */
   readonly refreshTtlSeconds?: number
+  /** How long a sign-in message (`GET /api/message/{address}`) can be signed. Default 600 s. */
+  readonly messageTtlSeconds?: number
+  /** Sign-in messages pending at once, over every address; past it the oldest is dropped. Default 10 000. */
+  readonly maxPendingMessages?: number
   /** The mock network's fault registry; faults scoped to host `encryption` (and a node) apply. */
   readonly faults?: Faults
   /** Who hears of a route that threw (it answers a JSON 500 either way); nobody by default. */
@@ -82,7 +86,9 @@ export const makeKeyNodes = (options: KeyNodesOptions = {}): KeyNodes => {
   const auth = makeAuth({
     now,
     jwtTtlSeconds: options.jwtTtlSeconds ?? 3600,
-    refreshTtlSeconds: options.refreshTtlSeconds ?? 7 * 24 * 3600
+    refreshTtlSeconds: options.refreshTtlSeconds ?? 7 * 24 * 3600,
+    messageTtlSeconds: options.messageTtlSeconds ?? 600,
+    maxPendingMessages: options.maxPendingMessages ?? 10_000
   })
   const nodes = [makeNodeState(1), makeNodeState(2), makeNodeState(3), makeNodeState(4), makeNodeState(5)] as const
   const solana = makeSolanaLedger()

@@ -8,6 +8,15 @@
  * - `POST { "advanceMs": N }` moves the clock N ≥ 0 milliseconds forward (also when frozen);
  * - `POST { "freeze": true }` stops it where it is, `{ "freeze": false }` lets it run on from there;
  * both may be given together (freeze first, then advance). The answer is the new state.
+ *
+ * Every `/__dev/*` route is for the developer's own tools, never for a web page the developer
+ * happens to visit: a browser sends a cross-site `POST` with `Content-Type: text/plain` (or a
+ * form's) without asking the server first, so such a page could move the clock ten years and
+ * expire every JWT. A dev route therefore takes a body only as `application/json` (`415`
+ * otherwise), which a browser must preflight, and refuses any `Origin` but the server's own
+ * (`http://127.0.0.1:<port>`, `http://localhost:<port>`, `http://[::1]:<port>` or the address it is
+ * bound to, on the port the request came in on): `403`, the preflight too. Tools that send no
+ * `Origin` (curl, Node's `fetch`, the tests) are unaffected.
  */
 
 /** The clock of a served network. */
@@ -54,6 +63,36 @@ export const makeDevClock = (base: () => number = Date.now): DevClock => {
       return { now: at, frozen: frozenAt !== undefined, offsetMs: at - base() }
     }
   }
+}
+
+/** Every path under this one is a development route. */
+export const devPathPrefix = "/__dev/"
+
+/** The origins of a page served by this server itself, on `port`. */
+export const ownOrigins = (bind: string, port: number): ReadonlySet<string> =>
+  new Set(
+    ["127.0.0.1", "localhost", "[::1]", bind.includes(":") ? `[${bind}]` : bind].map((host) => `http://${host}:${port}`)
+  )
+
+const isJson = (contentType: string | null) =>
+  contentType !== null && contentType.split(";")[0]!.trim().toLowerCase() === "application/json"
+
+/**
+ * Why a request to a development route is refused, or undefined when it may go on: a foreign
+ * `Origin` is `403` (the preflight included), a POST, PUT or PATCH not sent as `application/json` is `415`.
+ */
+export const devRouteRefusal = (request: Request, own: ReadonlySet<string>): Response | undefined => {
+  const origin = request.headers.get("origin")
+  if (origin !== null && !own.has(origin))
+    return Response.json(
+      { error: `the development routes answer only this server's own pages and tools, not ${origin}` },
+      { status: 403 }
+    )
+  // POST is the one method with a body a browser sends cross-site unasked.
+  const sendsBody = ["POST", "PUT", "PATCH"].includes(request.method)
+  if (sendsBody && !isJson(request.headers.get("content-type")))
+    return Response.json({ error: "the body must be JSON, sent as Content-Type: application/json" }, { status: 415 })
+  return undefined
 }
 
 const refuse = (error: string) => Response.json({ error }, { status: 400 })

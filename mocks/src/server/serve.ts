@@ -7,7 +7,8 @@
  * the very msw handlers used in-process (`getResponse`), and the `Response` is streamed back: the
  * request body streams in and the response body streams out. A `down` fault (a network-error
  * response) destroys the connection. CORS is open so browser pages on other origins can call it.
- * Every host also answers `/__dev/clock`, to move or freeze the network's clock (`DevClock.ts`).
+ * Every host also answers `/__dev/clock`, to move or freeze the network's clock (`DevClock.ts`);
+ * the `/__dev/*` routes are not open to other origins and take JSON bodies only.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -17,7 +18,15 @@ import { HostNames } from "../faults/index.ts"
 import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "../MockNetwork.ts"
 import { withStateDir } from "../node.ts"
 import type { SweepResult } from "../storage/Sweep.ts"
-import { answerDevClock, type DevClock, devClockPath, makeDevClock } from "./DevClock.ts"
+import {
+  answerDevClock,
+  type DevClock,
+  devClockPath,
+  devPathPrefix,
+  devRouteRefusal,
+  makeDevClock,
+  ownOrigins
+} from "./DevClock.ts"
 import { releaseOwnedChunk } from "../storage/Release.ts"
 import { drained, requestBody, sized } from "./RequestBody.ts"
 
@@ -102,17 +111,18 @@ const corsHeaders = {
  * sent: the gateway names that address in the routing records it gives about itself.
  */
 export const toFetchRequest = (incoming: IncomingMessage, base: string, signal: AbortSignal): Request => {
+  const method = (incoming.method ?? "GET").toUpperCase()
+  const hasBody = method !== "GET" && method !== "HEAD"
   const headers = new Headers()
   for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) {
-    const name = incoming.rawHeaders[i]!
-    if (!hopByHop.has(name.toLowerCase()) && name.toLowerCase() !== "forwarded") {
-      headers.append(name, incoming.rawHeaders[i + 1]!)
-    }
+    const name = incoming.rawHeaders[i]!.toLowerCase()
+    // The body's declared size goes on (Node delivers exactly that many bytes): a route may refuse
+    // by it before reading (the x402 upload's 402 and 413).
+    const kept = !hopByHop.has(name) || (name === "content-length" && hasBody)
+    if (kept && name !== "forwarded") headers.append(name, incoming.rawHeaders[i + 1]!)
   }
   const reached = incoming.headers.host
   if (reached !== undefined && reached !== "") headers.set("forwarded", `host="${reached}";proto=http`)
-  const method = (incoming.method ?? "GET").toUpperCase()
-  const hasBody = method !== "GET" && method !== "HEAD"
   return new Request(`${base}${incoming.url ?? "/"}`, {
     method,
     headers,
@@ -200,8 +210,18 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
   const handlers = [...network.handlers]
   const servers: Array<Server> = []
 
+  /** A development route's answer: refused from other origins and without JSON, else the clock's. */
+  const answerDev = async (request: Request, port: number): Promise<Response> => {
+    const refused = devRouteRefusal(request, ownOrigins(bind, port))
+    if (refused !== undefined) return refused
+    if (request.method === "OPTIONS") return new Response(null, { status: 204 })
+    if (new URL(request.url).pathname === devClockPath) return answerDevClock(clock, request)
+    return Response.json({ error: "Not Found" }, { status: 404 })
+  }
+
   const handle = (base: string) => async (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    if (incoming.method === "OPTIONS") {
+    const dev = URL.parse(incoming.url ?? "/", base)?.pathname.startsWith(devPathPrefix) === true
+    if (incoming.method === "OPTIONS" && !dev) {
       outgoing.writeHead(204, corsHeaders).end()
       return
     }
@@ -211,10 +231,9 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
     })
     try {
       const request = toFetchRequest(incoming, base, abort.signal)
-      const answer =
-        new URL(request.url).pathname === devClockPath
-          ? await answerDevClock(clock, request)
-          : ((await getResponse(handlers, request)) ?? Response.json({ error: "Not Found" }, { status: 404 }))
+      const answer = dev
+        ? await answerDev(request, incoming.socket.localPort ?? 0)
+        : ((await getResponse(handlers, request)) ?? Response.json({ error: "Not Found" }, { status: 404 }))
       // Answered before the whole body came (a refusal): read the rest rather than reset under the client.
       const early = request.body !== null && !incoming.complete && answer.type !== "error"
       const response = early ? await sized(answer) : answer

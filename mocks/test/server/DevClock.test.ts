@@ -1,7 +1,8 @@
 /**
  * The served network's clock over real HTTP: read, frozen, moved forward; a JWT issued by the
  * served key nodes works until the clock is moved past its expiry, then is refused; bad requests
- * are 400s.
+ * are 400s. A web page cannot move it: a body that is not `application/json` is 415, another
+ * origin is 403 (its preflight too), and the clock stays where it was.
  */
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -90,7 +91,11 @@ describe("/__dev/clock", () => {
       expect(refused.status).toBe(400)
       expect(refused.body.error).toEqual(expect.any(String))
     }
-    const notJson = await fetch(`${served.urls.api}/__dev/clock`, { method: "POST", body: "{" })
+    const notJson = await fetch(`${served.urls.api}/__dev/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{"
+    })
     expect(notJson.status).toBe(400)
     expect((await fetch(`${served.urls.api}/__dev/clock`, { method: "DELETE" })).status).toBe(405)
     expect((await clock()).body.now).toBe(before)
@@ -124,5 +129,83 @@ describe("/__dev/clock", () => {
     expect(dev.now()).toBe(1_650)
     wall = 9_100
     expect(dev.state()).toEqual({ now: 1_750, frozen: false, offsetMs: 1_750 - 9_100 })
+  })
+})
+
+describe("/__dev/* against web pages", () => {
+  const tenYears = 10 * 365.25 * 24 * 3600 * 1000
+  const url = () => `${served.urls.api}/__dev/clock`
+  const now = async () => ((await (await fetch(url())).json()) as ClockState).now
+
+  it("a cross-site text/plain POST (no preflight in a browser) is refused and the clock does not move", async () => {
+    await clock({ freeze: true })
+    const before = await now()
+    const crossSite = await fetch(url(), {
+      method: "POST",
+      headers: { origin: "https://evil.example", "content-type": "text/plain;charset=UTF-8" },
+      body: JSON.stringify({ advanceMs: tenYears })
+    })
+    expect(crossSite.status).toBe(403)
+    expect(await crossSite.json()).toEqual({
+      error: "the development routes answer only this server's own pages and tools, not https://evil.example"
+    })
+    // Without an Origin (a form post from a page that hides it is still not JSON): 415.
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const notJson = await fetch(url(), {
+        method: "POST",
+        headers: { "content-type": type },
+        body: JSON.stringify({ advanceMs: tenYears })
+      })
+      expect(notJson.status).toBe(415)
+      expect(await notJson.json()).toEqual({ error: "the body must be JSON, sent as Content-Type: application/json" })
+    }
+    expect(await now()).toBe(before)
+    await clock({ freeze: false })
+  })
+
+  it("another origin is refused with JSON too, and its preflight is 403; null origins as well", async () => {
+    await clock({ freeze: true })
+    const before = await now()
+    for (const origin of ["https://evil.example", "null", "http://127.0.0.1:1", "http://localhost.evil.example"]) {
+      const json = await fetch(url(), {
+        method: "POST",
+        headers: { origin, "content-type": "application/json" },
+        body: JSON.stringify({ advanceMs: tenYears })
+      })
+      expect(json.status).toBe(403)
+      const preflight = await fetch(url(), {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" }
+      })
+      expect(preflight.status).toBe(403)
+      expect((await fetch(url(), { headers: { origin } })).status).toBe(403)
+    }
+    expect(await now()).toBe(before)
+    await clock({ freeze: false })
+  })
+
+  it("the server's own pages (127.0.0.1, localhost, on its port) may use it; other routes keep their open CORS", async () => {
+    await clock({ freeze: true })
+    const before = await now()
+    const port = new URL(served.urls.api).port
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
+      const preflight = await fetch(url(), { method: "OPTIONS", headers: { origin } })
+      expect(preflight.status).toBe(204)
+      const moved = await fetch(url(), {
+        method: "POST",
+        headers: { origin, "content-type": "application/json; charset=utf-8" },
+        body: JSON.stringify({ advanceMs: 1000 })
+      })
+      expect(moved.status).toBe(200)
+    }
+    expect(await now()).toBe(before + 2000)
+    const elsewhere = await fetch(`${served.urls.api}/api/lighthouse/get_uploads`, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example" }
+    })
+    expect(elsewhere.status).toBe(204)
+    expect(elsewhere.headers.get("access-control-allow-origin")).toBe("*")
+    expect((await fetch(`${served.urls.api}/__dev/nothing`, { method: "GET" })).status).toBe(404)
+    await clock({ freeze: false })
   })
 })

@@ -14,7 +14,10 @@ const contracts = () => deployment(12)
 const meta = preview.meta({
   title: "Flows/Pay per upload (x402)",
   component: X402Upload,
-  args: { account: alice.account },
+  args: { account: alice.account, network: "localhost" },
+  // The deployment's EIP-3009 USDC, the one token the payment may be in.
+  loaders: [async () => ({ usdc: (await contracts()).x402Usdc })],
+  render: (args, { loaded }) => <X402Upload {...args} usdc={(loaded as { usdc: `0x${string}` }).usdc} />,
   beforeEach: startDemo({ deployment: contracts, x402: { settler: 13, payTo: 14 } }),
   decorators: [withDemoRuntime]
 })

@@ -1,7 +1,7 @@
 /**
  * Pay-per-upload over x402: no API key. The network answers the first request with its price
- * (HTTP 402); the wallet signs a USDC transfer authorisation (EIP-3009) for exactly that; the
- * network settles it on chain and stores the file. Shows what was paid, the settlement's
+ * (HTTP 402); the wallet signs a USDC transfer authorisation (EIP-3009) for exactly that, when it
+ * is on the named network, in its USDC (or the token typed) and at most 0.1 USDC; the network settles it on chain and stores the file. Shows what was paid, the settlement's
  * transaction and the stored CID; a refused payment shows its error, and nothing was stored.
  */
 import { Effect } from "effect"
@@ -16,19 +16,26 @@ import { TextField } from "../ui/Field.tsx"
 export interface X402UploadProps {
   /** The payer's wallet (a local viem account). */
   readonly account: LocalAccount
+  /** The x402 network the payment may be on (`localhost` for the demo chain). */
+  readonly network: string
+  /** The USDC the payment may be in unless the field names another token; default the network's, where one is known. */
+  readonly usdc?: Address | undefined
 }
 
-const payAndUpload = Effect.fnUntraced(function* (account: LocalAccount, token: string, text: string) {
-  // Empty: pay in whichever token the network asks for.
-  const asset = token === "" ? undefined : (token as Address)
+const payAndUpload = Effect.fnUntraced(function* (
+  limits: { readonly network: string; readonly asset: Address | undefined },
+  account: LocalAccount,
+  text: string
+) {
   const file = new File([text], "note.txt", { type: "text/plain" })
-  return yield* Payment.Payment.use((payment) => payment.x402Upload({ file, account, asset }))
+  // At most 0.1 USDC (the library's default ceiling): a note costs 0.003907.
+  return yield* Payment.Payment.use((payment) => payment.x402Upload({ file, account, ...limits }))
 })
 
 /** Base units of a 6-decimal token as USDC. */
-const usdc = (amount: bigint) => `${(Number(amount) / 1e6).toFixed(6)} USDC`
+const asUsdc = (amount: bigint) => `${(Number(amount) / 1e6).toFixed(6)} USDC`
 
-export const X402Upload = ({ account }: X402UploadProps) => {
+export const X402Upload = ({ account, network, usdc }: X402UploadProps) => {
   const [text, setText] = useState("")
   const [token, setToken] = useState("")
   const call = useEffectCall(payAndUpload)
@@ -42,13 +49,13 @@ export const X402Upload = ({ account }: X402UploadProps) => {
       <TextField
         label="Pay only in token (optional)"
         value={token}
-        placeholder="0x… (any the network asks for when empty)"
+        placeholder="0x… (the network's USDC when empty)"
         onChange={(value) => setToken(value.trim())}
       />
       <button
         type="button"
         disabled={text === "" || call.state === "running"}
-        onClick={() => void call.run(account, token, text)}
+        onClick={() => void call.run({ network, asset: token === "" ? usdc : (token as Address) }, account, text)}
       >
         Pay and upload
       </button>
@@ -57,7 +64,7 @@ export const X402Upload = ({ account }: X402UploadProps) => {
         <DetailsList
           label="Paid upload"
           rows={[
-            { term: "Paid", detail: usdc(call.value.paid.amount) },
+            { term: "Paid", detail: asUsdc(call.value.paid.amount) },
             { term: "Settled in", detail: <code>{call.value.settlement.transaction}</code> },
             { term: "Stored", detail: <code>{call.value.entry.Hash}</code> }
           ]}

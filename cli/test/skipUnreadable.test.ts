@@ -1,0 +1,164 @@
+/**
+ * `upload <folder>` with entries that cannot be read, through the real executable against `dev`
+ * over loopback: by default the first one fails the upload, named on stderr (and in `--json`);
+ * `--skip-unreadable` uploads the rest and names each entry it skipped, on stderr in text mode and
+ * in the `--json` result, plain and `--encrypted` (whose list of results becomes `files`).
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import * as nodePath from "node:path"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { buildExecutable, type Executable } from "./executable.ts"
+import { freshConfigHome } from "./support.ts"
+
+const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
+
+interface Exited {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+let executable: Executable
+let dev: ChildProcess
+let env: Record<string, string>
+let scratch: string
+let site: string
+
+/** Runs the executable with `args` over a clean environment. */
+const cli = (args: ReadonlyArray<string>) =>
+  new Promise<Exited>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [executable.bin, ...args],
+      { cwd: root, env: { PATH: process.env.PATH ?? "", ...env } },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : (child.exitCode ?? null), stdout, stderr })
+    )
+    child.stdin?.end()
+  })
+
+beforeAll(async () => {
+  executable = await buildExecutable()
+  dev = spawn(process.execPath, [executable.bin, "dev", "--free-ports", "--json"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stderr = ""
+  dev.stderr!.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const hosts = await new Promise<Record<string, string>>((resolve, reject) => {
+    createInterface({ input: dev.stdout! }).on("line", (line) => resolve(JSON.parse(line).env))
+    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)))
+  })
+  env = {
+    ...hosts,
+    XDG_CONFIG_HOME: await freshConfigHome(),
+    LIGHTHOUSE_NODE_POLICY: "concurrent",
+    LIGHTHOUSE_WALLET_PASSWORD: "a password for the test"
+  }
+  for (const step of [
+    ["wallet", "create", "--json"],
+    ["api-key", "--json"]
+  ]) {
+    const done = await cli(step)
+    if (done.code !== 0) throw new Error(`${step.join(" ")}: ${done.stderr}`)
+  }
+  // site/a.txt, site/loop/c.txt, site/loop/self → its own folder, site/broken → nothing.
+  scratch = await mkdtemp(nodePath.join(tmpdir(), "skip-unreadable-"))
+  site = nodePath.join(scratch, "site")
+  await mkdir(nodePath.join(site, "loop"), { recursive: true })
+  await writeFile(nodePath.join(site, "a.txt"), "alpha\n")
+  await writeFile(nodePath.join(site, "loop", "c.txt"), "charlie\n")
+  await symlink(".", nodePath.join(site, "loop", "self"))
+  await symlink("missing.txt", nodePath.join(site, "broken"))
+}, 120_000)
+
+afterAll(async () => {
+  if (dev !== undefined && dev.exitCode === null) {
+    const exited = new Promise((resolve) => dev.once("exit", resolve))
+    dev.kill("SIGINT")
+    await exited
+  }
+  await executable?.remove()
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true })
+})
+
+const skipped = [
+  { path: "broken", reason: "broken link" },
+  { path: "loop/self", reason: "symlink loop" }
+]
+const skippedLines = [
+  "Skipped unreadable entry: broken (broken link)",
+  "Skipped unreadable entry: loop/self (symlink loop)"
+]
+
+/** Each test spawns several processes, each starting in a few seconds on a loaded machine. */
+const SLOW = 180_000
+
+describe("upload of a folder with a symlink loop and a broken link", () => {
+  it(
+    "fails by default, naming the first bad entry; nothing is uploaded",
+    async () => {
+      const [text, json] = await Promise.all([cli(["upload", site]), cli(["upload", site, "--json"])])
+      expect(text).toEqual({ code: 1, stdout: "", stderr: "Unreadable entry in folder: broken (broken link)\n" })
+      expect(json.code).toBe(1)
+      expect(JSON.parse(json.stdout)).toEqual({
+        error: { _tag: "UnreadableEntry", message: "Unreadable entry in folder: broken (broken link)" }
+      })
+      const listed = await cli(["uploads", "--json"])
+      expect(JSON.parse(listed.stdout)).toEqual([])
+    },
+    SLOW
+  )
+
+  it(
+    "--skip-unreadable uploads the rest; text names each skipped entry on stderr, --json in the result",
+    async () => {
+      const text = await cli(["upload", site, "--skip-unreadable"])
+      expect(text.code, text.stderr).toBe(0)
+      expect(text.stderr.split("\n").filter((line) => line.startsWith("Skipped"))).toEqual(skippedLines)
+      const [cid, name, size] = text.stdout.trim().split(/ {2}/)
+      expect(name).toBe("site")
+
+      const json = await cli(["upload", site, "--skip-unreadable", "--json"])
+      expect(json.code, json.stderr).toBe(0)
+      expect(json.stderr).not.toContain("Skipped")
+      expect(JSON.parse(json.stdout)).toEqual({
+        cid,
+        name: "site",
+        size: Number(size),
+        skipped
+      })
+    },
+    SLOW
+  )
+
+  it(
+    "--encrypted --skip-unreadable: each file its own CID, the skipped entries named alike",
+    async () => {
+      const text = await cli(["upload", site, "--encrypted", "--skip-unreadable"])
+      expect(text.code, text.stderr).toBe(0)
+      expect(text.stderr.split("\n").filter((line) => line.startsWith("Skipped"))).toEqual(skippedLines)
+      expect(
+        text.stdout
+          .trim()
+          .split("\n")
+          .map((line) => line.split(/ {2}/)[1])
+      ).toEqual(["a.txt", "loop-c.txt"])
+
+      const json = await cli(["upload", site, "--encrypted", "--skip-unreadable", "--json"])
+      expect(json.code, json.stderr).toBe(0)
+      const { files, skipped: listed } = JSON.parse(json.stdout) as {
+        files: ReadonlyArray<{ name: string }>
+        skipped: unknown
+      }
+      expect(files.map((file) => file.name)).toEqual(["a.txt", "loop-c.txt"])
+      expect(listed).toEqual(skipped)
+    },
+    SLOW
+  )
+})
