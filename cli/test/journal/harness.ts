@@ -76,16 +76,23 @@ export const startHarness = async (): Promise<Harness> => {
   let armed: Armed
   let savesStarted = 0
   let savesDone = 0
+  /**
+   * The run's saves point, kept for the whole run: a save after the first `done` is held whenever
+   * it arrives, before the point is reached or after (the first `done` can all be answered before
+   * the next one comes), and so is its retry.
+   */
+  let saves: Extract<StopPoint, { at: "saves" }> | undefined
+  /** Settles once the test has acted at the armed point, however early a held save waits for it. */
   let acted: Promise<void> = Promise.resolve()
-  /** The saves point once reached, for the saves that arrive after it in the same batch. */
-  let held: StopPoint | undefined
+  let settleActed = () => {}
   /** Acts once at the armed point; `undefined` when this request is not it. */
   const reach = (point: StopPoint["at"]) => {
     const current = armed
     if (current === undefined || current.point.at !== point) return undefined
     armed = undefined
-    acted = current.act()
-    return acted
+    const acting = current.act()
+    acting.then(settleActed, settleActed)
+    return acting
   }
   const spies = [
     http.post("*/api/message/get-jwt", async () => {
@@ -111,13 +118,14 @@ export const startHarness = async (): Promise<Harness> => {
       return response
     }),
     http.post("*/api/setSharedKey/:node", async ({ request }) => {
-      const point = armed?.point ?? held
-      if (point?.at !== "saves") return undefined
+      const point = saves
+      if (point === undefined) return undefined
       // The first `done` saves to arrive go through; the others wait (see `StopPoint`).
       if (savesStarted++ >= point.done) {
-        held = point
         if (point.release === true) await acted
-        else await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve()))
+        else if (!request.signal.aborted) {
+          await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve()))
+        }
         if (request.signal.aborted) return failed()
         return getResponse([...network.handlers], request)
       }
@@ -161,11 +169,14 @@ export const startHarness = async (): Promise<Harness> => {
       })
       savesStarted = 0
       savesDone = 0
-      held = undefined
-      acted = Promise.resolve()
+      acted = new Promise((resolve) => {
+        settleActed = resolve
+      })
       armed = point === undefined || act === undefined ? undefined : { point, act: () => act(child) }
+      saves = armed?.point.at === "saves" ? armed.point : undefined
       child.once("close", (code, signal) => {
         armed = undefined
+        saves = undefined
         resolve({ code, signal, stdout, stderr })
       })
     })
