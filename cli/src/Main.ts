@@ -19,6 +19,7 @@ import * as Dev from "./commands/Dev.ts"
 import * as Keeping from "./commands/Keeping.ts"
 import * as Names from "./commands/Names.ts"
 import * as Records from "./commands/Records.ts"
+import * as Repair from "./commands/Repair.ts"
 import * as Transfer from "./commands/Transfer.ts"
 import * as Wallet from "./commands/Wallet.ts"
 import * as Output from "./Output.ts"
@@ -35,6 +36,7 @@ export const root = Command.make("lighthouse-effect").pipe(
   Command.withSubcommands([
     Transfer.upload,
     Transfer.uploadEncrypted,
+    Repair.repair,
     Transfer.download,
     Transfer.cat,
     Transfer.verify,
@@ -131,7 +133,12 @@ const report = (error: unknown, json: boolean) =>
   Effect.gen(function* () {
     const reported = classify(error)
     if (!reported.printed) yield* Output.stderr(Output.printable(reported.message))
-    if (json) yield* Output.stdout(Output.toJson({ error: failureJson(error, reported.tag, reported.message) }))
+    if (json)
+      yield* Output.stdout(
+        Output.toJson({
+          error: { ...failureJson(error, reported.tag, reported.message), ...Repair.jsonDetails(error) }
+        })
+      )
     return reported.code
   })
 

@@ -9,13 +9,16 @@
  */
 // Modules, not the package's index: the index loads all of `@effect/platform-node` (≈ 9 MB more
 // heap, which every full collection of a transfer marks again).
+import { homedir } from "node:os"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodePath from "@effect/platform-node/NodePath"
 import type * as Config from "effect/Config"
 import * as Layer from "effect/Layer"
 import { layerReleasingAgent } from "./internal/ReleasingAgent.ts"
 import { isNodeItself } from "./internal/runtime.ts"
 import * as Lighthouse from "./Lighthouse.ts"
+import * as PendingKeys from "./PendingKeys.ts"
 import { FileReads } from "./upload/Options.ts"
 
 /** Options of the Node layers: the all-in-one options, and how uploads read files. */
@@ -35,7 +38,21 @@ export interface NodeOptions extends Lighthouse.Options {
    * @default "released" on Node, "kept" on Bun and Deno (their `node:http` runs on `fetch`)
    */
   readonly socketReads?: "released" | "kept" | undefined
+  /**
+   * The key journal of encrypted uploads (`PendingKeys`): files under the user's state directory
+   * (`$XDG_STATE_HOME/lighthouse-effect/pending-keys`, else `~/.local/state/…`), files in another
+   * directory, or this process's memory. @default "state"
+   */
+  readonly journal?: "state" | "memory" | { readonly directory: string } | undefined
 }
+
+const journalLayer = (journal: NodeOptions["journal"]) =>
+  journal === "memory"
+    ? PendingKeys.layerMemory
+    : (journal === undefined || journal === "state"
+        ? PendingKeys.layerState(homedir())
+        : PendingKeys.layerFile(journal.directory)
+      ).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer]))
 
 /**
  * All services for Node.
@@ -49,7 +66,8 @@ export const layerNode = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Ser
       (options.socketReads ?? (isNodeItself ? "released" : "kept")) === "released"
         ? NodeHttpClient.layerNodeHttpNoAgent.pipe(Layer.provide(layerReleasingAgent))
         : NodeHttpClient.layerNodeHttp,
-      Layer.succeed(FileReads, options.fileReads ?? (isNodeItself ? "reused" : "fresh"))
+      Layer.succeed(FileReads, options.fileReads ?? (isNodeItself ? "reused" : "fresh")),
+      journalLayer(options.journal)
     ])
   )
 
@@ -62,5 +80,5 @@ export const layerNode = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Ser
  */
 export const layerNodeConfig = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Services, Config.ConfigError> =>
   Lighthouse.fromConfig((merged) =>
-    layerNode({ ...merged, fileReads: options.fileReads, socketReads: options.socketReads })
+    layerNode({ ...merged, fileReads: options.fileReads, socketReads: options.socketReads, journal: options.journal })
   )(options)

@@ -38,13 +38,19 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as HttpClient from "effect/http/HttpClient"
 import { Auth } from "./Auth.ts"
+import type { SignInFailure } from "./auth/Models.ts"
+import type { InvalidPublicKey, JournalFailed } from "./Errors.ts"
 import { KeyShards } from "./KeyShards.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 import * as Hosts from "./internal/Hosts.ts"
+import * as Records from "./files/Records.ts"
+import { PendingKeys } from "./PendingKeys.ts"
+import * as Memory from "./pendingKeys/Memory.ts"
 import * as Encrypted from "./upload/Encrypted.ts"
 import * as Input from "./upload/Input.ts"
 import {
@@ -57,14 +63,18 @@ import {
   type FolderEntry,
   type NamedOptions,
   type Options,
+  type RepairOptions,
   type UploadFailure,
   type UploadedEntry,
   type CarRoot
 } from "./upload/Options.ts"
 import * as Plain from "./upload/Plain.ts"
 import * as Progress from "./upload/Progress.ts"
+import * as Repair from "./upload/Repair.ts"
 
 export { Input, Progress }
+export { SaveGrace } from "./upload/Journal.ts"
+export type { RepairOutcome } from "./upload/Repair.ts"
 export * from "./upload/Options.ts"
 
 // =============================================================================
@@ -109,7 +119,16 @@ export interface Service {
     bytes: Uint8Array,
     options: EncryptedNamedOptions
   ) => Effect.Effect<UploadedEntry, EncryptedUploadFailure>
+  /**
+   * Finishes the encrypted uploads the key journal (`PendingKeys`) holds for the owner: saves the
+   * shards of stored files, drops the entries of uploads that never completed, deletes files that
+   * were stored but never acknowledged when `deleteOrphans` is set. Each entry's outcome, oldest first.
+   */
+  readonly repair: (options: RepairOptions) => Effect.Effect<ReadonlyArray<Repair.RepairOutcome>, RepairFailure>
 }
+
+/** Why `repair` failed as a whole (an entry that cannot be finished is an outcome, not a failure). */
+export type RepairFailure = SignInFailure | InvalidPublicKey | JournalFailed
 
 /**
  * Uploads to the provider's upload node.
@@ -133,7 +152,18 @@ export const make = Effect.gen(function* () {
     fs: yield* FileSystem.FileSystem,
     fileReads: yield* FileReads
   }
-  const encrypted: Encrypted.EncryptedDeps = { ...plain, keyShards: yield* KeyShards, auth: yield* Auth }
+  // The journal given to the layer, else one in memory; a caller's own `PendingKeys` wins per call.
+  const journal = Option.getOrElse(yield* Effect.serviceOption(PendingKeys), Memory.make)
+  const repairing: Repair.RepairDeps = {
+    ...plain,
+    keyShards: yield* KeyShards,
+    auth: yield* Auth,
+    journal,
+    finishPending: (options, journal) => Repair.finishPending(repairing, options, journal),
+    uploads: (apiKey) => Records.uploads(plain.hosts, apiKey),
+    deleteFile: (apiKey, id) => Records.deleteFile(plain.hosts, apiKey, id)
+  }
+  const encrypted: Encrypted.EncryptedDeps = repairing
   return Upload.of({
     file: (input, options) => Plain.file(plain, input, options),
     folder: (input, options) => Plain.folder(plain, input, options),
@@ -143,7 +173,8 @@ export const make = Effect.gen(function* () {
     encryptedFile: (input, options) => Encrypted.encryptedFile(encrypted, input, options),
     encryptedFiles: (input, options) => Encrypted.encryptedFiles(encrypted, input, options),
     encryptedText: (text, options) => Encrypted.encryptedText(encrypted, text, options),
-    encryptedBuffer: (bytes, options) => Encrypted.encryptedBuffer(encrypted, bytes, options)
+    encryptedBuffer: (bytes, options) => Encrypted.encryptedBuffer(encrypted, bytes, options),
+    repair: (options) => Repair.repair(repairing, options)
   })
 })
 

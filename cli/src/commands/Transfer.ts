@@ -16,12 +16,13 @@ import * as Path from "effect/Path"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
 import { Argument, Command, Flag } from "effect/cli"
-import { Auth, Download, Upload } from "lighthouse-effect"
+import { Download, PendingKeys, Upload } from "lighthouse-effect"
 import { withLibrary } from "../Client.ts"
 import * as Credentials from "../Credentials.ts"
 import { WouldOverwrite } from "../Errors.ts"
 import * as Output from "../Output.ts"
 import * as Progress from "../Progress.ts"
+import * as Repair from "./Repair.ts"
 
 const cid = Argument.String("cid").pipe(Argument.withDescription("The content's CID"))
 
@@ -98,21 +99,23 @@ const encryptedUpload = (
   }
 ) =>
   Effect.gen(function* () {
+    // With the signer the journal's entries are sealed for the wallet (Repair.ts says what is journaled).
     const signer = yield* Credentials.signer(options.passwordFile)
-    const token = yield* Auth.Auth.use((auth) => auth.token(signer))
     const upload = yield* Upload.Upload
+    const noted = yield* Repair.noting
     return yield* Progress.around((onProgress) => {
-      const encryption = {
-        apiKey: options.apiKey,
-        address: signer.address,
-        token,
-        cidVersion: options.cidVersion,
-        onProgress
-      }
+      const encryption = { apiKey: options.apiKey, signer, cidVersion: options.cidVersion, onProgress }
       return input._tag === "Folder"
         ? upload.encryptedFiles(input.input, encryption)
         : Effect.map(upload.encryptedFile(input.input, encryption), (entry) => [entry])
-    })
+    }).pipe(
+      Effect.provideService(PendingKeys.PendingKeys, noted.service),
+      Effect.provideService(Upload.SaveGrace, Repair.saveGrace),
+      Effect.catchTag(["EncryptedUploadIncomplete", "PendingKeysUnfinished"], (error) =>
+        Effect.fail(Repair.unfinishedOf(error))
+      ),
+      Effect.onInterrupt(() => Repair.reportInterrupted(noted))
+    )
   })
 
 type UploadFlags = Command.Command.Config.Infer<typeof uploadFlags>

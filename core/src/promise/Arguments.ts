@@ -50,6 +50,7 @@ import * as Input from "../upload/Input.ts"
 import {
   CarOptions,
   EncryptedNamedOptions,
+  RepairOptions,
   EncryptionOptions,
   FileOptions,
   NamedOptions,
@@ -152,7 +153,8 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
       arg(EncryptionOptions, encrypted)
     ],
     encryptedText: [arg(Schema.String, "a string"), arg(EncryptedNamedOptions, encrypted)],
-    encryptedBuffer: [arg(Schema.Uint8Array, "a Uint8Array"), arg(EncryptedNamedOptions, encrypted)]
+    encryptedBuffer: [arg(Schema.Uint8Array, "a Uint8Array"), arg(EncryptedNamedOptions, encrypted)],
+    repair: [arg(RepairOptions, "{ apiKey, address, token, deleteOrphans? } or { apiKey, signer, deleteOrphans? }")]
   },
   download: {
     stream: [cid, opt(DownloadOptions, "{ gateway?, path?, storageType?, range?, verification?, trustless? }")],

@@ -4,13 +4,21 @@
  * whose shards could not be saved are reported with their shards (redacted) so the save can be
  * retried: nothing is half-done silently.
  *
+ * Across a crash too: before the first byte is sent each file's shards are written to the key
+ * journal (`PendingKeys`: sealed for the signer when there is one), its CID is recorded once the
+ * node answers, and its entry is removed only once all 5 nodes hold their shards. An upload first
+ * finishes what the journal holds for its account (`Repair.ts`), and fails before sending
+ * anything when it cannot.
+ *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { OVERHEAD } from "../crypto/FileFormat.ts"
+import { deriveFileKey, OVERHEAD, randomBytes, SALT_LENGTH } from "../crypto/FileFormat.ts"
 import * as Shamir from "../crypto/Shamir.ts"
 import {
   AuthTokenMustBeJwt,
@@ -20,6 +28,8 @@ import {
   InvalidUploadInput
 } from "../Errors.ts"
 import { reveal } from "../internal/http.ts"
+import type { PendingEntry } from "../pendingKeys/Models.ts"
+import { SaveGrace, type Journal, journalFor, sealFor, toHex } from "./Journal.ts"
 import { releasedAfterNext } from "../internal/OwnedBytes.ts"
 import type * as Auth from "../Auth.ts"
 import type { SignInFailure } from "../auth/Models.ts"
@@ -30,7 +40,7 @@ import type { KeyShard } from "../schema/KeyShard.ts"
 import * as Cipher from "../crypto/FileCipher.ts"
 import * as Input from "./Input.ts"
 import type * as Multipart from "./Multipart.ts"
-import type { EncryptedNamedOptions, EncryptedUploadFailure, EncryptionOptions } from "./Options.ts"
+import type { EncryptedNamedOptions, EncryptedUploadFailure, EncryptionOptions, EncryptionOwner } from "./Options.ts"
 import { folderFiles, type Planned, planFile } from "./Plan.ts"
 import { type PlainDeps, readsFor } from "./Plain.ts"
 import * as Response from "./Response.ts"
@@ -41,6 +51,10 @@ import { addQuery, addSettings } from "./Send.ts"
 export interface EncryptedDeps extends PlainDeps {
   readonly keyShards: KeyShards.Service
   readonly auth: Auth.Service
+  /** The layer's journal; the caller's `PendingKeys`, when its context has one, is used instead. */
+  readonly journal: Journal
+  /** Finishes the account's pending entries before an upload (`Repair.finishPending`). */
+  readonly finishPending: (options: Options, journal: Journal) => Effect.Effect<void, EncryptedUploadFailure>
 }
 
 /** A file to encrypt, under the name it is stored as. */
@@ -49,10 +63,11 @@ interface NamedSource {
   readonly name: string
 }
 
-/** A planned file and the shards of the key it is encrypted with. */
+/** A planned file, the shards of the key it is encrypted with, and its journal entry. */
 interface Keyed {
   readonly planned: Planned
   readonly keyShards: ReadonlyArray<KeyShard>
+  readonly entry: PendingEntry
 }
 
 /** A file whose shards were not saved, and why. */
@@ -63,23 +78,23 @@ interface Unsaved {
   readonly cause?: unknown
 }
 
-type Options = EncryptionOptions & { readonly mimeType?: string | undefined }
+export type Options = EncryptionOptions & { readonly mimeType?: string | undefined }
 
 /** The owner as the key nodes take it: an address and a bearer token. */
-interface Owner {
+export interface Owner {
   readonly address: string
   readonly token: Credential
 }
 
 /** The options' owner: given, or the signer's address and its JWT (`Auth.token`, cached). */
-const ownerOf = (deps: EncryptedDeps, options: Options): Effect.Effect<Owner, SignInFailure> => {
+export const ownerOf = (deps: EncryptedDeps, options: EncryptionOwner): Effect.Effect<Owner, SignInFailure> => {
   if (options.signer === undefined) return Effect.succeed({ address: options.address, token: options.token })
   const { signer } = options
   return Effect.map(deps.auth.token(signer), (token) => ({ address: signer.address, token }))
 }
 
 /** A JWT (as the key nodes issue it, `jwt:`-prefixed, or bare): three base64url segments, not a `0x` signature. */
-const isJwt = (token: string) => !token.startsWith("0x") && /^(jwt:)?[\w-]+\.[\w-]+\.[\w-]*$/.test(token)
+export const isJwt = (token: string) => !token.startsWith("0x") && /^(jwt:)?[\w-]+\.[\w-]+\.[\w-]*$/.test(token)
 
 const redactedShards = (keyed: Keyed) => Redacted.make(keyed.keyShards, { label: "KeyShards" })
 
@@ -96,8 +111,15 @@ const refuseBadRequest = Effect.fnUntraced(function* (files: ReadonlyArray<Named
   return address
 })
 
-/** A key per file; the plaintext is encrypted as the transport pulls it. */
-const encryptFiles = Effect.fnUntraced(function* (deps: EncryptedDeps, files: ReadonlyArray<NamedSource>) {
+/** A key per file, journaled before anything is sent; the plaintext is encrypted as the transport pulls it. */
+const encryptFiles = Effect.fnUntraced(function* (
+  deps: EncryptedDeps,
+  journal: Journal,
+  files: ReadonlyArray<NamedSource>,
+  options: Options,
+  address: string
+) {
+  const seal = yield* sealFor(options)
   const keyed: Array<Keyed> = []
   const parts: Array<Multipart.Part<FileStreamError>> = []
   // Where the transport is done with a chunk once it has pulled the one after next, the cipher's
@@ -107,19 +129,35 @@ const encryptFiles = Effect.fnUntraced(function* (deps: EncryptedDeps, files: Re
     // The cipher reads each chunk as it is pulled, whatever the transport: reused reads are safe here.
     const planned = yield* planFile(deps.fs, f.source, f.name, deps.fileReads)
     const { masterKey, keyShards } = yield* Effect.orDie(Shamir.generate(3, 5))
-    keyed.push({ planned, keyShards })
+    // The salt chosen here starts the ciphertext: what recognises the stored file if the node never answers.
+    const fileKey = yield* deriveFileKey(masterKey, randomBytes(SALT_LENGTH))
+    const id = toHex(randomBytes(16))
+    const entry: PendingEntry = {
+      version: 1,
+      id,
+      address: address.toLowerCase(),
+      name: planned.name,
+      size: planned.size ?? null,
+      shareTo: options.shareTo ?? [],
+      createdAt: yield* Clock.currentTimeMillis,
+      salt: toHex(fileKey.salt),
+      shards: yield* seal(id, keyShards)
+    }
+    yield* journal.write(entry)
+    keyed.push({ planned, keyShards, entry })
     parts.push({
       name: planned.name,
       size: planned.size === undefined ? undefined : planned.size + OVERHEAD,
-      content: planned.content.pipe(Cipher.encryptStream(masterKey), sent)
+      content: planned.content.pipe(Cipher.encryptStream(fileKey), sent)
     })
   }
   return { keyed, parts }
 })
 
-/** Saves one file's shards under its CID; `Some` with the reason when they could not be. */
+/** Saves one file's shards under its CID, then drops its journal entry; `Some` with the reason when they could not be. */
 const saveShards = (
   deps: EncryptedDeps,
+  journal: Journal,
   options: Options,
   owner: Owner,
   address: string,
@@ -138,12 +176,48 @@ const saveShards = (
       ...(options.shareTo === undefined ? {} : { shareTo: options.shareTo })
     })
     .pipe(
+      Effect.andThen(
+        // Every node holds its shard: a journal that fails to forget the entry only costs a repair that saves again.
+        journal
+          .remove(keyed.entry.id)
+          .pipe(Effect.catch((error) => Effect.logWarning(`${error.message}: the next repair saves its shards again`)))
+      ),
       Effect.as(Option.none()),
       Effect.catch((error) =>
         Effect.succeed(Option.some({ keyed, cid: entry.Hash, reason: error.message, cause: error }))
       )
     )
 }
+
+/** Records each answered CID in its file's journal entry, before any shard is saved. */
+const recordCids = (journal: Journal, keyed: ReadonlyArray<Keyed>, entries: ReadonlyArray<Response.UploadedEntry>) => {
+  const byName = new Map(entries.map((e) => [e.Name, e.Hash]))
+  return Effect.forEach(
+    keyed,
+    (k) => {
+      const cid = byName.get(k.planned.name)
+      return cid === undefined ? Effect.void : journal.write({ ...k.entry, cid })
+    },
+    { discard: true }
+  )
+}
+
+/**
+ * Runs the save; interrupted, it still gets `SaveGrace` to finish (then it is interrupted, and the
+ * journal keeps what it had not saved).
+ */
+const withGrace = <A, E>(save: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.gen(function* () {
+      const grace = yield* SaveGrace
+      const fiber = yield* Effect.forkDetach(save)
+      return yield* restore(Fiber.join(fiber)).pipe(
+        Effect.onInterrupt(() =>
+          Fiber.await(fiber).pipe(Effect.timeoutOption(grace), Effect.andThen(Fiber.interrupt(fiber)), Effect.asVoid)
+        )
+      )
+    })
+  )
 
 /** The error for files that are stored but whose shards are (partly) unsaved. */
 const incomplete = (
@@ -179,7 +253,9 @@ const uploadEncrypted = Effect.fnUntraced(function* (
   const address = yield* refuseBadRequest(files, owner)
   // Before a byte is sent: a token the key nodes refuse would leave a stored file with no saved key.
   yield* deps.auth.checkToken(owner)
-  const { keyed, parts } = yield* encryptFiles(deps, files)
+  const journal = yield* journalFor(deps.journal)
+  yield* deps.finishPending(options, journal)
+  const { keyed, parts } = yield* encryptFiles(deps, journal, files, options, address)
   return yield* Effect.scoped(
     Effect.gen(function* () {
       const sent = yield* sendAdd(
@@ -201,7 +277,13 @@ const uploadEncrypted = Effect.fnUntraced(function* (
       const entries = yield* readEntries(sent.text, sent.url, keyed)
       // Shards are saved only under CIDs that address the ciphertext sent.
       yield* sent.check(entries)
-      return yield* saveAll(deps, options, owner, address, keyed, entries)
+      return yield* withGrace(
+        recordCids(journal, keyed, entries).pipe(
+          // Unrecorded, the CID is found again by the salt; the save goes on.
+          Effect.catch((error) => Effect.logWarning(error.message)),
+          Effect.andThen(saveAll(deps, journal, options, owner, address, keyed, entries))
+        )
+      )
     })
   )
 })
@@ -221,6 +303,7 @@ const readEntries = (text: string, target: string, keyed: ReadonlyArray<Keyed>) 
 /** Saves every file's shards; the entries in the files' order, or what could not be saved. */
 const saveAll = Effect.fnUntraced(function* (
   deps: EncryptedDeps,
+  journal: Journal,
   options: Options,
   owner: Owner,
   address: string,
@@ -230,7 +313,7 @@ const saveAll = Effect.fnUntraced(function* (
   const byName = new Map(entries.map((e) => [e.Name, e]))
   const outcomes = yield* Effect.forEach(
     keyed,
-    (k) => saveShards(deps, options, owner, address, k, byName.get(k.planned.name)),
+    (k) => saveShards(deps, journal, options, owner, address, k, byName.get(k.planned.name)),
     { concurrency: 4 }
   )
   const failed = outcomes.flatMap((o) => (Option.isSome(o) ? [o.value] : []))

@@ -13,6 +13,8 @@ import type {
   CidMismatch,
   DuplicateFileName,
   EncryptedUploadIncomplete,
+  JournalFailed,
+  PendingKeysUnfinished,
   FileStreamError,
   UploadConnectionReset,
   InvalidPublicKey,
@@ -207,6 +209,27 @@ export const EncryptionOptions = encryption({})
 /** @category models */
 export type EncryptionOptions = typeof EncryptionOptions.Type
 
+const repairFields = {
+  apiKey: commonFields.apiKey,
+  /**
+   * A file the upload node stored but never acknowledged is deleted from the account instead of
+   * having its shards saved. @default false
+   */
+  deleteOrphans: Schema.optional(Schema.Boolean)
+}
+
+/**
+ * Options of `Upload.repair`: the account (its API key) and the owner, as an encrypted upload takes it.
+ *
+ * @category schemas
+ */
+export const RepairOptions = Schema.Union([
+  Schema.Struct({ ...repairFields, ...signerOwner }),
+  Schema.Struct({ ...repairFields, ...addressOwner })
+])
+/** @category models */
+export type RepairOptions = typeof RepairOptions.Type
+
 /**
  * Options of `Upload.encryptedText` and `Upload.encryptedBuffer`.
  *
@@ -275,3 +298,5 @@ export type EncryptedUploadFailure =
   | DuplicateFileName
   | AuthTokenMustBeJwt
   | EncryptedUploadIncomplete
+  | JournalFailed
+  | PendingKeysUnfinished
