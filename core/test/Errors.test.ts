@@ -124,6 +124,27 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     'Invalid file name "..": a path segment is ".."'
   ],
   [
+    new Errors.JournalFailed({
+      operation: "write",
+      location: "/home/u/.local/state/lighthouse-effect/pending-keys",
+      cause: new Error("EACCES")
+    }),
+    "JournalFailed",
+    "The key journal could not write /home/u/.local/state/lighthouse-effect/pending-keys"
+  ],
+  [
+    new Errors.JournalEntrySealed({ id: "e1" }),
+    "JournalEntrySealed",
+    "The journal entry e1 is sealed for another signer"
+  ],
+  [
+    new Errors.PendingKeysUnfinished({
+      entries: [{ id: "e1", name: "a.txt", cid: "bafkqaaa", reason: "Error encrypting file: fetch Error (node 4)" }]
+    }),
+    "PendingKeysUnfinished",
+    "1 earlier encrypted upload(s) of this account could not be finished: a.txt (bafkqaaa), Error encrypting file: fetch Error (node 4); run `lighthouse-effect repair` (Upload.repair)"
+  ],
+  [
     new Errors.UnreadableEntry({ path: "loop/self", reason: "symlink loop" }),
     "UnreadableEntry",
     "Unreadable entry in folder: loop/self (symlink loop)"
