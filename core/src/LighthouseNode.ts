@@ -15,6 +15,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodePath from "@effect/platform-node/NodePath"
 import type * as Config from "effect/Config"
 import * as Layer from "effect/Layer"
+import * as Effect from "effect/Effect"
 import { layerReleasingAgent } from "./internal/ReleasingAgent.ts"
 import { isNodeItself } from "./internal/runtime.ts"
 import * as Lighthouse from "./Lighthouse.ts"
@@ -46,11 +47,20 @@ export interface NodeOptions extends Lighthouse.Options {
   readonly journal?: "state" | "memory" | { readonly directory: string } | undefined
 }
 
+/** The user's home, when the runtime may tell it (Deno asks `--allow-sys` for it; `HOME` is read first). */
+const userHome = (): string | undefined => {
+  try {
+    return homedir()
+  } catch {
+    return undefined
+  }
+}
+
 const journalLayer = (journal: NodeOptions["journal"]) =>
   journal === "memory"
     ? PendingKeys.layerMemory
     : (journal === undefined || journal === "state"
-        ? PendingKeys.layerState(homedir())
+        ? Layer.unwrap(Effect.sync(() => PendingKeys.layerState(userHome())))
         : PendingKeys.layerFile(journal.directory)
       ).pipe(Layer.provide([NodeFileSystem.layer, NodePath.layer]))
 

@@ -200,6 +200,19 @@ const listen = (server: Server, host: HostName, port: number, bind: string) =>
     })
   })
 
+/** A development route's answer: refused from other origins and without JSON, else the clock's. */
+const answerDev = async (
+  clock: DevClock | undefined,
+  origins: ReturnType<typeof ownOrigins>,
+  request: Request
+): Promise<Response> => {
+  const refused = devRouteRefusal(request, origins)
+  if (refused !== undefined) return refused
+  if (request.method === "OPTIONS") return new Response(null, { status: 204 })
+  if (new URL(request.url).pathname === devClockPath) return answerDevClock(clock, request)
+  return Response.json({ error: "Not Found" }, { status: 404 })
+}
+
 /** Starts one HTTP server per host; resolves once all listen. */
 export const serveMockNetwork = async (options: ServeOptions = {}): Promise<ServedMockNetwork> => {
   const clock = options.network === undefined ? makeDevClock(options.clock ?? Date.now) : undefined
@@ -209,15 +222,6 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
   const bind = options.bind ?? "127.0.0.1"
   const handlers = [...network.handlers]
   const servers: Array<Server> = []
-
-  /** A development route's answer: refused from other origins and without JSON, else the clock's. */
-  const answerDev = async (request: Request, port: number): Promise<Response> => {
-    const refused = devRouteRefusal(request, ownOrigins(bind, port))
-    if (refused !== undefined) return refused
-    if (request.method === "OPTIONS") return new Response(null, { status: 204 })
-    if (new URL(request.url).pathname === devClockPath) return answerDevClock(clock, request)
-    return Response.json({ error: "Not Found" }, { status: 404 })
-  }
 
   const handle = (base: string) => async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const dev = URL.parse(incoming.url ?? "/", base)?.pathname.startsWith(devPathPrefix) === true
@@ -232,7 +236,7 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
     try {
       const request = toFetchRequest(incoming, base, abort.signal)
       const answer = dev
-        ? await answerDev(request, incoming.socket.localPort ?? 0)
+        ? await answerDev(clock, ownOrigins(bind, incoming.socket.localPort ?? 0), request)
         : ((await getResponse(handlers, request)) ?? Response.json({ error: "Not Found" }, { status: 404 }))
       // Answered before the whole body came (a refusal): read the rest rather than reset under the client.
       const early = request.body !== null && !incoming.complete && answer.type !== "error"

@@ -26,9 +26,18 @@ export interface Finished {
 const timeLimitMs = 180_000
 
 /** Runs a command to its end (or the time limit), from the repository, and collects its output. */
-export const runProcess = (command: string, args: ReadonlyArray<string>): Promise<Finished> =>
+export const runProcess = (
+  command: string,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>> = {}
+): Promise<Finished> =>
   new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], timeout: timeLimitMs })
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: timeLimitMs
+    })
     let stdout = ""
     let output = ""
     child.stdout.setEncoding("utf8").on("data", (text: string) => {

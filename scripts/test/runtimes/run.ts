@@ -39,12 +39,13 @@ class RuntimeFailed extends Error {
 }
 
 /** A runtime with Node's APIs running `main.ts`, the input as its argument, the report on stdout. */
-const processRun = (name: string, command: string, args: ReadonlyArray<string>): Run => ({
+/** `stateHome`: where the encrypted upload's key journal goes (not the user's own state directory). */
+const processRun = (name: string, command: string, args: ReadonlyArray<string>, stateHome: string): Run => ({
   name,
   fileSystem: true,
   run: async (input) => {
     const main = join(root, "scripts/test/runtimes/main.ts")
-    const result = await runProcess(command, [...args, main, JSON.stringify(input)])
+    const result = await runProcess(command, [...args, main, JSON.stringify(input)], { XDG_STATE_HOME: stateHome })
     if (result.status !== 0) throw new RuntimeFailed(name, `exit ${result.status}\n${result.output}`)
     return JSON.parse(result.stdout) as ScenarioReport
   }
@@ -155,17 +156,26 @@ const main = async () => {
       throw error
     })
     try {
+      const stateHome = join(work, "state")
       const runs = [
-        processRun(`Node ${process.versions.node}`, process.execPath, [`--conditions=${source}`]),
-        processRun("Bun", bin("bun"), [`--conditions=${source}`]),
-        processRun("Deno", bin("deno"), [
-          "run",
-          `--conditions=${source}`,
-          "--node-modules-dir=manual",
-          "--allow-net=127.0.0.1",
-          "--allow-read",
-          "--allow-env"
-        ]),
+        processRun(`Node ${process.versions.node}`, process.execPath, [`--conditions=${source}`], stateHome),
+        processRun("Bun", bin("bun"), [`--conditions=${source}`], stateHome),
+        processRun(
+          "Deno",
+          bin("deno"),
+          [
+            "run",
+            `--conditions=${source}`,
+            "--node-modules-dir=manual",
+            "--allow-net=127.0.0.1",
+            "--allow-read",
+            `--allow-write=${stateHome}`,
+            // The key journal: the owner checks of its files (uid, gid) and, without HOME, the home.
+            "--allow-sys=uid,gid,homedir",
+            "--allow-env"
+          ],
+          stateHome
+        ),
         workerRun("workerd (esbuild bundle)", post(workerd.urls.esbuild!)),
         workerRun("workerd (Vite bundle)", post(workerd.urls.vite!)),
         workerRun(`Chromium ${browser.version}`, browser.call)
