@@ -9,7 +9,7 @@
  *   cursor moves, a newline forging a line), and exactly in JSON;
  * - hostile keystores are refused at once, typed: a pbkdf2 count of 2^31, a short MAC, `dklen` 16.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { createCipheriv, pbkdf2Sync, randomBytes } from "node:crypto"
 import { closeSync, openSync } from "node:fs"
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
@@ -20,29 +20,15 @@ import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Executable } from "./executable.ts"
+import { buildExecutable, type Executable, runExecutable } from "./executable.ts"
 import { freshConfigHome } from "./support.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 let executable: Executable
 
-interface Exited {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
 /** Runs the executable with `args` and `env` (over a clean environment); killed after 45 s (a hang: code null). */
 const cli = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>, input?: string) =>
-  new Promise<Exited>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [executable.bin, ...args],
-      { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, timeout: 45_000 },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : (child.exitCode ?? null), stdout, stderr })
-    )
-    child.stdin?.end(input ?? "")
-  })
+  runExecutable(executable, args, env, { timeoutMs: 45_000, ...(input === undefined ? {} : { input }) })
 
 /** `… > file`: the executable's stdout is the file itself. */
 const cliToFile = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>, file: string) =>

@@ -3,35 +3,21 @@
  * loopback ports, and each command runs as its own process pointed at it by the `LIGHTHOUSE_*`
  * variables it printed. Only exit codes, stdout JSON and stderr are read.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { readFile, stat, writeFile } from "node:fs/promises"
 import * as nodePath from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Executable } from "./executable.ts"
+import { buildExecutable, type Executable, runExecutable } from "./executable.ts"
 import { freshConfigHome } from "./support.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 let executable: Executable
 
-interface Exited {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
 /** Runs the executable with `args` and `env` (over a clean environment), stdin from `input`. */
 const cli = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>, input?: string) =>
-  new Promise<Exited>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [executable.bin, ...args],
-      { cwd: root, env: { PATH: process.env.PATH ?? "", ...env } },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : (child.exitCode ?? null), stdout, stderr })
-    )
-    child.stdin?.end(input ?? "")
-  })
+  runExecutable(executable, args, env, input === undefined ? {} : { input })
 
 let dev: ChildProcess
 let hosts: Record<string, string>

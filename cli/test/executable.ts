@@ -6,6 +6,7 @@
  * tsx compiled the library's sources again in every process. What ships is tested by
  * `npm run test:cli-package` (the packed, tsc-compiled package installed by npx).
  */
+import { execFile } from "node:child_process"
 import { mkdir, mkdtemp, rm } from "node:fs/promises"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
@@ -48,3 +49,30 @@ export const buildExecutable = async (): Promise<Executable> => {
   })
   return { bin: nodePath.join(outdir, "bin.js"), remove: () => rm(outdir, { recursive: true, force: true }) }
 }
+
+/** How a run of the executable ended: its exit code (`null` when killed), stdout and stderr. */
+export interface Exited {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Runs the executable with `args` from the repository, over a clean environment (`PATH` and
+ * `env`), stdin from `input`; past `timeoutMs` it is killed (a hang: code `null`).
+ */
+export const runExecutable = (
+  executable: Executable,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>>,
+  options: { readonly input?: string; readonly timeoutMs?: number } = {}
+) =>
+  new Promise<Exited>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [executable.bin, ...args],
+      { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, timeout: options.timeoutMs ?? 0 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : (child.exitCode ?? null), stdout, stderr })
+    )
+    child.stdin?.end(options.input ?? "")
+  })

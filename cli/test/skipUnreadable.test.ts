@@ -4,23 +4,17 @@
  * `--skip-unreadable` uploads the rest and names each entry it skipped, on stderr in text mode and
  * in the `--json` result, plain and `--encrypted` (whose list of results becomes `files`).
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Executable } from "./executable.ts"
+import { buildExecutable, type Executable, runExecutable } from "./executable.ts"
 import { freshConfigHome } from "./support.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
-
-interface Exited {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
 
 let executable: Executable
 let dev: ChildProcess
@@ -29,16 +23,7 @@ let scratch: string
 let site: string
 
 /** Runs the executable with `args` over a clean environment. */
-const cli = (args: ReadonlyArray<string>) =>
-  new Promise<Exited>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [executable.bin, ...args],
-      { cwd: root, env: { PATH: process.env.PATH ?? "", ...env } },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : (child.exitCode ?? null), stdout, stderr })
-    )
-    child.stdin?.end()
-  })
+const cli = (args: ReadonlyArray<string>) => runExecutable(executable, args, env)
 
 beforeAll(async () => {
   executable = await buildExecutable()
