@@ -9,18 +9,17 @@
  *   cursor moves, a newline forging a line), and exactly in JSON;
  * - hostile keystores are refused at once, typed: a pbkdf2 count of 2^31, a short MAC, `dklen` 16.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { createCipheriv, pbkdf2Sync, randomBytes } from "node:crypto"
 import { closeSync, openSync } from "node:fs"
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as nodePath from "node:path"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Executable, runExecutable } from "./executable.ts"
+import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./executable.ts"
 import { freshConfigHome } from "./support.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -86,7 +85,7 @@ const startGatewayProxy = (target: URL) =>
     )
   })
 
-let dev: ChildProcess
+let dev: Dev | undefined
 let home: string
 let env: Record<string, string>
 /** `env` with the refusing gateway in front. */
@@ -94,18 +93,8 @@ let behindProxy: Record<string, string>
 
 beforeAll(async () => {
   executable = await buildExecutable()
-  dev = spawn(process.execPath, [executable.bin, "dev", "--free-ports", "--json"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let stderr = ""
-  dev.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  const hosts = await new Promise<Record<string, string>>((resolve, reject) => {
-    createInterface({ input: dev.stdout! }).on("line", (line) => resolve(JSON.parse(line).env))
-    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)))
-  })
+  dev = await startDev(executable)
+  const hosts = dev.hosts
   home = await freshConfigHome()
   env = {
     ...hosts,
@@ -120,11 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => (gatewayProxy === undefined ? resolve(undefined) : gatewayProxy.close(resolve)))
-  if (dev !== undefined && dev.exitCode === null) {
-    const exited = new Promise((resolve) => dev.once("exit", resolve))
-    dev.kill("SIGINT")
-    await exited
-  }
+  await dev?.stop()
   await executable?.remove()
 })
 

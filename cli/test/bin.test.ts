@@ -3,13 +3,12 @@
  * loopback ports, and each command runs as its own process pointed at it by the `LIGHTHOUSE_*`
  * variables it printed. Only exit codes, stdout JSON and stderr are read.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { readFile, stat, writeFile } from "node:fs/promises"
 import * as nodePath from "node:path"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Executable, runExecutable } from "./executable.ts"
+import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./executable.ts"
 import { freshConfigHome } from "./support.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -19,25 +18,15 @@ let executable: Executable
 const cli = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>, input?: string) =>
   runExecutable(executable, args, env, input === undefined ? {} : { input })
 
-let dev: ChildProcess
+let dev: Dev | undefined
 let hosts: Record<string, string>
 let home: string
 let env: Record<string, string>
 
 beforeAll(async () => {
   executable = await buildExecutable()
-  dev = spawn(process.execPath, [executable.bin, "dev", "--free-ports", "--json"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let stderr = ""
-  dev.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  hosts = await new Promise((resolve, reject) => {
-    createInterface({ input: dev.stdout! }).on("line", (line) => resolve(JSON.parse(line).env))
-    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)))
-  })
+  dev = await startDev(executable)
+  hosts = dev.hosts
   home = await freshConfigHome()
   env = {
     ...hosts,
@@ -48,11 +37,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  if (dev !== undefined && dev.exitCode === null) {
-    const exited = new Promise((resolve) => dev.once("exit", resolve))
-    dev.kill("SIGINT")
-    await exited
-  }
+  await dev?.stop()
   await executable?.remove()
 })
 

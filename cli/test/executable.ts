@@ -6,9 +6,10 @@
  * tsx compiled the library's sources again in every process. What ships is tested by
  * `npm run test:cli-package` (the packed, tsc-compiled package installed by npx).
  */
-import { execFile } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
 import { mkdir, mkdtemp, rm } from "node:fs/promises"
 import * as nodePath from "node:path"
+import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { build, type Plugin } from "esbuild"
 
@@ -76,3 +77,33 @@ export const runExecutable = (
     )
     child.stdin?.end(options.input ?? "")
   })
+
+/** A `dev` process serving the local network on free ports: its hosts' variables, and its stop. */
+export interface Dev {
+  readonly hosts: Record<string, string>
+  /** Ctrl-C, then waits for its exit. */
+  readonly stop: () => Promise<void>
+}
+
+/** Starts `lighthouse-effect dev --free-ports --json`; resolves once it prints its hosts. */
+export const startDev = async (executable: Executable): Promise<Dev> => {
+  const dev = spawn(process.execPath, [executable.bin, "dev", "--free-ports", "--json"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stderr = ""
+  dev.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const hosts = await new Promise<Record<string, string>>((resolve, reject) => {
+    createInterface({ input: dev.stdout }).on("line", (line) => resolve(JSON.parse(line).env))
+    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)))
+  })
+  const stop = async () => {
+    if (dev.exitCode !== null) return
+    const exited = new Promise((resolve) => dev.once("exit", resolve))
+    dev.kill("SIGINT")
+    await exited
+  }
+  return { hosts, stop }
+}

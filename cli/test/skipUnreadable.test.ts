@@ -4,20 +4,15 @@
  * `--skip-unreadable` uploads the rest and names each entry it skipped, on stderr in text mode and
  * in the `--json` result, plain and `--encrypted` (whose list of results becomes `files`).
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as nodePath from "node:path"
-import { createInterface } from "node:readline"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Executable, runExecutable } from "./executable.ts"
+import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./executable.ts"
 import { freshConfigHome } from "./support.ts"
 
-const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
-
 let executable: Executable
-let dev: ChildProcess
+let dev: Dev | undefined
 let env: Record<string, string>
 let scratch: string
 let site: string
@@ -27,18 +22,8 @@ const cli = (args: ReadonlyArray<string>) => runExecutable(executable, args, env
 
 beforeAll(async () => {
   executable = await buildExecutable()
-  dev = spawn(process.execPath, [executable.bin, "dev", "--free-ports", "--json"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let stderr = ""
-  dev.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  const hosts = await new Promise<Record<string, string>>((resolve, reject) => {
-    createInterface({ input: dev.stdout! }).on("line", (line) => resolve(JSON.parse(line).env))
-    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)))
-  })
+  dev = await startDev(executable)
+  const hosts = dev.hosts
   env = {
     ...hosts,
     XDG_CONFIG_HOME: await freshConfigHome(),
@@ -63,11 +48,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  if (dev !== undefined && dev.exitCode === null) {
-    const exited = new Promise((resolve) => dev.once("exit", resolve))
-    dev.kill("SIGINT")
-    await exited
-  }
+  await dev?.stop()
   await executable?.remove()
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true })
 })
