@@ -11,7 +11,7 @@
  *
  * The provider's own SDK has none of these; see docs/PROTOCOL.md#pdp-deals.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"

@@ -5,7 +5,7 @@
  *
  * The provider's own SDK has no call for this route; see docs/PROTOCOL.md#pinning-a-cid.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"

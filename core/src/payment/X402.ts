@@ -18,7 +18,7 @@
  * `X402PaymentRefused` with the x402 reason. The wire format is in
  * docs/PROTOCOL.md#x402-pay-per-upload.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
