@@ -25,9 +25,13 @@ import type { Download } from "../Download.ts"
 import { DecryptOptions, Options as DownloadOptions, ToFileOptions } from "../download/Models.ts"
 import { InvalidArgument } from "../Errors.ts"
 import type { Files } from "../Files.ts"
-import { QuoteInput as FilesQuoteInput, UploadsOptions, UploadsPageOptions } from "../files/Models.ts"
-import { AwaitPdpDealOptions } from "../files/Pdp.ts"
-import { PinInput } from "../files/Pin.ts"
+import {
+  AwaitPdpDealOptions,
+  QuoteInput as FilesQuoteInput,
+  PinInput,
+  UploadsOptions,
+  UploadsPageOptions
+} from "../files/Models.ts"
 import type { Ipns } from "../Ipns.ts"
 import { PublishRecordInput } from "../ipns/Models.ts"
 import type { KeyShards } from "../KeyShards.ts"
@@ -40,9 +44,10 @@ import {
   PriceInput,
   QuoteInput,
   QuotePathsInput,
-  Target
+  Target,
+  X402QuoteInput,
+  X402UploadInput
 } from "../payment/Models.ts"
-import { X402QuoteInput, X402UploadInput } from "../payment/X402.ts"
 import { Credential } from "../schema/Credential.ts"
 import { ServiceSchema as SignerSchema } from "../signer/Service.ts"
 import type { Upload } from "../Upload.ts"
