@@ -42,13 +42,7 @@ import {
 import * as Hosts from "../internal/Hosts.ts"
 import { UploadedEntry } from "../upload/Response.ts"
 import type { X402QuoteInput, X402UploadInput } from "./Models.ts"
-import {
-  chooseTerms,
-  expectation,
-  type X402Expectation,
-  X402Requirements,
-  type X402Terms
-} from "./X402Terms.ts"
+import { chooseTerms, expectation, type X402Expectation, X402Requirements, type X402Terms } from "./X402Terms.ts"
 
 export { type X402Limits, X402Requirements, type X402Terms } from "./X402Terms.ts"
 
