@@ -36,9 +36,13 @@ import type {
   UnreadableEntry
 } from "./Errors.ts"
 import type {
+  AwaitPdpDealOptions,
+  CompletedPdpDeal,
   Deal,
   Deleted,
   FileInfo,
+  PdpDeal,
+  PinInput,
   Proof,
   Quote,
   QuoteInput,
@@ -59,14 +63,7 @@ import { LighthouseConfig } from "./LighthouseConfig.ts"
 import type { WalrusBlobId } from "./schema/Walrus.ts"
 
 export * from "./files/Models.ts"
-export {
-  type AwaitPdpDealOptions,
-  type CompletedPdpDeal,
-  PdpDeal,
-  PdpSizeLimit,
-  PdpTransaction
-} from "./files/Pdp.ts"
-export { PinInput } from "./files/Pin.ts"
+export { PdpSizeLimit } from "./files/Pdp.ts"
 
 // =============================================================================
 // Service
@@ -109,7 +106,7 @@ export interface Service {
   /** Pins content already on IPFS to the account: its record joins the uploads list and counts against the quota. */
   readonly pin: (
     apiKey: Token,
-    input: Pin.PinInput
+    input: PinInput
   ) => Effect.Effect<UploadedFile, InvalidArgument | InvalidCid | ContentUnreachable | RequestFailed | TransportFailure>
   /** Asks for a PDP deal of a stored file; over 100 MB it is `PdpSizeLimitExceeded`, before the request. */
   readonly requestPdpDeal: (
@@ -119,12 +116,12 @@ export interface Service {
   /** The PDP deals of a CID; empty until one is made. */
   readonly pdpDealStatus: (
     cid: string
-  ) => Effect.Effect<ReadonlyArray<Pdp.PdpDeal>, InvalidCid | RequestFailed | TransportFailure>
+  ) => Effect.Effect<ReadonlyArray<PdpDeal>, InvalidCid | RequestFailed | TransportFailure>
   /** Polls the PDP deal status on a schedule until a completed deal is listed. */
   readonly awaitPdpDeal: (
     cid: string,
-    options?: Pdp.AwaitPdpDealOptions
-  ) => Effect.Effect<Pdp.CompletedPdpDeal, InvalidCid | PdpDealTimedOut | RequestFailed | TransportFailure>
+    options?: AwaitPdpDealOptions
+  ) => Effect.Effect<CompletedPdpDeal, InvalidCid | PdpDealTimedOut | RequestFailed | TransportFailure>
   /** Sizes and types of files about to be uploaded, with the account's usage. */
   readonly quote: (
     apiKey: Token,

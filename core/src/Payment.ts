@@ -54,7 +54,9 @@ import type {
   QuotePathsInput,
   QuoteResult,
   Target,
-  TargetFailure
+  TargetFailure,
+  X402QuoteInput,
+  X402UploadInput
 } from "./payment/Models.ts"
 import * as PriceOps from "./payment/Price.ts"
 import * as Reads from "./payment/Reads.ts"
@@ -69,7 +71,7 @@ export type {
   X402Terms,
   X402UploadResult
 } from "./payment/X402.ts"
-export { TransferWithAuthorization, X402QuoteInput, X402UploadInput } from "./payment/X402.ts"
+export { TransferWithAuthorization } from "./payment/X402.ts"
 export {
   defaultMaxAmount as x402DefaultMaxAmount,
   defaultMaxTimeoutSeconds as x402DefaultMaxTimeoutSeconds,
@@ -114,9 +116,9 @@ export interface Service {
    * Uploads a file paid per upload over x402 (`POST /api/x402/upload`): USDC, EIP-3009, no API key.
    * Signs only terms within the caller's limits (network, asset, `maxAmount`, `maxTimeoutSeconds`).
    */
-  readonly x402Upload: (input: X402.X402UploadInput) => Effect.Effect<X402.X402UploadResult, X402UploadError>
+  readonly x402Upload: (input: X402UploadInput) => Effect.Effect<X402.X402UploadResult, X402UploadError>
   /** What `x402Upload` would pay for the file (price, payee, chain, token, window), checked the same way; nothing signed. */
-  readonly x402Quote: (input: X402.X402QuoteInput) => Effect.Effect<X402.X402Quote, X402QuoteError>
+  readonly x402Quote: (input: X402QuoteInput) => Effect.Effect<X402.X402Quote, X402QuoteError>
 }
 
 /**

@@ -10,7 +10,7 @@
  * The `Data` of a UnixFS `file` node over children of the given content sizes, right for every
  * size (ipfs-unixfs's writer leaves bytes unwritten for sizes from 2^31 to 2^32 − 1).
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 export { fileNodeData } from "./unixfs/FileData.ts"
 export { MAX_BLOCK_BYTES, verifyCar } from "./verify/Car.ts"

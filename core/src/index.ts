@@ -25,6 +25,8 @@ export * as LighthouseConfig from "./LighthouseConfig.ts"
 export * as LighthouseStorage from "./LighthouseStorage.ts"
 export * as Mime from "./upload/Mime.ts"
 export * as Networks from "./Networks.ts"
+/** @internal The local network frees its buffers with it (`lighthouse-effect/mocks`); not for applications. */
+export * as OwnedBytes from "./internal/OwnedBytes.ts"
 export * as Payment from "./Payment.ts"
 export * as PendingKeys from "./PendingKeys.ts"
 export * as Shamir from "./crypto/Shamir.ts"

@@ -125,10 +125,10 @@ describe("Promise facade over the composed layer", () => {
     )
     const owned = { cid: "bafy", address: signer.address, token: "jwt" }
     expect(await messageOf("keyShards", "save", { ...owned, keyShards: [1, 2, 3, 4, 5] })).toBe(
-      "Invalid argument to keyShards.save: argument 1 must be { address, cid, token, keyShards, shareTo? }"
+      "Invalid argument to keyShards.save: argument 1 must be { cid, address, token, keyShards, shareTo? }"
     )
     expect(await messageOf("keyShards", "recover", { ...owned, count: "3" })).toBe(
-      "Invalid argument to keyShards.recover: argument 1 must be { address, cid, token, dynamicData?, count? }"
+      "Invalid argument to keyShards.recover: argument 1 must be { cid, address, token, dynamicData?, count?, ownerAddress? }"
     )
     // The shape right, the values wrong: the service's own error, not InvalidArgument.
     const badShards = await loose("keyShards", "save")({ ...owned, keyShards: [{}] }).catch((e: unknown) => e)
@@ -150,24 +150,33 @@ describe("Promise facade over the composed layer", () => {
     }
     // Storage types are the two there are; the schema says so before a request is made.
     expect(await messageOf("upload", "text", "x", { apiKey: "key", storageType: "s3" })).toBe(
-      "Invalid argument to upload.text: argument 2 must be upload options ({ apiKey, … })"
+      "Invalid argument to upload.text: argument 2 must be " +
+        "{ apiKey, cidVersion?, dealParameters?, onProgress?, verify?, storageType?, name?, mimeType? }"
     )
     expect(await messageOf("upload", "text", "x", { apiKey: "key", dealParameters: { num_copies: "2" } })).toBe(
-      "Invalid argument to upload.text: argument 2 must be upload options ({ apiKey, … })"
+      "Invalid argument to upload.text: argument 2 must be " +
+        "{ apiKey, cidVersion?, dealParameters?, onProgress?, verify?, storageType?, name?, mimeType? }"
     )
     // The stream's options name every field it takes.
     expect(await messageOf("download", "stream", "bafy", { range: { offset: "0" } })).toBe(
       "Invalid argument to download.stream: argument 2 must be " +
-        "{ gateway?, path?, storageType?, range?, verification?, trustless? } or undefined"
+        "{ gateway?, path?, storageType?, range?, verification?, trustless?, " +
+        "sources?, strategy?, stallTimeout?, rangeSize?, requestsPerSource?, window? } or undefined"
     )
     expect(await messageOf("download", "bytes", "bafy", { decrypt: { signer: {} } })).toBe(
-      "Invalid argument to download.bytes: argument 2 must be { gateway?, path?, decrypt? } or undefined"
+      "Invalid argument to download.bytes: argument 2 must be { gateway?, path?, storageType?, range?, " +
+        "verification?, trustless?, sources?, strategy?, stallTimeout?, rangeSize?, requestsPerSource?, window?, " +
+        "decrypt? } or undefined"
     )
     expect(await messageOf("files", "uploads", "key", { after: 3 })).toBe(
       "Invalid argument to files.uploads: argument 2 must be { fileType?, after? } or undefined"
     )
     expect(await messageOf("payment", "quote", { files: [1, { fileSize: "1" }] })).toBe(
       "Invalid argument to payment.quote: argument 1 must be { files, network?, token? }"
+    )
+    // Options that take a signer or an address and a token say so.
+    expect(await messageOf("upload", "repair", { apiKey: "key", deleteOrphans: "yes" })).toBe(
+      "Invalid argument to upload.repair: argument 1 must be { apiKey, deleteOrphans? } with { signer } or { address, token }"
     )
   })
 

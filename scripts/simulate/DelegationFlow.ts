@@ -4,7 +4,7 @@
  * with its own JWT and naming the owner, recovers the key of each encrypted file and decrypts
  * one; a stranger naming the owner is refused; once the owner revokes, the friend is refused too.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import { Effect, Redacted } from "effect"
 import { AccessControl, Auth, Download, KeyShards } from "lighthouse-effect"

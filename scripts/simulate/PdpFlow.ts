@@ -4,7 +4,7 @@
  * network's clock moves the 20 minutes the provider announces; the library's schedule-based wait
  * then returns the completed deal with its root CID, download URL and transaction hash.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import { Effect } from "effect"
 import { Files } from "lighthouse-effect"

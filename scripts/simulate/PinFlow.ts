@@ -4,7 +4,7 @@
  * owner pins it under a name, finds its record in the uploads list and its bytes in usage, and a
  * pin of content nobody holds is refused with the typed `ContentUnreachable`.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import { Effect } from "effect"
 import { Files } from "lighthouse-effect"

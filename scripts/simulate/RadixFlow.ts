@@ -5,7 +5,7 @@
  * until the ledger credits it, then recovers the key and decrypts. Last, clearing the conditions
  * with an empty list is refused before any request, as documented in the README.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import { Effect, Redacted } from "effect"
 import { AccessControl, Auth, Download, KeyShards, Upload } from "lighthouse-effect"

@@ -4,7 +4,7 @@
  * from the Walrus gateway, sees it in the Walrus quota and the uploads list filtered to Walrus, and
  * deletes it, which frees the quota.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import { Effect } from "effect"
 import { Download, Files, Upload } from "lighthouse-effect"

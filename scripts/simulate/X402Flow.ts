@@ -6,7 +6,7 @@
  * authorisation for less than the price is refused with the typed `X402Underpaid`, and the
  * payee gets nothing more.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import { Effect } from "effect"
 import { erc20Abi, formatUnits } from "viem"

@@ -2,7 +2,8 @@
  * Imports run one way: core ← mocks ← (scripts, storybook, cli), with contracts' ABI modules usable
  * by all. Another area is reached only through the package's entry points (`lighthouse-effect/...`),
  * never by a relative path, by sources and tests alike; the folders of core and of mocks do not
- * import each other in a circle.
+ * import each other in a circle. And the map, docs/ARCHITECTURE.md, names every module of core and
+ * every folder of mocks, and nothing that is gone.
  */
 import { readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
@@ -175,6 +176,86 @@ const checked = [
   "storybook/chain",
   "storybook/.storybook"
 ]
+
+/**
+ * The map's rule (stated at the top of docs/ARCHITECTURE.md): a module is named when, under the
+ * heading of its folder (`### \`core/src/download/\``), a list item starts with its name
+ * (`- \`Content.ts\``). Every `.ts` file of core/src and of its folders is a module; in mocks/src,
+ * every folder (`- \`x402/\``) and every file at the top. Headings of other folders (`cli/src/`)
+ * are the map's too, but not checked.
+ */
+const mapEntries = (map: string): Set<string> => {
+  const named = new Set<string>()
+  let folder: string | undefined
+  for (const line of map.split("\n")) {
+    if (/^#{1,6} /.test(line)) folder = /^#{1,6} `((?:core|mocks)\/src\/[^`]*)`/.exec(line)?.[1]
+    const item = /^- `([^`]+)`/.exec(line)
+    if (folder !== undefined && item !== null) named.add(`${folder}${item[1]}`)
+  }
+  return named
+}
+
+/** What the map must name: `core/src/download/Content.ts`, `mocks/src/x402/`, `mocks/src/index.ts`. */
+const mapModules = (files: ReadonlyArray<string>): Set<string> =>
+  new Set(
+    files.flatMap((file) => {
+      const parts = file.split("/")
+      if (parts[0] === "core" && parts[1] === "src") return [file]
+      if (parts[0] === "mocks" && parts[1] === "src") return [parts.length === 3 ? file : `mocks/src/${parts[2]}/`]
+      return []
+    })
+  )
+
+/** The modules the map does not name, and the lines that name what is not there. */
+const mapGaps = (modules: ReadonlySet<string>, named: ReadonlySet<string>): Array<string> => [
+  ...[...modules].filter((module) => !named.has(module)).map((module) => `missing from the map: ${module}`),
+  ...[...named].filter((entry) => !modules.has(entry)).map((entry) => `named by the map but not there: ${entry}`)
+]
+
+describe("the map", () => {
+  it("names every module of core/src/*/, every folder of mocks/src, and nothing that is gone", () => {
+    const modules = mapModules([...sourceFiles("core/src"), ...sourceFiles("mocks/src")])
+    expect(modules.size).toBeGreaterThan(150)
+    const named = mapEntries(readFileSync(path.join(root, "docs/ARCHITECTURE.md"), "utf8"))
+    expect(mapGaps(modules, named).sort()).toEqual([])
+  })
+
+  it("reads names only from items under a folder's heading", () => {
+    const map = [
+      "# Architecture",
+      "- `Upload.ts`: before any folder's heading, so not read",
+      "### `core/src/`",
+      "- `Upload.ts`: a service",
+      "### `core/src/download/`",
+      "- `Content.ts`: the gateway's bytes",
+      "  - `Nested.ts`: not an item of the list",
+      "text naming `Sources.ts` in passing",
+      "## Elsewhere",
+      "- `Split.ts`: under a heading that names no folder",
+      "### `cli/src/commands/`",
+      "- `Dev.ts`: a folder the test does not check",
+      "### `mocks/src/`",
+      "- `x402/`: pay-per-upload"
+    ].join("\n")
+    expect([...mapEntries(map)]).toEqual(["core/src/Upload.ts", "core/src/download/Content.ts", "mocks/src/x402/"])
+    const modules = mapModules([
+      "core/src/Upload.ts",
+      "core/src/download/Content.ts",
+      "core/src/download/Sources.ts",
+      "mocks/src/x402/Facilitator.ts",
+      "mocks/src/x402/UploadRoute.ts",
+      "mocks/src/index.ts"
+    ])
+    expect(mapGaps(modules, mapEntries(map))).toEqual([
+      "missing from the map: core/src/download/Sources.ts",
+      "missing from the map: mocks/src/index.ts"
+    ])
+    expect(mapGaps(new Set(["core/src/Upload.ts"]), mapEntries(map))).toEqual([
+      "named by the map but not there: core/src/download/Content.ts",
+      "named by the map but not there: mocks/src/x402/"
+    ])
+  })
+})
 
 describe("imports", () => {
   it("run one way between areas, through entry points, in sources and tests, without folder cycles", () => {

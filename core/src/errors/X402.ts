@@ -2,7 +2,7 @@
  * x402 pay-per-upload errors: the payment the network asked for was not made. In every case
  * nothing was stored and nothing settled.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
 

@@ -1,9 +1,11 @@
 /**
  * What the API host answers about an account's files, decoded with these schemas, and what a
- * quote takes and gives.
+ * quote, a pin and the wait for a PDP deal take.
  *
  * @since 0.1.0
  */
+import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { TransportFailure } from "../Errors.ts"
 import * as Input from "../upload/Input.ts"
@@ -160,3 +162,57 @@ export type UploadsPageOptions = typeof UploadsPageOptions.Type
  * @category errors
  */
 export type Transport = TransportFailure
+
+/** What a pin takes: the CID, and the name its record gets (the CID itself without one). */
+export const PinInput = Schema.Struct({
+  cid: Schema.String,
+  fileName: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1)))
+}).annotate({ identifier: "PinInput" })
+export type PinInput = typeof PinInput.Type
+
+/** Where a completed PDP deal put the file. */
+export const PdpTransaction = Schema.Struct({
+  RootCID: Schema.String,
+  /** The piece, as the storage provider serves it. */
+  DownloadURL: Schema.String,
+  /** The transaction that added the root to the proof set. */
+  TXHash: Schema.String
+}).annotate({ identifier: "PdpTransaction" })
+export type PdpTransaction = typeof PdpTransaction.Type
+
+/** One PDP deal of a CID (`GET /api/lighthouse/pdp_deal_status`). */
+export const PdpDeal = Schema.Struct({
+  id: Schema.String,
+  cid: Schema.String,
+  /** The requester's address, lower-cased. */
+  publicKey: Schema.String,
+  /** `completed` once the transaction is known. */
+  dealStatus: Schema.String,
+  /** ISO 8601 times. */
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  transactionDetails: Schema.optionalKey(PdpTransaction)
+}).annotate({ identifier: "PdpDeal" })
+export type PdpDeal = typeof PdpDeal.Type
+
+/** A completed deal: its transaction details are there. */
+export type CompletedPdpDeal = PdpDeal & { readonly transactionDetails: PdpTransaction }
+
+/** A time-out or interval as `Duration` takes it (`"1 minute"`, milliseconds, a `Duration`). */
+const DurationInput = Schema.declare(
+  (u: unknown): u is Duration.Input => Option.isSome(Duration.fromInput(u as Duration.Input)),
+  { expected: "a duration" }
+)
+
+/**
+ * How `awaitPdpDeal` polls: `interval` between two status reads (default 1 minute), `timeout` for
+ * the whole wait (default 40 minutes; the provider announces about 20).
+ *
+ * @category schemas
+ */
+export const AwaitPdpDealOptions = Schema.Struct({
+  interval: Schema.optional(DurationInput),
+  timeout: Schema.optional(DurationInput)
+})
+/** @category models */
+export type AwaitPdpDealOptions = typeof AwaitPdpDealOptions.Type

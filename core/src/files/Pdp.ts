@@ -11,11 +11,10 @@
  *
  * The provider's own SDK has none of these; see docs/PROTOCOL.md#pdp-deals.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
@@ -23,60 +22,14 @@ import { PdpDealTimedOut, PdpSizeLimitExceeded } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { type Token, withBearer } from "../internal/http.ts"
 import { parseCid } from "../schema/Cid.ts"
+import { type AwaitPdpDealOptions, type CompletedPdpDeal, PdpDeal } from "./Models.ts"
 import { fileInfo } from "./Records.ts"
 
 /** The largest file a PDP deal takes, in bytes (the provider's "100 MB", read as 100 MiB). */
 export const PdpSizeLimit = 100 * 1024 * 1024
 
-/** Where a completed PDP deal put the file. */
-export const PdpTransaction = Schema.Struct({
-  RootCID: Schema.String,
-  /** The piece, as the storage provider serves it. */
-  DownloadURL: Schema.String,
-  /** The transaction that added the root to the proof set. */
-  TXHash: Schema.String
-}).annotate({ identifier: "PdpTransaction" })
-export type PdpTransaction = typeof PdpTransaction.Type
-
-/** One PDP deal of a CID (`GET /api/lighthouse/pdp_deal_status`). */
-export const PdpDeal = Schema.Struct({
-  id: Schema.String,
-  cid: Schema.String,
-  /** The requester's address, lower-cased. */
-  publicKey: Schema.String,
-  /** `completed` once the transaction is known. */
-  dealStatus: Schema.String,
-  /** ISO 8601 times. */
-  createdAt: Schema.String,
-  updatedAt: Schema.String,
-  transactionDetails: Schema.optionalKey(PdpTransaction)
-}).annotate({ identifier: "PdpDeal" })
-export type PdpDeal = typeof PdpDeal.Type
-
-/** A completed deal: its transaction details are there. */
-export type CompletedPdpDeal = PdpDeal & { readonly transactionDetails: PdpTransaction }
-
 export const isCompleted = (deal: PdpDeal): deal is CompletedPdpDeal =>
   deal.dealStatus === "completed" && deal.transactionDetails !== undefined
-
-/** A time-out or interval as `Duration` takes it (`"1 minute"`, milliseconds, a `Duration`). */
-const DurationInput = Schema.declare(
-  (u: unknown): u is Duration.Input => Option.isSome(Duration.fromInput(u as Duration.Input)),
-  { expected: "a duration" }
-)
-
-/**
- * How `awaitPdpDeal` polls: `interval` between two status reads (default 1 minute), `timeout` for
- * the whole wait (default 40 minutes; the provider announces about 20).
- *
- * @category schemas
- */
-export const AwaitPdpDealOptions = Schema.Struct({
-  interval: Schema.optional(DurationInput),
-  timeout: Schema.optional(DurationInput)
-})
-/** @category models */
-export type AwaitPdpDealOptions = typeof AwaitPdpDealOptions.Type
 
 /** Asks for a PDP deal of a stored file; refuses, before asking, a file over {@link PdpSizeLimit}. */
 export const requestPdpDeal = Effect.fn("Files.requestPdpDeal")(function* (hosts: Hosts, apiKey: Token, cid: string) {

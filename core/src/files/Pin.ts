@@ -5,7 +5,7 @@
  *
  * The provider's own SDK has no call for this route; see docs/PROTOCOL.md#pinning-a-cid.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -14,14 +14,7 @@ import { ContentUnreachable, InvalidArgument } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { type Token, withBearer } from "../internal/http.ts"
 import { parseCid } from "../schema/Cid.ts"
-import { UploadedFile } from "./Models.ts"
-
-/** What a pin takes: the CID, and the name its record gets (the CID itself without one). */
-export const PinInput = Schema.Struct({
-  cid: Schema.String,
-  fileName: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1)))
-}).annotate({ identifier: "PinInput" })
-export type PinInput = typeof PinInput.Type
+import { PinInput, UploadedFile } from "./Models.ts"
 
 /** The answer of a pin: the record it added to the uploads list. */
 export const Pinned = Schema.Struct({ data: UploadedFile }).annotate({ identifier: "Pinned" })

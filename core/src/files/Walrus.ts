@@ -4,7 +4,7 @@
  * account (`DELETE /api/user/delete_file_walrus?id=`, the id from the uploads list). Both answer a
  * non-2xx status as `Request failed with status code {n}`, like the provider's SDK.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"

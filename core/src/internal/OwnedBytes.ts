@@ -13,6 +13,9 @@
  * Only bytes marked by the code that made them for one reader alone are ever freed
  * ({@link markOwned}); anything else (a caller's buffer, a mock's stored block) is left alone.
  *
+ * The package exports this module as `OwnedBytes` for the local network (`lighthouse-effect/mocks`),
+ * which frees its own buffers the same way (`ownedMarks`, `freeBytes`); it is not for applications.
+ *
  * @internal
  */
 
@@ -37,23 +40,46 @@ export const freeBytes = (bytes: Uint8Array): void => {
   }
 }
 
-// Weak: bytes nobody released are forgotten with them.
-const owned = new WeakSet<Uint8Array>()
-
-/** Marks `bytes` (this very view) as made for one reader, who may free them once done. */
-export const markOwned = (bytes: Uint8Array): Uint8Array => {
-  owned.add(bytes)
-  return bytes
+/**
+ * Marks for bytes made for one reader alone, and their release by that reader. Each maker keeps
+ * marks of its own: the library's (below) never free what the local network marked, nor the other
+ * way round, when both run in one process and hand each other their views.
+ */
+export interface OwnedMarks {
+  /** Marks `bytes` (this very view) as made for one reader, who may free them once done. */
+  readonly mark: (bytes: Uint8Array) => Uint8Array
+  /**
+   * Frees `bytes` once their reader is done with them, when they are a view these marks marked;
+   * any other view (a slice of it, a buffer from elsewhere) is left alone.
+   */
+  readonly release: (bytes: Uint8Array) => void
 }
+
+/** A new set of {@link OwnedMarks}, weak: bytes nobody released are forgotten with them. */
+export const ownedMarks = (): OwnedMarks => {
+  const owned = new WeakSet<Uint8Array>()
+  return {
+    mark: (bytes) => {
+      owned.add(bytes)
+      return bytes
+    },
+    release: (bytes) => {
+      if (owned.delete(bytes)) freeBytes(bytes)
+    }
+  }
+}
+
+const libraryMarks = ownedMarks()
+
+/** Marks `bytes` (this very view) as made for one of the library's readers, who may free them once done. */
+export const markOwned: (bytes: Uint8Array) => Uint8Array = libraryMarks.mark
 
 /**
  * Frees `bytes` once their reader is done with them, when they are a view {@link markOwned} marked;
  * any other view (a slice of it, a buffer from elsewhere) is left alone. Only the last holder of a
  * stream's pieces calls this.
  */
-export const releaseOwned = (bytes: Uint8Array): void => {
-  if (owned.delete(bytes)) freeBytes(bytes)
-}
+export const releaseOwned: (bytes: Uint8Array) => void = libraryMarks.release
 
 /**
  * Whether whatever reads a download's stream copies each piece as it comes and keeps none past

@@ -4,7 +4,15 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import type { Account, Address, Hex, TransactionReceipt, WalletClient } from "viem"
+import {
+  type Account,
+  type Address,
+  type Hex,
+  isAddress,
+  type LocalAccount,
+  type TransactionReceipt,
+  type WalletClient
+} from "viem"
 import type {
   ChainError,
   ContractReverted,
@@ -20,6 +28,7 @@ import type {
 import type { TokenSymbol } from "../Networks.ts"
 import { Credential } from "../schema/Credential.ts"
 import type { FileMetadata } from "../upload/Sizing.ts"
+import type { X402Limits } from "./X402Terms.ts"
 
 /** What a payment is made in: the network's native coin, or one of its stablecoins. */
 export type PaymentToken = "native" | TokenSymbol
@@ -135,7 +144,7 @@ export interface QuoteResult {
   readonly price: Price
 }
 
-const isObject = (u: unknown) => typeof u === "object" && u !== null && !Array.isArray(u)
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** A viem account, taken as it is: viem checks it when it signs. */
 const ViemAccount: Schema.declare<Account> = Schema.declare((u: unknown): u is Account => isObject(u), {
@@ -255,3 +264,63 @@ export type PriceError = PriceFailure
 
 /** @deprecated use `FundFailure` (removed in the next release). */
 export type FundError = FundFailure
+
+/** What an x402 quote takes: the file, and what the caller allows (`X402Terms.ts`). */
+export interface X402QuoteInput extends X402Limits {
+  /** The file (a `File` keeps its name). */
+  readonly file: Blob
+  /** The name it is stored under; default the `File`'s name, else `upload`. */
+  readonly fileName?: string | undefined
+}
+
+/** What an x402 upload takes: a quote's input, the account that signs, and the optional amount and nonce. */
+export interface X402UploadInput extends X402QuoteInput {
+  /** Signs the authorisation: a viem local account (private key, mnemonic, HD key). */
+  readonly account: LocalAccount
+  /** Pay this many base units instead of the amount asked (a price agreed beforehand); at most `maxAmount`. */
+  readonly amount?: bigint | undefined
+  /** The authorisation's nonce; a fresh random one by default. Reusing one cannot pay twice. */
+  readonly nonce?: Hex | undefined
+}
+
+const BaseUnits = Schema.BigInt.check(Schema.isGreaterThanOrEqualToBigInt(0n))
+
+const quoteFields = {
+  file: Schema.declare((u: unknown): u is Blob => typeof Blob !== "undefined" && u instanceof Blob, {
+    expected: "a Blob or File"
+  }),
+  fileName: Schema.optional(Schema.String),
+  network: Schema.optional(Schema.String),
+  asset: Schema.optional(
+    Schema.declare((u: unknown): u is Address => typeof u === "string" && isAddress(u, { strict: false }), {
+      expected: "an address"
+    })
+  ),
+  maxAmount: Schema.optional(BaseUnits),
+  maxTimeoutSeconds: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0)))
+}
+
+/**
+ * What `x402Quote` takes, as an input schema: a `Blob`, and the optional name, network, asset,
+ * ceiling (`maxAmount`, base units, 0 or more) and window cap (`maxTimeoutSeconds`, above 0).
+ *
+ * @category schemas
+ */
+export const X402QuoteInput: Schema.Codec<X402QuoteInput> = Schema.Struct(quoteFields)
+
+/**
+ * What `x402Upload` takes, as an input schema: a quote's input, a viem local account (an object
+ * that can sign typed data), and the optional amount (0 or more) and nonce.
+ *
+ * @category schemas
+ */
+export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({
+  ...quoteFields,
+  account: Schema.declare(
+    (u: unknown): u is LocalAccount =>
+      isObject(u) && typeof u.address === "string" && typeof u.signTypedData === "function",
+    { expected: "a viem local account" }
+  ),
+  amount: Schema.optional(BaseUnits),
+  nonce: Schema.optional(Schema.declare((u: unknown): u is Hex => typeof u === "string", { expected: "a hex nonce" }))
+})

@@ -18,7 +18,7 @@
  * `X402PaymentRefused` with the x402 reason. The wire format is in
  * docs/PROTOCOL.md#x402-pay-per-upload.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -27,7 +27,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
-import { type Address, type Hex, isAddress, type LocalAccount, toHex } from "viem"
+import { type Address, type Hex, toHex } from "viem"
 import {
   InvalidArgument,
   InvalidResponse,
@@ -41,14 +41,8 @@ import {
 } from "../Errors.ts"
 import * as Hosts from "../internal/Hosts.ts"
 import { UploadedEntry } from "../upload/Response.ts"
-import {
-  chooseTerms,
-  expectation,
-  type X402Expectation,
-  type X402Limits,
-  X402Requirements,
-  type X402Terms
-} from "./X402Terms.ts"
+import type { X402QuoteInput, X402UploadInput } from "./Models.ts"
+import { chooseTerms, expectation, type X402Expectation, X402Requirements, type X402Terms } from "./X402Terms.ts"
 
 export { type X402Limits, X402Requirements, type X402Terms } from "./X402Terms.ts"
 
@@ -67,68 +61,6 @@ export const X402Settlement = Schema.Struct({
   payer: Schema.String
 }).annotate({ identifier: "X402Settlement" })
 export type X402Settlement = typeof X402Settlement.Type
-
-/** What an x402 quote takes: the file, and what the caller allows (`X402Terms.ts`). */
-export interface X402QuoteInput extends X402Limits {
-  /** The file (a `File` keeps its name). */
-  readonly file: Blob
-  /** The name it is stored under; default the `File`'s name, else `upload`. */
-  readonly fileName?: string | undefined
-}
-
-/** What an x402 upload takes: a quote's input, the account that signs, and the optional amount and nonce. */
-export interface X402UploadInput extends X402QuoteInput {
-  /** Signs the authorisation: a viem local account (private key, mnemonic, HD key). */
-  readonly account: LocalAccount
-  /** Pay this many base units instead of the amount asked (a price agreed beforehand); at most `maxAmount`. */
-  readonly amount?: bigint | undefined
-  /** The authorisation's nonce; a fresh random one by default. Reusing one cannot pay twice. */
-  readonly nonce?: Hex | undefined
-}
-
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null
-
-const BaseUnits = Schema.BigInt.check(Schema.isGreaterThanOrEqualToBigInt(0n))
-
-const quoteFields = {
-  file: Schema.declare((u: unknown): u is Blob => typeof Blob !== "undefined" && u instanceof Blob, {
-    expected: "a Blob or File"
-  }),
-  fileName: Schema.optional(Schema.String),
-  network: Schema.optional(Schema.String),
-  asset: Schema.optional(
-    Schema.declare((u: unknown): u is Address => typeof u === "string" && isAddress(u, { strict: false }), {
-      expected: "an address"
-    })
-  ),
-  maxAmount: Schema.optional(BaseUnits),
-  maxTimeoutSeconds: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0)))
-}
-
-/**
- * What `x402Quote` takes, as an input schema: a `Blob`, and the optional name, network, asset,
- * ceiling (`maxAmount`, base units, 0 or more) and window cap (`maxTimeoutSeconds`, above 0).
- *
- * @category schemas
- */
-export const X402QuoteInput: Schema.Codec<X402QuoteInput> = Schema.Struct(quoteFields)
-
-/**
- * What `x402Upload` takes, as an input schema: a quote's input, a viem local account (an object
- * that can sign typed data), and the optional amount (0 or more) and nonce.
- *
- * @category schemas
- */
-export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({
-  ...quoteFields,
-  account: Schema.declare(
-    (u: unknown): u is LocalAccount =>
-      isObject(u) && typeof u.address === "string" && typeof u.signTypedData === "function",
-    { expected: "a viem local account" }
-  ),
-  amount: Schema.optional(BaseUnits),
-  nonce: Schema.optional(Schema.declare((u: unknown): u is Hex => typeof u === "string", { expected: "a hex nonce" }))
-})
 
 /** What a quote gives: the checked terms a paid upload would sign; nothing is signed yet. */
 export type X402Quote = X402Terms

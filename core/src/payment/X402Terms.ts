@@ -17,7 +17,7 @@
  * whole number of seconds above 0, a payee or asset that is not an address) are refused with the
  * field and the reason (`X402MalformedTerms`).
  *
- * @since 0.4.0
+ * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"

@@ -10,7 +10,8 @@
  * `Files` and `Ipns` (and `Signer.ServiceSchema`, `Auth.Credential`). Only shapes are checked
  * (types of fields, one level down); the services still check the values (CID forms, key lengths,
  * conditions) with their own errors. The error names the method, the argument and what it
- * should be, never the value given.
+ * should be, never the value given; what an object should be is written from its schema's fields
+ * (`Expected.ts`), so it names exactly what is checked.
  *
  * @internal
  */
@@ -25,9 +26,13 @@ import type { Download } from "../Download.ts"
 import { DecryptOptions, Options as DownloadOptions, ToFileOptions } from "../download/Models.ts"
 import { InvalidArgument } from "../Errors.ts"
 import type { Files } from "../Files.ts"
-import { QuoteInput as FilesQuoteInput, UploadsOptions, UploadsPageOptions } from "../files/Models.ts"
-import { AwaitPdpDealOptions } from "../files/Pdp.ts"
-import { PinInput } from "../files/Pin.ts"
+import {
+  AwaitPdpDealOptions,
+  QuoteInput as FilesQuoteInput,
+  PinInput,
+  UploadsOptions,
+  UploadsPageOptions
+} from "../files/Models.ts"
 import type { Ipns } from "../Ipns.ts"
 import { PublishRecordInput } from "../ipns/Models.ts"
 import type { KeyShards } from "../KeyShards.ts"
@@ -40,9 +45,10 @@ import {
   PriceInput,
   QuoteInput,
   QuotePathsInput,
-  Target
+  Target,
+  X402QuoteInput,
+  X402UploadInput
 } from "../payment/Models.ts"
-import { X402QuoteInput, X402UploadInput } from "../payment/X402.ts"
 import { Credential } from "../schema/Credential.ts"
 import { ServiceSchema as SignerSchema } from "../signer/Service.ts"
 import type { Upload } from "../Upload.ts"
@@ -56,6 +62,7 @@ import {
   NamedOptions,
   Options
 } from "../upload/Options.ts"
+import { expectedOf } from "./Expected.ts"
 
 /** One argument: its schema, what it should be (for the error), and what to give for a path string. */
 interface Argument {
@@ -67,6 +74,17 @@ interface Argument {
 
 const arg = (schema: Schema.Top, expected: string, onPath?: string): Argument => ({ schema, expected, onPath })
 
+/** The text of an object schema (or a union of them), from its fields (`Expected.ts`). */
+const fieldsText = (schema: Schema.Top): string => {
+  const expected = expectedOf(schema.ast)
+  // The table is fixed: a schema that is no object is a mistake in it, found when the facade loads.
+  if (expected === undefined) throw new Error(`the facade's table gives a schema without fields: ${schema.ast._tag}`)
+  return expected
+}
+
+/** An object argument, said as its schema's fields. */
+const fields = (schema: Schema.Top): Argument => arg(schema, fieldsText(schema))
+
 const from = '(Upload from "lighthouse-effect")'
 /** What a caller who gave a path string is told to give instead, by what the argument takes. */
 const pathAdvice = {
@@ -77,15 +95,15 @@ const pathAdvice = {
 
 /** A path given as a string, alone or in an array. */
 const isPathString = (u: unknown) => typeof u === "string" || (Array.isArray(u) && u.some((v) => typeof v === "string"))
-const opt = (schema: Schema.Top, expected: string): Argument => ({
+/** An object argument that may be left out. */
+const opt = (schema: Schema.Top): Argument => ({
   schema: Schema.UndefinedOr(schema),
-  expected: `${expected} or undefined`
+  expected: `${fieldsText(schema)} or undefined`
 })
 
 const cid = arg(Schema.String, "a CID (string)")
 const apiKey = arg(Credential, "an API key (string or Redacted)")
 const signer = arg(SignerSchema, "a signer ({ address, signMessage })")
-const encrypted = "{ apiKey, address, token, … } or { apiKey, signer, … }"
 
 /** The services of the Promise facade, by the name the client has them under. */
 export interface FacadeServices {
@@ -105,77 +123,72 @@ type Table<S> = { readonly [K in keyof S]: ReadonlyArray<Argument> }
 export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<FacadeServices[K]> } = {
   auth: {
     nodeMessage: [arg(Schema.String, "an address (string)")],
-    jwt: [arg(JwtInput, "{ address, signature, chain? }")],
-    refresh: [arg(RefreshInput, "{ address, refreshToken }")],
-    signIn: [signer, opt(SignInOptions, "{ chain? }")],
+    jwt: [fields(JwtInput)],
+    refresh: [fields(RefreshInput)],
+    signIn: [signer, opt(SignInOptions)],
     token: [signer],
-    checkToken: [arg(TokenCheckInput, "{ address, token }")],
+    checkToken: [fields(TokenCheckInput)],
     forget: [arg(Schema.String, "an address (string)")],
     apiAuthMessage: [arg(Schema.String, "a public key (string)")],
     apiMessage: [arg(Schema.String, "a public key (string)")],
-    apiKey: [arg(ApiKeyInput, "{ publicKey, signedMessage }")],
+    apiKey: [fields(ApiKeyInput)],
     createApiKey: [signer],
     oneTimeToken: [signer]
   },
   keyShards: {
-    save: [arg(SaveInput, "{ address, cid, token, keyShards, shareTo? }")],
-    recover: [arg(RecoverInput, "{ address, cid, token, dynamicData?, count? }")],
-    fetchKey: [arg(FetchKeyInput, "{ address, cid, token, dynamicData? }")]
+    save: [fields(SaveInput)],
+    recover: [fields(RecoverInput)],
+    fetchKey: [fields(FetchKeyInput)]
   },
   accessControl: {
-    apply: [
-      arg(ApplyInput, "{ address, cid, token, conditions, aggregator?, chainType?, decryptionType?, keyShards? }")
-    ],
-    update: [arg(UpdateInput, "{ address, cid, token, conditions, aggregator?, chainType? }")],
+    apply: [fields(ApplyInput)],
+    update: [fields(UpdateInput)],
     get: [cid],
-    share: [arg(ShareInput, "{ address, cid, token, shareTo }")],
-    revoke: [arg(RevokeInput, "{ address, cid, token, revokeTo }")],
-    transferOwnership: [arg(TransferInput, "{ address, cid, token, newOwner, resetSharedTo? }")],
-    delegateAllFiles: [arg(DelegateInput, "{ address, token, delegates }")],
-    revokeDelegates: [arg(RevokeDelegatesInput, "{ address, token }")]
+    share: [fields(ShareInput)],
+    revoke: [fields(RevokeInput)],
+    transferOwnership: [fields(TransferInput)],
+    delegateAllFiles: [fields(DelegateInput)],
+    revokeDelegates: [fields(RevokeDelegatesInput)]
   },
   upload: {
-    file: [arg(Input.FileInput, "a file input", pathAdvice.file), arg(FileOptions, "upload options ({ apiKey, … })")],
-    folder: [
-      arg(Input.FolderInput, "a folder input", pathAdvice.folder),
-      arg(Options, "upload options ({ apiKey, … })")
-    ],
-    text: [arg(Schema.String, "a string"), arg(NamedOptions, "upload options ({ apiKey, … })")],
-    buffer: [arg(Schema.Uint8Array, "a Uint8Array"), arg(NamedOptions, "upload options ({ apiKey, … })")],
-    car: [arg(Input.FileInput, "a file input", pathAdvice.file), arg(CarOptions, "{ apiKey, … }")],
-    encryptedFile: [arg(Input.FileInput, "a file input", pathAdvice.file), arg(EncryptionOptions, encrypted)],
+    file: [arg(Input.FileInput, "a file input", pathAdvice.file), fields(FileOptions)],
+    folder: [arg(Input.FolderInput, "a folder input", pathAdvice.folder), fields(Options)],
+    text: [arg(Schema.String, "a string"), fields(NamedOptions)],
+    buffer: [arg(Schema.Uint8Array, "a Uint8Array"), fields(NamedOptions)],
+    car: [arg(Input.FileInput, "a file input", pathAdvice.file), fields(CarOptions)],
+    encryptedFile: [arg(Input.FileInput, "a file input", pathAdvice.file), fields(EncryptionOptions)],
     encryptedFiles: [
       arg(
         Schema.Union([Input.FolderInput, Schema.Array(Input.FileInput)]),
         "a folder input or an array of file inputs",
         pathAdvice.either
       ),
-      arg(EncryptionOptions, encrypted)
+      fields(EncryptionOptions)
     ],
-    encryptedText: [arg(Schema.String, "a string"), arg(EncryptedNamedOptions, encrypted)],
-    encryptedBuffer: [arg(Schema.Uint8Array, "a Uint8Array"), arg(EncryptedNamedOptions, encrypted)],
-    repair: [arg(RepairOptions, "{ apiKey, address, token, deleteOrphans? } or { apiKey, signer, deleteOrphans? }")]
+    encryptedText: [arg(Schema.String, "a string"), fields(EncryptedNamedOptions)],
+    encryptedBuffer: [arg(Schema.Uint8Array, "a Uint8Array"), fields(EncryptedNamedOptions)],
+    repair: [fields(RepairOptions)]
   },
   download: {
-    stream: [cid, opt(DownloadOptions, "{ gateway?, path?, storageType?, range?, verification?, trustless? }")],
-    bytes: [cid, opt(DecryptOptions, "{ gateway?, path?, decrypt? }")],
-    retrieve: [cid, opt(DecryptOptions, "{ gateway?, path?, decrypt?, verification? }")],
-    toFile: [cid, arg(Schema.String, "a path (string)"), opt(ToFileOptions, "{ gateway?, path?, decrypt?, resume? }")]
+    stream: [cid, opt(DownloadOptions)],
+    bytes: [cid, opt(DecryptOptions)],
+    retrieve: [cid, opt(DecryptOptions)],
+    toFile: [cid, arg(Schema.String, "a path (string)"), opt(ToFileOptions)]
   },
   files: {
     usage: [apiKey],
-    uploads: [apiKey, opt(UploadsOptions, "{ fileType?, after? }")],
-    uploadsPage: [apiKey, opt(UploadsPageOptions, "{ lastKey?, fileType? }")],
+    uploads: [apiKey, opt(UploadsOptions)],
+    uploadsPage: [apiKey, opt(UploadsPageOptions)],
     fileInfo: [cid],
     dealStatus: [cid],
     proof: [cid],
     deleteFile: [apiKey, arg(Schema.String, "a file id (string)")],
     walrusBlobs: [cid],
     deleteFileWalrus: [apiKey, arg(Schema.String, "a file id (string)")],
-    pin: [apiKey, arg(PinInput, "{ cid, fileName? }")],
+    pin: [apiKey, fields(PinInput)],
     requestPdpDeal: [apiKey, cid],
     pdpDealStatus: [cid],
-    awaitPdpDeal: [cid, opt(AwaitPdpDealOptions, "{ interval?, timeout? }")],
+    awaitPdpDeal: [cid, opt(AwaitPdpDealOptions)],
     quote: [
       apiKey,
       arg(
@@ -187,28 +200,21 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
   },
   ipns: {
     generateKey: [apiKey],
-    publishRecord: [apiKey, arg(PublishRecordInput, "{ cid, keyName }")],
+    publishRecord: [apiKey, fields(PublishRecordInput)],
     records: [apiKey],
     removeKey: [apiKey, arg(Schema.String, "a key name (string)")]
   },
   payment: {
-    price: [arg(PriceInput, "{ size, network?, token? }")],
-    quote: [arg(QuoteInput, "{ files, network?, token? }")],
-    quotePaths: [arg(QuotePathsInput, "{ paths, network?, token? }")],
-    fund: [arg(FundInput, "{ amount, network?, token?, privateKey? | account? | walletClient? }")],
-    tokenStatus: [arg(Target, "{ network?, token? }")],
-    contractBalance: [arg(Target, "{ network?, token? }")],
-    balance: [arg(BalanceInput, "{ address, network?, token? }")],
-    paymentCount: [opt(NetworkInput, "{ network? }")],
-    x402Upload: [
-      arg(
-        X402UploadInput,
-        "{ file: Blob, account: LocalAccount, fileName?, network?, asset?, maxAmount?: bigint, maxTimeoutSeconds?, amount?: bigint, nonce? }"
-      )
-    ],
-    x402Quote: [
-      arg(X402QuoteInput, "{ file: Blob, fileName?, network?, asset?, maxAmount?: bigint, maxTimeoutSeconds? }")
-    ]
+    price: [fields(PriceInput)],
+    quote: [fields(QuoteInput)],
+    quotePaths: [fields(QuotePathsInput)],
+    fund: [fields(FundInput)],
+    tokenStatus: [fields(Target)],
+    contractBalance: [fields(Target)],
+    balance: [fields(BalanceInput)],
+    paymentCount: [opt(NetworkInput)],
+    x402Upload: [fields(X402UploadInput)],
+    x402Quote: [fields(X402QuoteInput)]
   }
 }
 

@@ -6,7 +6,7 @@
  * for IPFS); Walrus itself addresses it by a blob id: 32 bytes in unpadded base64url, 43
  * characters.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
 

@@ -195,7 +195,8 @@ describe("x402 pay-per-upload", () => {
       const refused = await loose({ file: "./note.txt", account }).catch((e: unknown) => e)
       expect(refused).toBeInstanceOf(Errors.InvalidArgument)
       expect((refused as Error).message).toBe(
-        "Invalid argument to payment.x402Upload: argument 1 must be { file: Blob, account: LocalAccount, fileName?, network?, asset?, maxAmount?: bigint, maxTimeoutSeconds?, amount?: bigint, nonce? }"
+        "Invalid argument to payment.x402Upload: argument 1 must be " +
+          "{ file, account, fileName?, network?, asset?, maxAmount?, maxTimeoutSeconds?, amount?, nonce? }"
       )
     } finally {
       await lighthouse.dispose()

@@ -7,7 +7,7 @@
  * - `GET /api/lighthouse/pdp_deal_status?cid=` (no authentication): the deals that have shown up
  *   (see `PdpDeals.ts`), `[]` before.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import { HttpResponse, type HttpHandler, http } from "msw"
 import { cidParam } from "../http/Request.ts"

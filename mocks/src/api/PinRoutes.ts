@@ -10,7 +10,7 @@
  * `400 "Invalid CID"`, `400 "fileName must be a non-empty string"`; `404 "Content not reachable:
  * {cid}"` when a block of the DAG is missing; `402 "Storage quota exceeded: …"` past the quota.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import { type HttpHandler, http } from "msw"
 import type { CID } from "multiformats/cid"

@@ -9,7 +9,7 @@
  *
  * A file upload has one blob; a folder has one per file, in upload order.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import { CID } from "multiformats/cid"
 import { base64url } from "multiformats/bases/base64"

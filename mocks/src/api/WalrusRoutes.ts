@@ -9,7 +9,7 @@
  *   the CID, its blobs are forgotten (the Walrus gateway stops serving it). 404 when the id is not
  *   one of the caller's Walrus files.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import { type HttpHandler, http } from "msw"
 import { cidParam, queryOf } from "../http/Request.ts"

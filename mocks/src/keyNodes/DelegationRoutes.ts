@@ -10,7 +10,7 @@
  *
  * The token must prove `address` (checked by `admit`), so only the owner sets its delegates.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import { type HttpHandler, http } from "msw"
 import { normalizeAddress } from "./Auth.ts"

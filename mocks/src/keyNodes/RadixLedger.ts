@@ -11,7 +11,7 @@
  *   units of the resource the caller holds.
  * Any other method, or an expected value that is not a decimal, makes the condition false.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import type { AccessCondition } from "lighthouse-effect"
 import { type ComparatorSymbol, compare } from "./Comparator.ts"

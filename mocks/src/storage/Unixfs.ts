@@ -29,12 +29,11 @@ import {
 } from "ipfs-unixfs-importer"
 import type { Chunker } from "ipfs-unixfs-importer/chunker"
 import { balanced, type FileLayout, type Reducer } from "ipfs-unixfs-importer/layout"
-import { Verify } from "lighthouse-effect"
+import { OwnedBytes, Verify } from "lighthouse-effect"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import type { BlockSink } from "./ContentStore.ts"
-import { freeBytes } from "./Release.ts"
 
 /** The `add` query's settings (the client computes its CIDs with the same ones). */
 export type AddSettings = Verify.AddSettings
@@ -108,7 +107,7 @@ const copyingChunker: Chunker = async function* (source) {
   }
   if (leaf !== undefined) {
     const last = leaf.slice(0, filled)
-    freeBytes(leaf)
+    OwnedBytes.freeBytes(leaf)
     yield last
   } else if (!emitted) yield new Uint8Array()
 }
@@ -121,7 +120,7 @@ const leafBlock = async (leaf: Uint8Array, settings: AddSettings) => {
   const unixfs = new UnixFS({ type: "file", data: leaf })
   const data = unixfs.marshal()
   const block = dagPb.encode({ Data: data, Links: [] })
-  freeBytes(data)
+  OwnedBytes.freeBytes(data)
   return { block, cid: CID.create(settings.cidVersion, dagPb.code, await sha256.digest(block)), unixfs }
 }
 
@@ -141,8 +140,8 @@ const freeingBufferImporter = (settings: AddSettings): BufferImporter =>
         const size = BigInt(block.byteLength)
         if (keep) return { cid, size, block, ...(unixfs === undefined ? {} : { unixfs }) }
         const dataBytes = BigInt(leaf.byteLength)
-        freeBytes(leaf)
-        freeBytes(block)
+        OwnedBytes.freeBytes(leaf)
+        OwnedBytes.freeBytes(block)
         // Nothing reads a leaf's block again unless its file has metadata (kept above): it reads empty.
         if (unixfs === undefined) return { cid, size, block }
         return { cid, size, block, unixfs: new UnixFS({ type: "file", blockSizes: [dataBytes] }) }

@@ -20,7 +20,7 @@
  * token itself refuses a nonce twice, so a payment is never settled twice even if two requests
  * race past verification.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import {
   type Account,

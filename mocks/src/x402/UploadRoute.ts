@@ -25,7 +25,7 @@
  *
  * Any refusal discards the staged blocks: nothing is stored and nothing settled.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import { type HttpHandler, http } from "msw"
 import { base64 } from "multiformats/bases/base64"
