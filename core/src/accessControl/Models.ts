@@ -14,19 +14,18 @@ import type {
   NodesDisagree
 } from "../Errors.ts"
 import * as Schema from "effect/Schema"
-import { Credential } from "../schema/Credential.ts"
+import type { SignInFailure } from "../auth/Models.ts"
+import { owned } from "../schema/Owner.ts"
 import { AnyObject, KeyShardInput } from "../schema/Shape.ts"
 
-/** Who changes a file's access: the owner, the file, the key nodes' token. */
-const owned = {
-  /** The owner: EVM address (any case) or 44-character base58 key. */
-  address: Schema.String,
-  cid: Schema.String,
-  token: Credential
-}
+/**
+ * Who changes a file's access: its owner (`{ signer }` or `{ address, token }`, see `Owner`) and
+ * the file.
+ */
+const file = { cid: Schema.String }
 
 const conditionFields = {
-  ...owned,
+  ...file,
   /** EVM, Solana, Coreum or Radix conditions; validated before any request. */
   conditions: Schema.Array(AnyObject),
   /** Required with more than one condition, e.g. `([1] and [2]) or [3]`. */
@@ -40,7 +39,7 @@ const conditionFields = {
  *
  * @category schemas
  */
-export const ApplyInput = Schema.Struct({
+export const ApplyInput = owned({
   ...conditionFields,
   /** `ADDRESS` (default) or `ACCESS_CONDITIONS`, any case. Sent only when creating. */
   decryptionType: Schema.optional(Schema.String),
@@ -55,7 +54,7 @@ export type ApplyInput = typeof ApplyInput.Type
  *
  * @category schemas
  */
-export const UpdateInput = Schema.Struct(conditionFields)
+export const UpdateInput = owned(conditionFields)
 /** @category models */
 export type UpdateInput = typeof UpdateInput.Type
 
@@ -64,8 +63,8 @@ export type UpdateInput = typeof UpdateInput.Type
  *
  * @category schemas
  */
-export const ShareInput = Schema.Struct({
-  ...owned,
+export const ShareInput = owned({
+  ...file,
   /** Addresses that may recover the key from now on. */
   shareTo: Schema.Array(Schema.String)
 })
@@ -77,8 +76,8 @@ export type ShareInput = typeof ShareInput.Type
  *
  * @category schemas
  */
-export const RevokeInput = Schema.Struct({
-  ...owned,
+export const RevokeInput = owned({
+  ...file,
   /** Addresses that may no longer recover the key. */
   revokeTo: Schema.Union([Schema.String, Schema.Array(Schema.String)])
 })
@@ -90,8 +89,8 @@ export type RevokeInput = typeof RevokeInput.Type
  *
  * @category schemas
  */
-export const TransferInput = Schema.Struct({
-  ...owned,
+export const TransferInput = owned({
+  ...file,
   newOwner: Schema.String,
   /** Clear the sharing list on transfer. @default true */
   resetSharedTo: Schema.optional(Schema.Boolean)
@@ -118,8 +117,14 @@ export interface AccessConditions {
  */
 export type NodeRefusal = AccessDenied | CidNotFound | NodeError | NodesDisagree
 
-/** Failures of `apply`. */
-export type ApplyFailure = ConditionValidationError | InvalidKeyShards | InvalidCid | InvalidPublicKey | NodeRefusal
+/** Failures of `apply` (signing in included, when a signer is given). */
+export type ApplyFailure =
+  | ConditionValidationError
+  | InvalidKeyShards
+  | InvalidCid
+  | InvalidPublicKey
+  | NodeRefusal
+  | SignInFailure
 
-/** Failures of `share`, `revoke` and `transferOwnership`. */
-export type ChangeFailure = InvalidCid | InvalidPublicKey | NodeRefusal
+/** Failures of `share`, `revoke` and `transferOwnership` (signing in included, when a signer is given). */
+export type ChangeFailure = InvalidCid | InvalidPublicKey | NodeRefusal | SignInFailure
