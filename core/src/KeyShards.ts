@@ -24,6 +24,7 @@ import { type FanOutResult, KeyNodes } from "./KeyNodes.ts"
 import type {
   FetchKeyFailure,
   FetchKeyInput,
+  KeyShardsDeps,
   RecoveredShards,
   RecoverFailure,
   RecoverInput,
@@ -100,7 +101,7 @@ export class KeyShards extends Context.Service<KeyShards, Service>()("lighthouse
  * @category constructors
  */
 export const make: Effect.Effect<Service, never, LighthouseConfig | KeyNodes | Auth> = Effect.gen(function* () {
-  const deps: Recover.RecoverDeps = {
+  const deps: KeyShardsDeps = {
     nodes: yield* KeyNodes,
     policy: (yield* LighthouseConfig).nodes,
     auth: yield* Auth

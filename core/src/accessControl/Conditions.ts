@@ -13,9 +13,8 @@ import { InvalidResponse } from "../Errors.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
 import { validateConditionRequest } from "../schema/AccessCondition.ts"
 import { parseCid } from "../schema/Cid.ts"
-import type { ApplyInput, UpdateInput } from "./Models.ts"
+import type { AccessControlDeps, ApplyInput, UpdateInput } from "./Models.ts"
 import { fanOutRefined, refine } from "./Refusal.ts"
-import type { SharingDeps } from "./Sharing.ts"
 
 const AccessConditionsResponse = Schema.Struct({
   cid: Schema.String,
@@ -28,7 +27,7 @@ const AccessConditionsResponse = Schema.Struct({
   decryptionType: Schema.optionalKey(Schema.String)
 })
 
-export const apply = Effect.fn("AccessControl.apply")(function* (deps: SharingDeps, input: ApplyInput) {
+export const apply = Effect.fn("AccessControl.apply")(function* (deps: AccessControlDeps, input: ApplyInput) {
   const creating = (input.keyShards?.length ?? 0) > 0
   // Shard count, CID, address and conditions are all checked before anything is sent or signed.
   const valid = yield* validateConditionRequest({ ...input, address: addressOf(input) }, { creating })
@@ -58,7 +57,7 @@ export const apply = Effect.fn("AccessControl.apply")(function* (deps: SharingDe
   })
 })
 
-export const update = Effect.fn("AccessControl.update")(function* (deps: SharingDeps, input: UpdateInput) {
+export const update = Effect.fn("AccessControl.update")(function* (deps: AccessControlDeps, input: UpdateInput) {
   return yield* apply(deps, { ...input, keyShards: [] })
 })
 

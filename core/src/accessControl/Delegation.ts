@@ -19,7 +19,7 @@ import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import type { InvalidPublicKey, NodeError, NodesDisagree } from "../Errors.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { Owner, owned } from "../schema/Owner.ts"
-import type { SharingDeps } from "./Sharing.ts"
+import type { AccessControlDeps } from "./Models.ts"
 
 /**
  * `delegateAllFiles`: the owner (`{ signer }`, or `{ address, token }` with its JWT `jwt:…` or a
@@ -46,7 +46,7 @@ export type DelegationFailure = InvalidPublicKey | NodeError | NodesDisagree | S
 
 /** Sets the owner's delegates on the 5 nodes (the delegates' addresses checked first). */
 export const delegateAllFiles = Effect.fn("AccessControl.delegateAllFiles")(function* (
-  deps: SharingDeps,
+  deps: AccessControlDeps,
   input: DelegateInput
 ) {
   const owner = yield* parsePublicKey(addressOf(input))
@@ -68,5 +68,5 @@ export const delegateAllFiles = Effect.fn("AccessControl.delegateAllFiles")(func
 })
 
 /** Revokes every delegate of the owner (an empty list on the 5 nodes). */
-export const revokeDelegates = (deps: SharingDeps, input: RevokeDelegatesInput) =>
+export const revokeDelegates = (deps: AccessControlDeps, input: RevokeDelegatesInput) =>
   delegateAllFiles(deps, { ...input, delegates: [] })

@@ -15,6 +15,8 @@ import type {
 } from "../Errors.ts"
 import * as Schema from "effect/Schema"
 import type { SignInFailure } from "../auth/Models.ts"
+import type { SignerTokens } from "../auth/Owner.ts"
+import type { KeyNodes } from "../KeyNodes.ts"
 import { owned } from "../schema/Owner.ts"
 import { AnyObject, KeyShardInput } from "../schema/Shape.ts"
 
@@ -97,6 +99,16 @@ export const TransferInput = owned({
 })
 /** @category models */
 export type TransferInput = typeof TransferInput.Type
+
+/**
+ * What the operations need: the key nodes, and `Auth` to sign in an owner given as `{ signer }`.
+ *
+ * @internal
+ */
+export interface AccessControlDeps {
+  readonly nodes: KeyNodes["Service"]
+  readonly auth: SignerTokens
+}
 
 /** What `get` returns: the node's record of a file's access rules. */
 export interface AccessConditions {

@@ -6,19 +6,12 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { addressOf, resolveOwner, type SignerTokens } from "../auth/Owner.ts"
-import type { KeyNodes } from "../KeyNodes.ts"
+import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Owner } from "../schema/Owner.ts"
-import type { RevokeInput, ShareInput, TransferInput } from "./Models.ts"
+import type { AccessControlDeps, RevokeInput, ShareInput, TransferInput } from "./Models.ts"
 import { fanOutRefined } from "./Refusal.ts"
-
-/** What a change needs: the key nodes, and `Auth` to sign a signer owner in. */
-export interface SharingDeps {
-  readonly nodes: KeyNodes["Service"]
-  readonly auth: SignerTokens
-}
 
 /** One change of a file's key holders on the 5 nodes. */
 interface ChangeRequest {
@@ -40,7 +33,7 @@ interface ChangeRequest {
 }
 
 /** Checks the CID, the owner and the other addresses, signs the owner in, then changes every node. */
-const change = Effect.fnUntraced(function* (deps: SharingDeps, request: ChangeRequest) {
+const change = Effect.fnUntraced(function* (deps: AccessControlDeps, request: ChangeRequest) {
   const cid = yield* parseCid(request.cid)
   const owner = yield* parsePublicKey(addressOf(request.owner))
   const list = yield* Effect.forEach(request.others, parsePublicKey)
@@ -57,7 +50,7 @@ const change = Effect.fnUntraced(function* (deps: SharingDeps, request: ChangeRe
   })
 })
 
-export const share = Effect.fn("AccessControl.share")(function* (deps: SharingDeps, input: ShareInput) {
+export const share = Effect.fn("AccessControl.share")(function* (deps: AccessControlDeps, input: ShareInput) {
   return yield* change(deps, {
     operation: "shareToAddress",
     owner: input,
@@ -70,7 +63,7 @@ export const share = Effect.fn("AccessControl.share")(function* (deps: SharingDe
   })
 })
 
-export const revoke = Effect.fn("AccessControl.revoke")(function* (deps: SharingDeps, input: RevokeInput) {
+export const revoke = Effect.fn("AccessControl.revoke")(function* (deps: AccessControlDeps, input: RevokeInput) {
   // Unlike the provider, the nodes' `message` must be `success` here too.
   return yield* change(deps, {
     operation: "revokeAccess",
@@ -85,7 +78,7 @@ export const revoke = Effect.fn("AccessControl.revoke")(function* (deps: Sharing
 })
 
 export const transferOwnership = Effect.fn("AccessControl.transferOwnership")(function* (
-  deps: SharingDeps,
+  deps: AccessControlDeps,
   input: TransferInput
 ) {
   return yield* change(deps, {

@@ -17,6 +17,9 @@ import type {
 } from "../Errors.ts"
 import * as Schema from "effect/Schema"
 import type { SignInFailure } from "../auth/Models.ts"
+import type { SignerTokens } from "../auth/Owner.ts"
+import type { KeyNodes } from "../KeyNodes.ts"
+import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import { owned } from "../schema/Owner.ts"
 import { Fields, KeyShardInput } from "../schema/Shape.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
@@ -68,6 +71,18 @@ export const FetchKeyInput = owned({
 })
 /** @category models */
 export type FetchKeyInput = typeof FetchKeyInput.Type
+
+/**
+ * What saving and recovering need: the key nodes, how to walk them, and `Auth` to sign in an
+ * owner given as `{ signer }`.
+ *
+ * @internal
+ */
+export interface KeyShardsDeps {
+  readonly nodes: KeyNodes["Service"]
+  readonly policy: LighthouseConfig.NodePolicy
+  readonly auth: SignerTokens
+}
 
 /** The shards `recover` got, and from which nodes (ascending). */
 export interface RecoveredShards {

@@ -18,25 +18,17 @@ import {
   KeyNodesUnavailable,
   NodeError
 } from "../Errors.ts"
-import { addressOf, resolveOwner, type SignerTokens } from "../auth/Owner.ts"
+import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { innermostMessage } from "../internal/nodeAnswers.ts"
 import { allNodes, type KeyNodes } from "../KeyNodes.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Credential } from "../schema/Credential.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
-import type { FetchKeyInput, RecoverInput } from "./Models.ts"
+import type { FetchKeyInput, KeyShardsDeps, RecoverInput } from "./Models.ts"
 
 /** Shards needed to recover a key. */
 export const threshold = 3
-
-/** What saving and recovering need: the key nodes, how to walk them, and `Auth` to sign a signer in. */
-export interface RecoverDeps {
-  readonly nodes: KeyNodes["Service"]
-  readonly policy: LighthouseConfig.NodePolicy
-  readonly auth: SignerTokens
-}
 
 /** Who asks for which file's shards, checked. */
 interface ShardRequest {
@@ -98,7 +90,7 @@ const askNode = Effect.fnUntraced(function* (
 
 /** Asks `count` of the nodes in `order`, replacing each unavailable one by the next spare one. */
 const collectShards = Effect.fnUntraced(function* (
-  { nodes, policy }: RecoverDeps,
+  { nodes, policy }: KeyShardsDeps,
   request: ShardRequest,
   order: ReadonlyArray<number>,
   count: number
@@ -134,7 +126,7 @@ const collectShards = Effect.fnUntraced(function* (
   return { shards, failures }
 })
 
-export const recover = Effect.fn("KeyShards.recover")(function* (deps: RecoverDeps, input: RecoverInput) {
+export const recover = Effect.fn("KeyShards.recover")(function* (deps: KeyShardsDeps, input: RecoverInput) {
   const cid = yield* parseCid(input.cid)
   const address = yield* parsePublicKey(addressOf(input))
   const ownerAddress = input.ownerAddress === undefined ? undefined : yield* parsePublicKey(input.ownerAddress)
@@ -161,7 +153,7 @@ export const recover = Effect.fn("KeyShards.recover")(function* (deps: RecoverDe
   return { shards: sorted.map((s) => s.shard), nodes: sorted.map((s) => s.nodeId) }
 })
 
-export const fetchKey = Effect.fn("KeyShards.fetchKey")(function* (deps: RecoverDeps, input: FetchKeyInput) {
+export const fetchKey = Effect.fn("KeyShards.fetchKey")(function* (deps: KeyShardsDeps, input: FetchKeyInput) {
   const { shards } = yield* recover(deps, { ...input, count: threshold })
   return yield* Shamir.recoverKey(shards, { threshold }).pipe(
     Effect.mapError((e) =>

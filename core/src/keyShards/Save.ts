@@ -10,10 +10,9 @@ import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { EncryptionFailed, InvalidKeyShards } from "../Errors.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
-import type { SaveInput } from "./Models.ts"
-import type { RecoverDeps } from "./Recover.ts"
+import type { KeyShardsDeps, SaveInput } from "./Models.ts"
 
-export const save = Effect.fn("KeyShards.save")(function* (deps: RecoverDeps, input: SaveInput) {
+export const save = Effect.fn("KeyShards.save")(function* (deps: KeyShardsDeps, input: SaveInput) {
   // The provider's order: CID first, then the shard count.
   const cid = yield* parseCid(input.cid)
   const keyShards: ReadonlyArray<unknown> = input.keyShards
