@@ -19,6 +19,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { Auth } from "./Auth.ts"
 import * as Conditions from "./accessControl/Conditions.ts"
 import * as Delegation from "./accessControl/Delegation.ts"
 import type {
@@ -83,27 +84,27 @@ export class AccessControl extends Context.Service<AccessControl, Service>()("li
 // =============================================================================
 
 /**
- * Builds the service over the key nodes.
+ * Builds the service over the key nodes, and `Auth` to sign in owners given as `{ signer }`.
  *
  * @category constructors
  */
-export const make: Effect.Effect<Service, never, KeyNodes> = Effect.gen(function* () {
-  const nodes = yield* KeyNodes
+export const make: Effect.Effect<Service, never, KeyNodes | Auth> = Effect.gen(function* () {
+  const deps = { nodes: yield* KeyNodes, auth: yield* Auth }
   return AccessControl.of({
-    apply: (input) => Conditions.apply(nodes, input),
-    update: (input) => Conditions.update(nodes, input),
-    get: (cid) => Conditions.get(nodes, cid),
-    share: (input) => Sharing.share(nodes, input),
-    revoke: (input) => Sharing.revoke(nodes, input),
-    transferOwnership: (input) => Sharing.transferOwnership(nodes, input),
-    delegateAllFiles: (input) => Delegation.delegateAllFiles(nodes, input),
-    revokeDelegates: (input) => Delegation.revokeDelegates(nodes, input)
+    apply: (input) => Conditions.apply(deps, input),
+    update: (input) => Conditions.update(deps, input),
+    get: (cid) => Conditions.get(deps.nodes, cid),
+    share: (input) => Sharing.share(deps, input),
+    revoke: (input) => Sharing.revoke(deps, input),
+    transferOwnership: (input) => Sharing.transferOwnership(deps, input),
+    delegateAllFiles: (input) => Delegation.delegateAllFiles(deps, input),
+    revokeDelegates: (input) => Delegation.revokeDelegates(deps, input)
   })
 })
 
 /**
- * The `AccessControl` service; needs the key nodes.
+ * The `AccessControl` service; needs the key nodes and `Auth`.
  *
  * @category layers
  */
-export const layer: Layer.Layer<AccessControl, never, KeyNodes> = Layer.effect(AccessControl, make)
+export const layer: Layer.Layer<AccessControl, never, KeyNodes | Auth> = Layer.effect(AccessControl, make)

@@ -101,7 +101,7 @@ export const assemble = <A, R>(options: Options, top: Layer.Layer<A, never, R>) 
     Effect.orDie(LighthouseConfig.check(LighthouseConfig.make(options)))
   )
   const nodes = KeyNodes.layer.pipe(Layer.provideMerge(base))
-  const shards = Layer.mergeAll(KeyShards.layer, Auth.layer(options.auth)).pipe(Layer.provideMerge(nodes))
+  const shards = KeyShards.layer.pipe(Layer.provideMerge(Auth.layer(options.auth)), Layer.provideMerge(nodes))
   return top.pipe(Layer.provideMerge(shards), Layer.provide(protocolClient(options)))
 }
 

@@ -13,6 +13,9 @@
  * once (`KeyNodes.sessions`). Time comes from `Clock`, so tests drive it with `TestClock`.
  * Every token is `Redacted`. `checkToken` checks a token before anything is staked on it.
  *
+ * `Owner` is how every key-node input says who owns a file: `{ signer }`, which the service signs
+ * in through `token(signer)`, or `{ address, token }`.
+ *
  * The work lives in `auth/`: `NodeSignIn.ts`, `TokenCache.ts`, `TokenCheck.ts`, `ApiKey.ts`,
  * `Models.ts`.
  *
@@ -49,6 +52,7 @@ import type { Signer } from "./Signer.ts"
 
 export * from "./auth/Models.ts"
 export { Credential } from "./schema/Credential.ts"
+export { AddressOwner, Owner, SignerOwner } from "./schema/Owner.ts"
 export { jwtExpiry } from "./auth/TokenCache.ts"
 
 // =============================================================================

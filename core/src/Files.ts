@@ -58,7 +58,7 @@ import * as FileQuote from "./files/Quote.ts"
 import * as Records from "./files/Records.ts"
 import * as Hosts from "./internal/Hosts.ts"
 import * as Walrus from "./files/Walrus.ts"
-import type { Token } from "./internal/http.ts"
+import type { Credential } from "./schema/Credential.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 import type { WalrusBlobId } from "./schema/Walrus.ts"
 
@@ -76,15 +76,15 @@ export { PdpSizeLimit } from "./files/Pdp.ts"
  */
 export interface Service {
   /** The account's data usage. */
-  readonly usage: (apiKey: Token) => Effect.Effect<Usage, RequestFailed | TransportFailure>
+  readonly usage: (apiKey: Credential) => Effect.Effect<Usage, RequestFailed | TransportFailure>
   /** Every upload of the account, newest first, following the cursor across pages. */
   readonly uploads: (
-    apiKey: Token,
+    apiKey: Credential,
     options?: UploadsOptions
   ) => Stream.Stream<UploadedFile, RequestFailed | TransportFailure>
   /** One page of uploads after `lastKey` (the first page without it). */
   readonly uploadsPage: (
-    apiKey: Token,
+    apiKey: Credential,
     options?: UploadsPageOptions
   ) => Effect.Effect<UploadsPage, RequestFailed | TransportFailure>
   /** A file's record. */
@@ -96,21 +96,24 @@ export interface Service {
   /** The PoDSI of a CID's deals; `Proof Doesn't exist yet` before there is one. */
   readonly proof: (cid: string) => Effect.Effect<Proof, InvalidCid | ProofNotFound | RequestFailed | TransportFailure>
   /** Deletes an upload record by its id (from {@link Service.uploads}). */
-  readonly deleteFile: (apiKey: Token, id: string) => Effect.Effect<Deleted, RequestFailed | TransportFailure>
+  readonly deleteFile: (apiKey: Credential, id: string) => Effect.Effect<Deleted, RequestFailed | TransportFailure>
   /** The Walrus blob ids of a CID stored on Walrus, one per file. */
   readonly walrusBlobs: (
     cid: string
   ) => Effect.Effect<ReadonlyArray<WalrusBlobId>, InvalidCid | RequestFailed | TransportFailure>
   /** Deletes a file stored on Walrus by its record id; its bytes leave the Walrus quota. */
-  readonly deleteFileWalrus: (apiKey: Token, id: string) => Effect.Effect<Deleted, RequestFailed | TransportFailure>
+  readonly deleteFileWalrus: (
+    apiKey: Credential,
+    id: string
+  ) => Effect.Effect<Deleted, RequestFailed | TransportFailure>
   /** Pins content already on IPFS to the account: its record joins the uploads list and counts against the quota. */
   readonly pin: (
-    apiKey: Token,
+    apiKey: Credential,
     input: PinInput
   ) => Effect.Effect<UploadedFile, InvalidArgument | InvalidCid | ContentUnreachable | RequestFailed | TransportFailure>
   /** Asks for a PDP deal of a stored file; over 100 MB it is `PdpSizeLimitExceeded`, before the request. */
   readonly requestPdpDeal: (
-    apiKey: Token,
+    apiKey: Credential,
     cid: string
   ) => Effect.Effect<void, InvalidCid | PdpSizeLimitExceeded | HttpStatusError | RequestFailed | TransportFailure>
   /** The PDP deals of a CID; empty until one is made. */
@@ -124,7 +127,7 @@ export interface Service {
   ) => Effect.Effect<CompletedPdpDeal, InvalidCid | PdpDealTimedOut | RequestFailed | TransportFailure>
   /** Sizes and types of files about to be uploaded, with the account's usage. */
   readonly quote: (
-    apiKey: Token,
+    apiKey: Credential,
     input: QuoteInput | ReadonlyArray<QuoteInput>
   ) => Effect.Effect<Quote, RequestFailed | TransportFailure | PlatformError | InvalidUploadInput | UnreadableEntry>
 }

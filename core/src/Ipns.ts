@@ -16,7 +16,7 @@ import * as Layer from "effect/Layer"
 import * as HttpClient from "effect/http/HttpClient"
 import type { InvalidCid } from "./Errors.ts"
 import * as Hosts from "./internal/Hosts.ts"
-import type { Token } from "./internal/http.ts"
+import type { Credential } from "./schema/Credential.ts"
 import type {
   IpnsFailure,
   IpnsKey,
@@ -42,16 +42,16 @@ export * from "./ipns/Models.ts"
  */
 export interface Service {
   /** Creates a key. */
-  readonly generateKey: (apiKey: Token) => Effect.Effect<IpnsKey, IpnsFailure>
+  readonly generateKey: (apiKey: Credential) => Effect.Effect<IpnsKey, IpnsFailure>
   /** Points the key named `keyName` (an `ipnsName`) at `cid`. */
   readonly publishRecord: (
-    apiKey: Token,
+    apiKey: Credential,
     input: PublishRecordInput
   ) => Effect.Effect<PublishedRecord, IpnsFailure | InvalidCid>
   /** Every key of the account with its record. */
-  readonly records: (apiKey: Token) => Effect.Effect<ReadonlyArray<IpnsRecord>, IpnsFailure>
+  readonly records: (apiKey: Credential) => Effect.Effect<ReadonlyArray<IpnsRecord>, IpnsFailure>
   /** Removes the key named `keyName`. */
-  readonly removeKey: (apiKey: Token, keyName: string) => Effect.Effect<RemovedKey, IpnsFailure>
+  readonly removeKey: (apiKey: Credential, keyName: string) => Effect.Effect<RemovedKey, IpnsFailure>
 }
 
 /**

@@ -18,11 +18,13 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
+import { Auth } from "./Auth.ts"
 import * as Shamir from "./crypto/Shamir.ts"
 import { type FanOutResult, KeyNodes } from "./KeyNodes.ts"
 import type {
   FetchKeyFailure,
   FetchKeyInput,
+  KeyShardsDeps,
   RecoveredShards,
   RecoverFailure,
   RecoverInput,
@@ -94,23 +96,26 @@ export class KeyShards extends Context.Service<KeyShards, Service>()("lighthouse
 // =============================================================================
 
 /**
- * Builds the service over the key nodes.
+ * Builds the service over the key nodes, and `Auth` to sign in owners given as `{ signer }`.
  *
  * @category constructors
  */
-export const make: Effect.Effect<Service, never, LighthouseConfig | KeyNodes> = Effect.gen(function* () {
-  const nodes = yield* KeyNodes
-  const deps: Recover.RecoverDeps = { nodes, policy: (yield* LighthouseConfig).nodes }
+export const make: Effect.Effect<Service, never, LighthouseConfig | KeyNodes | Auth> = Effect.gen(function* () {
+  const deps: KeyShardsDeps = {
+    nodes: yield* KeyNodes,
+    policy: (yield* LighthouseConfig).nodes,
+    auth: yield* Auth
+  }
   return KeyShards.of({
-    save: (input) => Save.save(nodes, input),
+    save: (input) => Save.save(deps, input),
     recover: (input) => Recover.recover(deps, input),
     fetchKey: (input) => Recover.fetchKey(deps, input)
   })
 })
 
 /**
- * The `KeyShards` service; needs the config and the key nodes.
+ * The `KeyShards` service; needs the config, the key nodes and `Auth`.
  *
  * @category layers
  */
-export const layer: Layer.Layer<KeyShards, never, LighthouseConfig | KeyNodes> = Layer.effect(KeyShards, make)
+export const layer: Layer.Layer<KeyShards, never, LighthouseConfig | KeyNodes | Auth> = Layer.effect(KeyShards, make)

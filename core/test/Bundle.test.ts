@@ -124,7 +124,7 @@ describe("the bundled library", () => {
         (name) => `import * as ${name} from "./core/src/${name}.ts"`
       ),
       "const base = Layer.mergeAll(LighthouseConfig.layer(), Lighthouse.httpLayer, FileSystem.layerNoop({}))",
-      "const layer = Upload.layer.pipe(Layer.provide(Layer.mergeAll(KeyShards.layer, Auth.layer())),",
+      "const layer = Upload.layer.pipe(Layer.provide(KeyShards.layer.pipe(Layer.provideMerge(Auth.layer()))),",
       "  Layer.provide(KeyNodes.layer), Layer.provideMerge(base))",
       "export const upload = (bytes, options) =>",
       "  Effect.runPromise(Upload.Upload.use((u) => u.encryptedBuffer(bytes, options)).pipe(Effect.provide(layer)))"

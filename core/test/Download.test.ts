@@ -240,7 +240,7 @@ describe("Download time-outs", () => {
     )
   )
   const stalled = Download.layer.pipe(
-    Layer.provide(Layer.mergeAll(Auth.layer(), KeyShards.layer)),
+    Layer.provide(KeyShards.layer.pipe(Layer.provideMerge(Auth.layer()))),
     Layer.provide(KeyNodes.layer),
     Layer.provideMerge(LighthouseConfig.layer({ transferTimeout: "10 seconds" })),
     Layer.provide(stalling),

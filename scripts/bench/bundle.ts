@@ -43,7 +43,7 @@ import * as Upload from "${root}/core/src/Upload.ts"
 
 const base = Layer.mergeAll(Config.layer(), Lighthouse.httpLayer, FileSystem.layerNoop({}))
 const layer = Upload.layer.pipe(
-  Layer.provide(Layer.mergeAll(KeyShards.layer, Auth.layer())),
+  Layer.provide(KeyShards.layer.pipe(Layer.provideMerge(Auth.layer()))),
   Layer.provide(Nodes.layer),
   Layer.provideMerge(base)
 )

@@ -83,7 +83,7 @@ const interleaved = async <K extends string>(
 
 const runtimeFor = (mode: "sequential" | "concurrent") =>
   ManagedRuntime.make(
-    Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(
+    KeyShards.layer.pipe(Layer.provideMerge(Auth.layer())).pipe(
       Layer.provideMerge(KeyNodes.layer),
       Layer.provideMerge(LighthouseConfig.layer({ nodes: { mode } })),
       Layer.provideMerge(FetchHttpClient.layer),

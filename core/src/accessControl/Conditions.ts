@@ -8,11 +8,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { InvalidResponse } from "../Errors.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
 import { validateConditionRequest } from "../schema/AccessCondition.ts"
 import { parseCid } from "../schema/Cid.ts"
-import type { ApplyInput, UpdateInput } from "./Models.ts"
+import type { AccessControlDeps, ApplyInput, UpdateInput } from "./Models.ts"
 import { fanOutRefined, refine } from "./Refusal.ts"
 
 const AccessConditionsResponse = Schema.Struct({
@@ -26,10 +27,11 @@ const AccessConditionsResponse = Schema.Struct({
   decryptionType: Schema.optionalKey(Schema.String)
 })
 
-export const apply = Effect.fn("AccessControl.apply")(function* (nodes: KeyNodes["Service"], input: ApplyInput) {
+export const apply = Effect.fn("AccessControl.apply")(function* (deps: AccessControlDeps, input: ApplyInput) {
   const creating = (input.keyShards?.length ?? 0) > 0
-  // Shard count, CID, address and conditions are all checked before anything is sent.
-  const valid = yield* validateConditionRequest(input, { creating })
+  // Shard count, CID, address and conditions are all checked before anything is sent or signed.
+  const valid = yield* validateConditionRequest({ ...input, address: addressOf(input) }, { creating })
+  const { token } = yield* resolveOwner(deps.auth, input)
   const common = {
     address: valid.address,
     cid: valid.cid,
@@ -38,7 +40,7 @@ export const apply = Effect.fn("AccessControl.apply")(function* (nodes: KeyNodes
     chainType: valid.chainType
   }
   yield* Effect.annotateCurrentSpan({ cid: valid.cid, creating, chainType: valid.chainType })
-  return yield* fanOutRefined(nodes, valid.cid, {
+  return yield* fanOutRefined(deps.nodes, valid.cid, {
     operation: creating ? "accessControl" : "updateAccessControl",
     request: (nodeId) => ({
       method: creating ? "POST" : "PUT",
@@ -46,7 +48,7 @@ export const apply = Effect.fn("AccessControl.apply")(function* (nodes: KeyNodes
       body: creating
         ? { ...common, decryptionType: valid.decryptionType, payload: valid.keyShards[nodeId - 1] }
         : common,
-      token: input.token
+      token
     }),
     // Every node is asked, so the result shows which ones hold the new conditions.
     onError: "continue",
@@ -55,8 +57,8 @@ export const apply = Effect.fn("AccessControl.apply")(function* (nodes: KeyNodes
   })
 })
 
-export const update = Effect.fn("AccessControl.update")(function* (nodes: KeyNodes["Service"], input: UpdateInput) {
-  return yield* apply(nodes, { ...input, keyShards: [] })
+export const update = Effect.fn("AccessControl.update")(function* (deps: AccessControlDeps, input: UpdateInput) {
+  return yield* apply(deps, { ...input, keyShards: [] })
 })
 
 export const get = Effect.fn("AccessControl.get")(function* (nodes: KeyNodes["Service"], cidInput: string) {

@@ -14,53 +14,52 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import type { SignInFailure } from "../auth/Models.ts"
+import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import type { InvalidPublicKey, NodeError, NodesDisagree } from "../Errors.ts"
-import type { KeyNodes } from "../KeyNodes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
-import { Credential } from "../schema/Credential.ts"
+import { Owner, owned } from "../schema/Owner.ts"
+import type { AccessControlDeps } from "./Models.ts"
 
 /**
- * `delegateAllFiles`: the owner, its token (its JWT `jwt:…` or a raw signature of the node
- * message), and the addresses that may recover any of its keys (replacing the owner's delegates;
- * `[]` revokes every one).
+ * `delegateAllFiles`: the owner (`{ signer }`, or `{ address, token }` with its JWT `jwt:…` or a
+ * raw signature of the node message), and the addresses that may recover any of its keys
+ * (replacing the owner's delegates; `[]` revokes every one).
  *
  * @category schemas
  */
-export const DelegateInput = Schema.Struct({
-  address: Schema.String,
-  token: Credential,
-  delegates: Schema.Array(Schema.String)
-})
+export const DelegateInput = owned({ delegates: Schema.Array(Schema.String) })
 /** @category models */
 export type DelegateInput = typeof DelegateInput.Type
 
 /**
- * `revokeDelegates`: the owner and its token.
+ * `revokeDelegates`: the owner.
  *
  * @category schemas
  */
-export const RevokeDelegatesInput = Schema.Struct({ address: Schema.String, token: Credential })
+export const RevokeDelegatesInput = Owner
 /** @category models */
 export type RevokeDelegatesInput = typeof RevokeDelegatesInput.Type
 
-/** Failures of a delegation change: a bad address, a node's refusal, nodes that disagree. */
-export type DelegationFailure = InvalidPublicKey | NodeError | NodesDisagree
+/** Failures of a delegation change: a bad address, a node's refusal, nodes that disagree, signing in. */
+export type DelegationFailure = InvalidPublicKey | NodeError | NodesDisagree | SignInFailure
 
 /** Sets the owner's delegates on the 5 nodes (the delegates' addresses checked first). */
 export const delegateAllFiles = Effect.fn("AccessControl.delegateAllFiles")(function* (
-  nodes: KeyNodes["Service"],
+  deps: AccessControlDeps,
   input: DelegateInput
 ) {
-  const owner = yield* parsePublicKey(input.address)
+  const owner = yield* parsePublicKey(addressOf(input))
   const delegates = yield* Effect.forEach(input.delegates, parsePublicKey)
   yield* Effect.annotateCurrentSpan({ owner, count: delegates.length })
-  return yield* nodes.fanOut({
+  const { token } = yield* resolveOwner(deps.auth, input)
+  return yield* deps.nodes.fanOut({
     operation: "setAllFilesAccess",
     request: (nodeId) => ({
       method: "POST",
       path: `/api/setAllFilesAccess/${nodeId}`,
       body: { address: owner, allFilesAccess: delegates },
-      token: input.token
+      token
     }),
     onError: "stop",
     agreement: "identical",
@@ -69,5 +68,5 @@ export const delegateAllFiles = Effect.fn("AccessControl.delegateAllFiles")(func
 })
 
 /** Revokes every delegate of the owner (an empty list on the 5 nodes). */
-export const revokeDelegates = (nodes: KeyNodes["Service"], input: RevokeDelegatesInput) =>
-  delegateAllFiles(nodes, { ...input, delegates: [] })
+export const revokeDelegates = (deps: AccessControlDeps, input: RevokeDelegatesInput) =>
+  delegateAllFiles(deps, { ...input, delegates: [] })

@@ -14,19 +14,20 @@ import type {
   NodesDisagree
 } from "../Errors.ts"
 import * as Schema from "effect/Schema"
-import { Credential } from "../schema/Credential.ts"
+import type { SignInFailure } from "../auth/Models.ts"
+import type { SignerTokens } from "../auth/Owner.ts"
+import type { KeyNodes } from "../KeyNodes.ts"
+import { owned } from "../schema/Owner.ts"
 import { AnyObject, KeyShardInput } from "../schema/Shape.ts"
 
-/** Who changes a file's access: the owner, the file, the key nodes' token. */
-const owned = {
-  /** The owner: EVM address (any case) or 44-character base58 key. */
-  address: Schema.String,
-  cid: Schema.String,
-  token: Credential
-}
+/**
+ * Who changes a file's access: its owner (`{ signer }` or `{ address, token }`, see `Owner`) and
+ * the file.
+ */
+const file = { cid: Schema.String }
 
 const conditionFields = {
-  ...owned,
+  ...file,
   /** EVM, Solana, Coreum or Radix conditions; validated before any request. */
   conditions: Schema.Array(AnyObject),
   /** Required with more than one condition, e.g. `([1] and [2]) or [3]`. */
@@ -40,7 +41,7 @@ const conditionFields = {
  *
  * @category schemas
  */
-export const ApplyInput = Schema.Struct({
+export const ApplyInput = owned({
   ...conditionFields,
   /** `ADDRESS` (default) or `ACCESS_CONDITIONS`, any case. Sent only when creating. */
   decryptionType: Schema.optional(Schema.String),
@@ -55,7 +56,7 @@ export type ApplyInput = typeof ApplyInput.Type
  *
  * @category schemas
  */
-export const UpdateInput = Schema.Struct(conditionFields)
+export const UpdateInput = owned(conditionFields)
 /** @category models */
 export type UpdateInput = typeof UpdateInput.Type
 
@@ -64,8 +65,8 @@ export type UpdateInput = typeof UpdateInput.Type
  *
  * @category schemas
  */
-export const ShareInput = Schema.Struct({
-  ...owned,
+export const ShareInput = owned({
+  ...file,
   /** Addresses that may recover the key from now on. */
   shareTo: Schema.Array(Schema.String)
 })
@@ -77,8 +78,8 @@ export type ShareInput = typeof ShareInput.Type
  *
  * @category schemas
  */
-export const RevokeInput = Schema.Struct({
-  ...owned,
+export const RevokeInput = owned({
+  ...file,
   /** Addresses that may no longer recover the key. */
   revokeTo: Schema.Union([Schema.String, Schema.Array(Schema.String)])
 })
@@ -90,14 +91,24 @@ export type RevokeInput = typeof RevokeInput.Type
  *
  * @category schemas
  */
-export const TransferInput = Schema.Struct({
-  ...owned,
+export const TransferInput = owned({
+  ...file,
   newOwner: Schema.String,
   /** Clear the sharing list on transfer. @default true */
   resetSharedTo: Schema.optional(Schema.Boolean)
 })
 /** @category models */
 export type TransferInput = typeof TransferInput.Type
+
+/**
+ * What the operations need: the key nodes, and `Auth` to sign in an owner given as `{ signer }`.
+ *
+ * @internal
+ */
+export interface AccessControlDeps {
+  readonly nodes: KeyNodes["Service"]
+  readonly auth: SignerTokens
+}
 
 /** What `get` returns: the node's record of a file's access rules. */
 export interface AccessConditions {
@@ -118,8 +129,14 @@ export interface AccessConditions {
  */
 export type NodeRefusal = AccessDenied | CidNotFound | NodeError | NodesDisagree
 
-/** Failures of `apply`. */
-export type ApplyFailure = ConditionValidationError | InvalidKeyShards | InvalidCid | InvalidPublicKey | NodeRefusal
+/** Failures of `apply` (signing in included, when a signer is given). */
+export type ApplyFailure =
+  | ConditionValidationError
+  | InvalidKeyShards
+  | InvalidCid
+  | InvalidPublicKey
+  | NodeRefusal
+  | SignInFailure
 
-/** Failures of `share`, `revoke` and `transferOwnership`. */
-export type ChangeFailure = InvalidCid | InvalidPublicKey | NodeRefusal
+/** Failures of `share`, `revoke` and `transferOwnership` (signing in included, when a signer is given). */
+export type ChangeFailure = InvalidCid | InvalidPublicKey | NodeRefusal | SignInFailure

@@ -1,89 +1,99 @@
 /**
  * Who holds the right to a file's key: `share`, `revoke` and `transferOwnership`, each stopping
- * at the first node that fails (the error names the nodes already changed).
+ * at the first node that fails (the error names the nodes already changed). Everything is
+ * checked before a signer owner signs in.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import type { Token } from "../internal/http.ts"
-import type { KeyNodes } from "../KeyNodes.ts"
+import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
-import type { RevokeInput, ShareInput, TransferInput } from "./Models.ts"
+import type { Owner } from "../schema/Owner.ts"
+import type { AccessControlDeps, RevokeInput, ShareInput, TransferInput } from "./Models.ts"
 import { fanOutRefined } from "./Refusal.ts"
 
-/** The owner, the CID and a list of addresses, checked before any request. */
-const checkChange = Effect.fnUntraced(function* (address: string, cidInput: string, others: ReadonlyArray<string>) {
-  const cid = yield* parseCid(cidInput)
-  const owner = yield* parsePublicKey(address)
-  const list = yield* Effect.forEach(others, parsePublicKey)
-  return { cid, owner, list }
-})
+/** One change of a file's key holders on the 5 nodes. */
+interface ChangeRequest {
+  /** The span's and the fan-out's name. */
+  readonly operation: string
+  readonly owner: Owner
+  readonly cid: string
+  /** Addresses the change is about (shared with, revoked, the new owner): checked first. */
+  readonly others: ReadonlyArray<string>
+  readonly method: "POST" | "PUT" | "DELETE"
+  readonly route: string
+  /** The body sent to every node, from the checked owner, CID and addresses. */
+  readonly body: (checked: {
+    readonly owner: string
+    readonly cid: string
+    readonly list: ReadonlyArray<string>
+  }) => unknown
+  readonly agreement: "identical" | "identical-ignoring-data"
+}
 
-const change = (
-  nodes: KeyNodes["Service"],
-  operation: string,
-  cid: string,
-  method: "POST" | "PUT" | "DELETE",
-  route: string,
-  token: Token,
-  body: unknown,
-  agreement: "identical" | "identical-ignoring-data"
-) =>
-  fanOutRefined(nodes, cid, {
-    operation,
+/** Checks the CID, the owner and the other addresses, signs the owner in, then changes every node. */
+const change = Effect.fnUntraced(function* (deps: AccessControlDeps, request: ChangeRequest) {
+  const cid = yield* parseCid(request.cid)
+  const owner = yield* parsePublicKey(addressOf(request.owner))
+  const list = yield* Effect.forEach(request.others, parsePublicKey)
+  yield* Effect.annotateCurrentSpan({ cid, count: list.length })
+  const { token } = yield* resolveOwner(deps.auth, request.owner)
+  const { method, route } = request
+  const body = request.body({ owner, cid, list })
+  return yield* fanOutRefined(deps.nodes, cid, {
+    operation: request.operation,
     request: (nodeId) => ({ method, path: `${route}/${nodeId}`, body, token }),
     onError: "stop",
-    agreement,
+    agreement: request.agreement,
     requireSuccess: true
   })
-
-export const share = Effect.fn("AccessControl.share")(function* (nodes: KeyNodes["Service"], input: ShareInput) {
-  const { cid, owner, list } = yield* checkChange(input.address, input.cid, input.shareTo)
-  yield* Effect.annotateCurrentSpan({ cid, count: list.length })
-  return yield* change(
-    nodes,
-    "shareToAddress",
-    cid,
-    "PUT",
-    "/api/setSharedKey",
-    input.token,
-    { address: owner, cid, shareTo: list },
-    "identical-ignoring-data"
-  )
 })
 
-export const revoke = Effect.fn("AccessControl.revoke")(function* (nodes: KeyNodes["Service"], input: RevokeInput) {
-  const revokeTo = typeof input.revokeTo === "string" ? [input.revokeTo] : input.revokeTo
-  const { cid, owner, list } = yield* checkChange(input.address, input.cid, revokeTo)
-  yield* Effect.annotateCurrentSpan({ cid, count: list.length })
+export const share = Effect.fn("AccessControl.share")(function* (deps: AccessControlDeps, input: ShareInput) {
+  return yield* change(deps, {
+    operation: "shareToAddress",
+    owner: input,
+    cid: input.cid,
+    others: input.shareTo,
+    method: "PUT",
+    route: "/api/setSharedKey",
+    body: ({ owner, cid, list }) => ({ address: owner, cid, shareTo: list }),
+    agreement: "identical-ignoring-data"
+  })
+})
+
+export const revoke = Effect.fn("AccessControl.revoke")(function* (deps: AccessControlDeps, input: RevokeInput) {
   // Unlike the provider, the nodes' `message` must be `success` here too.
-  return yield* change(
-    nodes,
-    "revokeAccess",
-    cid,
-    "DELETE",
-    "/api/setSharedKey",
-    input.token,
-    { address: owner, cid, revokeTo: list },
-    "identical-ignoring-data"
-  )
+  return yield* change(deps, {
+    operation: "revokeAccess",
+    owner: input,
+    cid: input.cid,
+    others: typeof input.revokeTo === "string" ? [input.revokeTo] : input.revokeTo,
+    method: "DELETE",
+    route: "/api/setSharedKey",
+    body: ({ owner, cid, list }) => ({ address: owner, cid, revokeTo: list }),
+    agreement: "identical-ignoring-data"
+  })
 })
 
 export const transferOwnership = Effect.fn("AccessControl.transferOwnership")(function* (
-  nodes: KeyNodes["Service"],
+  deps: AccessControlDeps,
   input: TransferInput
 ) {
-  const { cid, owner, list } = yield* checkChange(input.address, input.cid, [input.newOwner])
-  yield* Effect.annotateCurrentSpan({ cid })
-  return yield* change(
-    nodes,
-    "transferOwnership",
-    cid,
-    "POST",
-    "/api/transferOwnership",
-    input.token,
-    { address: owner, cid, newOwner: list[0], resetSharedTo: input.resetSharedTo ?? true },
-    "identical"
-  )
+  return yield* change(deps, {
+    operation: "transferOwnership",
+    owner: input,
+    cid: input.cid,
+    others: [input.newOwner],
+    method: "POST",
+    route: "/api/transferOwnership",
+    body: ({ owner, cid, list }) => ({
+      address: owner,
+      cid,
+      newOwner: list[0],
+      resetSharedTo: input.resetSharedTo ?? true
+    }),
+    agreement: "identical"
+  })
 })

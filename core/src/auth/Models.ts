@@ -16,6 +16,7 @@ import type {
   TransportFailure
 } from "../Errors.ts"
 import { Credential } from "../schema/Credential.ts"
+import { AddressOwner } from "../schema/Owner.ts"
 
 /** What `get-jwt` gives: a `jwt:`-prefixed bearer token and a single-use `r:` refresh token. */
 export interface JwtPair {
@@ -82,7 +83,7 @@ export type SignInFailure = InvalidPublicKey | NodeError | InvalidResponse | Sig
  *
  * @category schemas
  */
-export const TokenCheckInput = Schema.Struct({ address: Schema.String, token: Credential })
+export const TokenCheckInput = AddressOwner
 /** @category models */
 export type TokenCheckInput = typeof TokenCheckInput.Type
 

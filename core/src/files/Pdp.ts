@@ -20,7 +20,8 @@ import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { PdpDealTimedOut, PdpSizeLimitExceeded } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
-import { type Token, withBearer } from "../internal/http.ts"
+import { withBearer } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import { parseCid } from "../schema/Cid.ts"
 import { type AwaitPdpDealOptions, type CompletedPdpDeal, PdpDeal } from "./Models.ts"
 import { fileInfo } from "./Records.ts"
@@ -32,7 +33,11 @@ export const isCompleted = (deal: PdpDeal): deal is CompletedPdpDeal =>
   deal.dealStatus === "completed" && deal.transactionDetails !== undefined
 
 /** Asks for a PDP deal of a stored file; refuses, before asking, a file over {@link PdpSizeLimit}. */
-export const requestPdpDeal = Effect.fn("Files.requestPdpDeal")(function* (hosts: Hosts, apiKey: Token, cid: string) {
+export const requestPdpDeal = Effect.fn("Files.requestPdpDeal")(function* (
+  hosts: Hosts,
+  apiKey: Credential,
+  cid: string
+) {
   const valid = yield* parseCid(cid)
   const info = yield* fileInfo(hosts, valid)
   const size = Number(info.fileSizeInBytes)

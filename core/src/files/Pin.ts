@@ -12,7 +12,8 @@ import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { ContentUnreachable, InvalidArgument } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
-import { type Token, withBearer } from "../internal/http.ts"
+import { withBearer } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import { parseCid } from "../schema/Cid.ts"
 import { PinInput, UploadedFile } from "./Models.ts"
 
@@ -25,7 +26,7 @@ const decodeInput = (input: unknown) =>
   )
 
 /** Pins the content of `input.cid` to the account of `apiKey`; its record joins the uploads list. */
-export const pin = Effect.fn("Files.pin")(function* (hosts: Hosts, apiKey: Token, input: PinInput) {
+export const pin = Effect.fn("Files.pin")(function* (hosts: Hosts, apiKey: Credential, input: PinInput) {
   const { cid, fileName } = yield* decodeInput(input)
   const valid = yield* parseCid(cid)
   const answer = yield* json(

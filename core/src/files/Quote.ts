@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type { Hosts } from "../internal/Hosts.ts"
-import type { Token } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import * as Sizing from "../upload/Sizing.ts"
 import type { Quote, QuoteInput } from "./Models.ts"
 import { usage } from "./Records.ts"
@@ -15,7 +15,7 @@ import { usage } from "./Records.ts"
 export const quote = Effect.fn("Files.quote")(function* (
   hosts: Hosts,
   fs: FileSystem.FileSystem,
-  apiKey: Token,
+  apiKey: Credential,
   input: QuoteInput | ReadonlyArray<QuoteInput>
 ) {
   const inputs: ReadonlyArray<QuoteInput> = Array.isArray(input) ? input : [input as QuoteInput]

@@ -11,17 +11,18 @@ import * as Stream from "effect/Stream"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { ProofNotFound, type RequestFailed, type TransportFailure } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
-import { type Token, withBearer } from "../internal/http.ts"
+import { withBearer } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import { parseCid } from "../schema/Cid.ts"
 import { Deal, Deleted, FileInfo, Proof, type UploadedFile, UploadsPage, type UploadsOptions, Usage } from "./Models.ts"
 
-export const usage = Effect.fn("Files.usage")(function* (hosts: Hosts, apiKey: Token) {
+export const usage = Effect.fn("Files.usage")(function* (hosts: Hosts, apiKey: Credential) {
   return yield* json(hosts.api, HttpClientRequest.get("/api/user/user_data_usage").pipe(withBearer(apiKey)), Usage)
 })
 
 export const uploadsPage = Effect.fn("Files.uploadsPage")(function* (
   hosts: Hosts,
-  apiKey: Token,
+  apiKey: Credential,
   options?: { readonly lastKey?: string | undefined; readonly fileType?: string | undefined }
 ) {
   // The provider's first page is `lastKey=null`, literally.
@@ -38,7 +39,7 @@ export const uploadsPage = Effect.fn("Files.uploadsPage")(function* (
 
 export const uploads = (
   hosts: Hosts,
-  apiKey: Token,
+  apiKey: Credential,
   options?: UploadsOptions
 ): Stream.Stream<UploadedFile, RequestFailed | TransportFailure> =>
   Stream.paginate({ lastKey: options?.after, seen: 0 }, (state) =>
@@ -81,7 +82,7 @@ export const proof = Effect.fn("Files.proof")(function* (hosts: Hosts, cid: stri
   ).pipe(Effect.catchTag("RequestFailed", (e) => Effect.fail(e.status === 400 ? new ProofNotFound({ cid: valid }) : e)))
 })
 
-export const deleteFile = Effect.fn("Files.deleteFile")(function* (hosts: Hosts, apiKey: Token, id: string) {
+export const deleteFile = Effect.fn("Files.deleteFile")(function* (hosts: Hosts, apiKey: Credential, id: string) {
   return yield* json(
     hosts.api,
     HttpClientRequest.delete("/api/user/delete_file", { urlParams: { id } }).pipe(

@@ -9,7 +9,8 @@
 import * as Effect from "effect/Effect"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { type Hosts, json } from "../internal/Hosts.ts"
-import { type Token, withBearer } from "../internal/http.ts"
+import { withBearer } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import { parseCid } from "../schema/Cid.ts"
 import { WalrusBlobs } from "../schema/Walrus.ts"
 import { Deleted } from "./Models.ts"
@@ -28,7 +29,7 @@ export const walrusBlobs = Effect.fn("Files.walrusBlobs")(function* (hosts: Host
 /** Deletes a file stored on Walrus from the account; its bytes stop counting against the Walrus quota. */
 export const deleteFileWalrus = Effect.fn("Files.deleteFileWalrus")(function* (
   hosts: Hosts,
-  apiKey: Token,
+  apiKey: Credential,
   id: string
 ) {
   return yield* json(

@@ -50,10 +50,8 @@ export const decodeJson =
       Effect.flatMap((json) => Schema.decodeUnknownEffect(schema)(json).pipe(Effect.mapError(invalidBody(response))))
     )
 
-/** A token given as a string or `Redacted` (public as `Auth.Credential`): the value goes on the wire, never into logs. */
-export type Token = Credential
-
-export const reveal = (token: Token): string => (Redacted.isRedacted(token) ? Redacted.value(token) : token)
+/** A secret's value, for the wire only (a `Credential` is never put into logs). */
+export const reveal = (token: Credential): string => (Redacted.isRedacted(token) ? Redacted.value(token) : token)
 
 /** `Authorization: Bearer <token>`. */
-export const withBearer = (token: Token) => HttpClientRequest.bearerToken(reveal(token))
+export const withBearer = (token: Credential) => HttpClientRequest.bearerToken(reveal(token))

@@ -9,14 +9,15 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { type Hosts, json } from "../internal/Hosts.ts"
-import { type Token, withBearer } from "../internal/http.ts"
+import { withBearer } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import { parseCid } from "../schema/Cid.ts"
 import { IpnsKey, IpnsRecord, type PublishRecordInput, PublishedRecord, RemovedKey } from "./Models.ts"
 
 // The provider's client sends these two body-less GETs with a JSON content type; so do we.
 const jsonContent = HttpClientRequest.setHeader("Content-Type", "application/json")
 
-export const generateKey = Effect.fn("Ipns.generateKey")(function* (hosts: Hosts, apiKey: Token) {
+export const generateKey = Effect.fn("Ipns.generateKey")(function* (hosts: Hosts, apiKey: Credential) {
   return yield* json(
     hosts.api,
     HttpClientRequest.get("/api/ipns/generate_key").pipe(withBearer(apiKey), jsonContent),
@@ -26,7 +27,7 @@ export const generateKey = Effect.fn("Ipns.generateKey")(function* (hosts: Hosts
 
 export const publishRecord = Effect.fn("Ipns.publishRecord")(function* (
   hosts: Hosts,
-  apiKey: Token,
+  apiKey: Credential,
   input: PublishRecordInput
 ) {
   const cid = yield* parseCid(input.cid)
@@ -39,7 +40,7 @@ export const publishRecord = Effect.fn("Ipns.publishRecord")(function* (
   )
 })
 
-export const records = Effect.fn("Ipns.records")(function* (hosts: Hosts, apiKey: Token) {
+export const records = Effect.fn("Ipns.records")(function* (hosts: Hosts, apiKey: Credential) {
   return yield* json(
     hosts.api,
     HttpClientRequest.get("/api/ipns/get_ipns_records").pipe(withBearer(apiKey), jsonContent),
@@ -47,7 +48,7 @@ export const records = Effect.fn("Ipns.records")(function* (hosts: Hosts, apiKey
   )
 })
 
-export const removeKey = Effect.fn("Ipns.removeKey")(function* (hosts: Hosts, apiKey: Token, keyName: string) {
+export const removeKey = Effect.fn("Ipns.removeKey")(function* (hosts: Hosts, apiKey: Credential, keyName: string) {
   return yield* json(
     hosts.api,
     HttpClientRequest.delete("/api/ipns/remove_key", { urlParams: { keyName } }).pipe(withBearer(apiKey)),

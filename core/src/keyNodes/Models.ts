@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import type { NodeError } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 
 /** Node ids on the encryption host. */
 export const allNodes: ReadonlyArray<number> = [1, 2, 3, 4, 5]
@@ -16,7 +16,7 @@ export interface NodeRequest {
   /** JSON body; DELETE carries one too, as on the provider. */
   readonly body?: unknown
   /** Sent as `Authorization: Bearer <token>`; the header goes out empty without one, as on the provider. */
-  readonly token?: Token | undefined
+  readonly token?: Credential | undefined
 }
 
 export interface NodeReport {

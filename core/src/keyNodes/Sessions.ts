@@ -12,17 +12,17 @@
  */
 import type * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
-import type { Token } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 
 /** How a session's token is read and renewed; failures are the renewal's own (sign-in, refresh). */
 export interface Session {
   /** The session's token now (the cache's, refreshed when its `exp` is near). */
-  readonly current: Effect.Effect<Token, unknown>
+  readonly current: Effect.Effect<Credential, unknown>
   /**
    * A token to use instead of `refused`, which a node refused: renewed through the refresh token,
    * else by signing in again; the newer one when another call already renewed it.
    */
-  readonly renew: (refused: Token) => Effect.Effect<Token, unknown>
+  readonly renew: (refused: Credential) => Effect.Effect<Credential, unknown>
 }
 
 /** Which session a token belongs to. */
@@ -30,7 +30,7 @@ export interface Sessions {
   /** Ties `token` to `session`, for as long as the token object lives. */
   readonly attach: (token: Redacted.Redacted<string>, session: Session) => void
   /** The session of `token`; `undefined` for strings, no token, and tokens nobody attached. */
-  readonly of: (token: Token | undefined) => Session | undefined
+  readonly of: (token: Credential | undefined) => Session | undefined
 }
 
 export const makeSessions = (): Sessions => {

@@ -16,22 +16,23 @@ import type {
   NodeError
 } from "../Errors.ts"
 import * as Schema from "effect/Schema"
-import { Credential } from "../schema/Credential.ts"
+import type { SignInFailure } from "../auth/Models.ts"
+import type { SignerTokens } from "../auth/Owner.ts"
+import type { KeyNodes } from "../KeyNodes.ts"
+import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import { owned } from "../schema/Owner.ts"
 import { Fields, KeyShardInput } from "../schema/Shape.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
 
 /**
- * `save`: the shards of a freshly encrypted file.
+ * `save`: the shards of a freshly encrypted file, and its owner (`{ signer }` or
+ * `{ address, token }`, see `Owner`).
  *
  * @category schemas
  */
-export const SaveInput = Schema.Struct({
+export const SaveInput = owned({
   /** The CID the upload returned (`Hash`). */
   cid: Schema.String,
-  /** The owner: EVM address (any case) or 44-character base58 key. */
-  address: Schema.String,
-  /** JWT (`jwt:…`) or a raw signature of the node message. */
-  token: Credential,
   /** Exactly 5 shards; shard i goes to node i + 1. */
   keyShards: Schema.Array(KeyShardInput),
   /** Addresses that may also recover the key (sent as `sharedTo`, only when non-empty). */
@@ -41,14 +42,12 @@ export const SaveInput = Schema.Struct({
 export type SaveInput = typeof SaveInput.Type
 
 /**
- * `recover`: who asks for which file's shards.
+ * `recover`: who asks (`{ signer }` or `{ address, token }`) for which file's shards.
  *
  * @category schemas
  */
-export const RecoverInput = Schema.Struct({
+export const RecoverInput = owned({
   cid: Schema.String,
-  address: Schema.String,
-  token: Credential,
   /** Values the nodes substitute into access conditions (e.g. `:userAddress`). @default {} */
   dynamicData: Schema.optional(Fields),
   /** How many distinct nodes to read from (1–5). @default 3 */
@@ -64,16 +63,26 @@ export type RecoverInput = typeof RecoverInput.Type
  *
  * @category schemas
  */
-export const FetchKeyInput = Schema.Struct({
+export const FetchKeyInput = owned({
   cid: Schema.String,
-  address: Schema.String,
-  token: Credential,
   dynamicData: Schema.optional(Fields),
   /** The file's owner, when asking as one of its delegates (account delegation). */
   ownerAddress: Schema.optional(Schema.String)
 })
 /** @category models */
 export type FetchKeyInput = typeof FetchKeyInput.Type
+
+/**
+ * What saving and recovering need: the key nodes, how to walk them, and `Auth` to sign in an
+ * owner given as `{ signer }`.
+ *
+ * @internal
+ */
+export interface KeyShardsDeps {
+  readonly nodes: KeyNodes["Service"]
+  readonly policy: LighthouseConfig.NodePolicy
+  readonly auth: SignerTokens
+}
 
 /** The shards `recover` got, and from which nodes (ascending). */
 export interface RecoveredShards {
@@ -82,10 +91,14 @@ export interface RecoveredShards {
 }
 
 /** Failures of `save`. */
-export type SaveFailure = InvalidCid | InvalidKeyShards | InvalidPublicKey | EncryptionFailed
+export type SaveFailure = InvalidCid | InvalidKeyShards | InvalidPublicKey | EncryptionFailed | SignInFailure
 
-/** Failures of `recover`: bad input, no such file, not entitled, a node's refusal, too many nodes down. */
+/**
+ * Failures of `recover`: bad input, no such file, not entitled, a node's refusal, too many nodes
+ * down, signing in.
+ */
 export type RecoverFailure =
+  | SignInFailure
   | InvalidCid
   | InvalidPublicKey
   | InvalidKeySplit

@@ -18,29 +18,23 @@ import {
   KeyNodesUnavailable,
   NodeError
 } from "../Errors.ts"
-import type { Token } from "../internal/http.ts"
+import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { innermostMessage } from "../internal/nodeAnswers.ts"
 import { allNodes, type KeyNodes } from "../KeyNodes.ts"
-import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
+import type { Credential } from "../schema/Credential.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
-import type { FetchKeyInput, RecoverInput } from "./Models.ts"
+import type { FetchKeyInput, KeyShardsDeps, RecoverInput } from "./Models.ts"
 
 /** Shards needed to recover a key. */
 export const threshold = 3
-
-/** What recovering needs: the key nodes and how to walk them. */
-export interface RecoverDeps {
-  readonly nodes: KeyNodes["Service"]
-  readonly policy: LighthouseConfig.NodePolicy
-}
 
 /** Who asks for which file's shards, checked. */
 interface ShardRequest {
   readonly cid: string
   readonly address: string
-  readonly token: Token
+  readonly token: Credential
   readonly dynamicData: Readonly<Record<string, unknown>>
   /** Sent only when asking as a delegate of the owner. */
   readonly ownerAddress: string | undefined
@@ -96,7 +90,7 @@ const askNode = Effect.fnUntraced(function* (
 
 /** Asks `count` of the nodes in `order`, replacing each unavailable one by the next spare one. */
 const collectShards = Effect.fnUntraced(function* (
-  { nodes, policy }: RecoverDeps,
+  { nodes, policy }: KeyShardsDeps,
   request: ShardRequest,
   order: ReadonlyArray<number>,
   count: number
@@ -132,9 +126,9 @@ const collectShards = Effect.fnUntraced(function* (
   return { shards, failures }
 })
 
-export const recover = Effect.fn("KeyShards.recover")(function* (deps: RecoverDeps, input: RecoverInput) {
+export const recover = Effect.fn("KeyShards.recover")(function* (deps: KeyShardsDeps, input: RecoverInput) {
   const cid = yield* parseCid(input.cid)
-  const address = yield* parsePublicKey(input.address)
+  const address = yield* parsePublicKey(addressOf(input))
   const ownerAddress = input.ownerAddress === undefined ? undefined : yield* parsePublicKey(input.ownerAddress)
   const count = input.count ?? threshold
   if (!Number.isInteger(count) || count < 1 || count > allNodes.length)
@@ -145,7 +139,8 @@ export const recover = Effect.fn("KeyShards.recover")(function* (deps: RecoverDe
     })
   const order = yield* Random.shuffle(allNodes)
   yield* Effect.annotateCurrentSpan({ cid, address, count })
-  const request = { cid, address, token: input.token, dynamicData: input.dynamicData ?? {}, ownerAddress }
+  const { token } = yield* resolveOwner(deps.auth, input)
+  const request = { cid, address, token, dynamicData: input.dynamicData ?? {}, ownerAddress }
   const { shards, failures } = yield* collectShards(deps, request, order, count)
   if (shards.length < count)
     return yield* new KeyNodesUnavailable({
@@ -158,7 +153,7 @@ export const recover = Effect.fn("KeyShards.recover")(function* (deps: RecoverDe
   return { shards: sorted.map((s) => s.shard), nodes: sorted.map((s) => s.nodeId) }
 })
 
-export const fetchKey = Effect.fn("KeyShards.fetchKey")(function* (deps: RecoverDeps, input: FetchKeyInput) {
+export const fetchKey = Effect.fn("KeyShards.fetchKey")(function* (deps: KeyShardsDeps, input: FetchKeyInput) {
   const { shards } = yield* recover(deps, { ...input, count: threshold })
   return yield* Shamir.recoverKey(shards, { threshold }).pipe(
     Effect.mapError((e) =>

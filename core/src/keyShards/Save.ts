@@ -6,22 +6,23 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { EncryptionFailed, InvalidKeyShards } from "../Errors.ts"
-import type { KeyNodes } from "../KeyNodes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
-import type { SaveInput } from "./Models.ts"
+import type { KeyShardsDeps, SaveInput } from "./Models.ts"
 
-export const save = Effect.fn("KeyShards.save")(function* (nodes: KeyNodes["Service"], input: SaveInput) {
+export const save = Effect.fn("KeyShards.save")(function* (deps: KeyShardsDeps, input: SaveInput) {
   // The provider's order: CID first, then the shard count.
   const cid = yield* parseCid(input.cid)
   const keyShards: ReadonlyArray<unknown> = input.keyShards
   if (!Array.isArray(keyShards) || keyShards.length !== 5 || keyShards.some((s) => typeof s !== "object" || s === null))
     return yield* new InvalidKeyShards({ count: Array.isArray(keyShards) ? keyShards.length : -1 })
-  const address = yield* parsePublicKey(input.address)
+  const address = yield* parsePublicKey(addressOf(input))
   const shareTo = yield* Effect.forEach(input.shareTo ?? [], parsePublicKey)
   yield* Effect.annotateCurrentSpan({ cid, address })
-  return yield* nodes
+  const { token } = yield* resolveOwner(deps.auth, input)
+  return yield* deps.nodes
     .fanOut({
       operation: "saveShards",
       request: (nodeId) => ({
@@ -33,7 +34,7 @@ export const save = Effect.fn("KeyShards.save")(function* (nodes: KeyNodes["Serv
           payload: input.keyShards[nodeId - 1],
           ...(shareTo.length > 0 ? { sharedTo: shareTo } : {})
         },
-        token: input.token
+        token
       }),
       onError: "stop",
       agreement: "identical-ignoring-data",

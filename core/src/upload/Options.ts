@@ -26,8 +26,8 @@ import type {
 } from "../Errors.ts"
 import { UnreadableReason } from "../Errors.ts"
 import { Credential } from "../schema/Credential.ts"
-import { ServiceSchema as SignerSchema } from "../signer/Service.ts"
 import { isNode } from "../internal/runtime.ts"
+import { Owner, owned } from "../schema/Owner.ts"
 import { StorageType } from "../schema/Walrus.ts"
 import type * as Progress from "./Progress.ts"
 import type * as Response from "./Response.ts"
@@ -159,48 +159,29 @@ export const CarOptions = Schema.Struct({
 /** @category models */
 export type CarOptions = typeof CarOptions.Type
 
-const signerOwner = {
-  /** Signs in to the key nodes (`Auth.token`, a cached JWT); its address owns the files. */
-  signer: SignerSchema,
-  address: Schema.optional(Schema.Undefined),
-  token: Schema.optional(Schema.Undefined)
-}
-
-const addressOwner = {
-  /** The owner: an EVM address or a 44-character base58 key. */
-  address: Schema.String,
-  /**
-   * The key nodes' bearer token: a signed auth message, or a JWT. With more than one file it
-   * must be a JWT (a signed message is single-use).
-   */
-  token: Credential,
-  signer: Schema.optional(Schema.Undefined)
-}
-
 /**
- * Who owns encrypted files, said one of two ways, as decrypting downloads take it: a signer, which
- * the upload signs in with, or an address and a key-node token the caller obtained.
+ * Who owns encrypted files: the same `Owner` every key-node input takes (`Auth.Owner`). The name
+ * `upload/Encrypted.ts` still uses.
  *
  * @category schemas
  */
-export const EncryptionOwner = Schema.Union([Schema.Struct(signerOwner), Schema.Struct(addressOwner)])
+export const EncryptionOwner = Owner
 /** @category models */
-export type EncryptionOwner = typeof EncryptionOwner.Type
+export type EncryptionOwner = Owner
 
 /** The options of an encrypted upload with `extra` fields, for either owner. */
-const encryption = <const Extra extends Schema.Struct.Fields>(extra: Extra) => {
-  const rest = {
+const encryption = <const Extra extends Schema.Struct.Fields>(extra: Extra) =>
+  owned({
     ...commonFields,
     ...extra,
     /** Addresses the files are shared with as they are saved. */
     shareTo: Schema.optional(Schema.Array(Schema.String))
-  }
-  return Schema.Union([Schema.Struct({ ...rest, ...signerOwner }), Schema.Struct({ ...rest, ...addressOwner })])
-}
+  })
 
 /**
- * Options of encrypted uploads: who owns the files ({@link EncryptionOwner}) and whom they are
- * shared with. Encrypted files are stored on IPFS only, as with the provider's SDK (it never
+ * Options of encrypted uploads: who owns the files (`Owner`) and whom they are
+ * shared with. With more than one file a given `token` must be a JWT (a signed message is
+ * single-use). Encrypted files are stored on IPFS only, as with the provider's SDK (it never
  * routes them to Walrus).
  *
  * @category schemas
@@ -223,10 +204,7 @@ const repairFields = {
  *
  * @category schemas
  */
-export const RepairOptions = Schema.Union([
-  Schema.Struct({ ...repairFields, ...signerOwner }),
-  Schema.Struct({ ...repairFields, ...addressOwner })
-])
+export const RepairOptions = owned(repairFields)
 /** @category models */
 export type RepairOptions = typeof RepairOptions.Type
 

@@ -20,7 +20,7 @@ import * as Stream from "effect/Stream"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { PendingKeysUnfinished } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
-import type { Token } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import type { PendingEntry } from "../pendingKeys/Models.ts"
 import { open } from "../pendingKeys/Seal.ts"
 import { parsePublicKey } from "../schema/Address.ts"
@@ -41,8 +41,8 @@ export interface StoredRecord {
 
 /** What repair needs beyond an encrypted upload's: the account's uploads, and deleting one. */
 export interface RepairDeps extends EncryptedDeps {
-  readonly uploads: (apiKey: Token) => Stream.Stream<StoredRecord, unknown>
-  readonly deleteFile: (apiKey: Token, id: string) => Effect.Effect<unknown, unknown>
+  readonly uploads: (apiKey: Credential) => Stream.Stream<StoredRecord, unknown>
+  readonly deleteFile: (apiKey: Credential, id: string) => Effect.Effect<unknown, unknown>
 }
 
 /** What became of one journal entry. */

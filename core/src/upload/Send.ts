@@ -19,7 +19,8 @@ import {
   UploadConnectionReset
 } from "../Errors.ts"
 import { type Hosts, resolvedUrl, uploadNodeOf } from "../internal/Hosts.ts"
-import { type Token, withBearer } from "../internal/http.ts"
+import { withBearer } from "../internal/http.ts"
+import type { Credential } from "../schema/Credential.ts"
 import type { AddSettings } from "../verify/UnixfsCids.ts"
 import * as Multipart from "./Multipart.ts"
 import { BodyMode, type DealParameters, type Options, type UploadFailure } from "./Options.ts"
@@ -31,7 +32,7 @@ import type { StorageType } from "../schema/Walrus.ts"
 export interface SendRequest {
   readonly path: "/api/v0/add" | "/api/v0/dag/import"
   readonly query?: Readonly<Record<string, string>>
-  readonly apiKey: Token
+  readonly apiKey: Credential
   readonly encryption: boolean
   readonly mimeType: string | undefined
   readonly dealParameters: DealParameters | null | undefined

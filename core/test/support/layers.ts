@@ -19,4 +19,4 @@ export const overKeyNodes = <A, E, R>(services: Layer.Layer<A, E, R>, options: C
 
 /** Auth, KeyShards and AccessControl over the key nodes, with the node policy `nodes`. */
 export const keyServices = (nodes: Config.PartialOptions["nodes"] = {}) =>
-  overKeyNodes(Layer.mergeAll(AccessControl.layer, KeyShards.layer, Auth.layer()), { nodes })
+  overKeyNodes(Layer.mergeAll(AccessControl.layer, KeyShards.layer).pipe(Layer.provideMerge(Auth.layer())), { nodes })

@@ -77,7 +77,7 @@ export const makeHarness = (options: MockNetworkOptions & { readonly captureBodi
       transport === "fetch" ? Lighthouse.httpLayer : NodeHttpClient.layerNodeHttp,
       NodeFileSystem.layer
     )
-    const keys = Layer.mergeAll(KeyShards.layer, Auth.layer()).pipe(Layer.provideMerge(Nodes.layer))
+    const keys = KeyShards.layer.pipe(Layer.provideMerge(Auth.layer())).pipe(Layer.provideMerge(Nodes.layer))
     return Layer.mergeAll(Upload.layer, Download.layer, Files.layer, Ipns.layer).pipe(
       Layer.provideMerge(keys),
       Layer.provideMerge(base)

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { type FormEvent, useState } from "react"
-import { type AccessCondition, AccessControl, Auth, type Signer } from "lighthouse-effect"
+import { type AccessCondition, AccessControl, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { DetailsList } from "../ui/DetailsList.tsx"
@@ -24,12 +24,10 @@ const apply = Effect.fnUntraced(function* (
   signer: Signer.Service,
   request: { cid: string; conditions: ReadonlyArray<unknown>; aggregator: string; chainType: AccessCondition.ChainType }
 ) {
-  const token = yield* Auth.Auth.use((auth) => auth.token(signer))
   const accessControl = yield* AccessControl.AccessControl
   yield* accessControl.update({
-    address: signer.address,
+    signer,
     cid: request.cid,
-    token,
     conditions: request.conditions,
     chainType: request.chainType,
     ...(request.aggregator === "" ? {} : { aggregator: request.aggregator })

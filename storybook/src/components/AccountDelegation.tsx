@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { useState } from "react"
-import { AccessControl, Auth, Download, KeyShards, type Signer } from "lighthouse-effect"
+import { AccessControl, Download, KeyShards, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { DetailsList } from "../ui/DetailsList.tsx"
@@ -22,20 +22,16 @@ export interface AccountDelegationProps {
 type Change = { readonly kind: "grant"; readonly address: string } | { readonly kind: "revoke" }
 
 const changeDelegates = Effect.fnUntraced(function* (owner: Signer.Service, request: Change) {
-  const token = yield* Auth.Auth.use((auth) => auth.token(owner))
   const accessControl = yield* AccessControl.AccessControl
   const result =
     request.kind === "grant"
-      ? yield* accessControl.delegateAllFiles({ address: owner.address, token, delegates: [request.address] })
-      : yield* accessControl.revokeDelegates({ address: owner.address, token })
+      ? yield* accessControl.delegateAllFiles({ signer: owner, delegates: [request.address] })
+      : yield* accessControl.revokeDelegates({ signer: owner })
   return { kind: request.kind, nodes: result.reports.map((report) => report.nodeId) }
 })
 
 const openAsDelegate = Effect.fnUntraced(function* (delegate: Signer.Service, ownerAddress: string, cid: string) {
-  const token = yield* Auth.Auth.use((auth) => auth.token(delegate))
-  const masterKey = yield* KeyShards.KeyShards.use((keys) =>
-    keys.fetchKey({ cid, address: delegate.address, token, ownerAddress })
-  )
+  const masterKey = yield* KeyShards.KeyShards.use((keys) => keys.fetchKey({ cid, signer: delegate, ownerAddress }))
   const { bytes } = yield* Download.Download.use((download) => download.retrieve(cid, { decrypt: { masterKey } }))
   return new TextDecoder().decode(bytes)
 })

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import { type FormEvent, useEffect, useMemo, useState } from "react"
-import { Auth, Download, Files, KeyShards, type Signer } from "lighthouse-effect"
+import { Download, Files, KeyShards, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { TextField } from "../ui/Field.tsx"
@@ -20,11 +20,8 @@ export interface DecryptDownloadProps {
 
 const open = Effect.fnUntraced(function* (signer: Signer.Service, cid: string) {
   const info = yield* Files.Files.use((files) => files.fileInfo(cid))
-  const token = yield* Auth.Auth.use((auth) => auth.token(signer))
   // `fetchKey` does both steps; they are split here to show which nodes answered.
-  const { shards, nodes } = yield* KeyShards.KeyShards.use((keys) =>
-    keys.recover({ cid, address: signer.address, token })
-  )
+  const { shards, nodes } = yield* KeyShards.KeyShards.use((keys) => keys.recover({ cid, signer }))
   const masterKey = yield* KeyShards.recoverKey(shards, { threshold: 3 })
   const { bytes, verification } = yield* Download.Download.use((download) =>
     download.retrieve(cid, { decrypt: { masterKey } })

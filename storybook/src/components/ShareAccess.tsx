@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { useState } from "react"
-import { AccessControl, Auth, type Signer } from "lighthouse-effect"
+import { AccessControl, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { DetailsList } from "../ui/DetailsList.tsx"
@@ -27,9 +27,8 @@ const done: Record<Change["kind"], string> = {
 }
 
 const change = Effect.fnUntraced(function* (signer: Signer.Service, cid: string, request: Change) {
-  const token = yield* Auth.Auth.use((auth) => auth.token(signer))
   const accessControl = yield* AccessControl.AccessControl
-  const common = { address: signer.address, cid, token }
+  const common = { signer, cid }
   switch (request.kind) {
     case "share":
       yield* accessControl.share({ ...common, shareTo: [request.address] })

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import { type FormEvent, useState } from "react"
-import { Auth, Errors, Upload, type Signer } from "lighthouse-effect"
+import { Errors, Upload, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { type Column, DetailsTable } from "../ui/DetailsTable.tsx"
@@ -37,9 +37,8 @@ const uploadAll = Effect.fnUntraced(function* (
   const { files, folder } = selection
   const single = files.length === 1 && !folder ? files[0] : undefined
   if (encrypted) {
-    // The key nodes take a JWT for the owner; `token` signs in once and reuses it.
-    const token = yield* Auth.Auth.use((auth) => auth.token(props.signer))
-    const options = { apiKey: props.apiKey, address: props.signer.address, token, onProgress }
+    // The upload signs the owner in once (`Auth.token`) and reuses the JWT.
+    const options = { apiKey: props.apiKey, signer: props.signer, onProgress }
     return single === undefined
       ? yield* upload.encryptedFiles(Upload.Input.files(files), options)
       : [yield* upload.encryptedFile(single, options)]

@@ -1,6 +1,6 @@
 /** What stories arrange before the user acts, done through the library on the demo's runtime. */
 import { Effect } from "effect"
-import { AccessControl, Auth, Upload } from "lighthouse-effect"
+import { AccessControl, Upload } from "lighthouse-effect"
 import { demo } from "./DemoNetwork.ts"
 import type { DemoWallet } from "./wallets.ts"
 
@@ -8,9 +8,8 @@ import type { DemoWallet } from "./wallets.ts"
 export const uploadEncrypted = (owner: DemoWallet, file: File): Promise<string> =>
   demo().run(
     Effect.gen(function* () {
-      const token = yield* Auth.Auth.use((auth) => auth.token(owner.signer))
       const upload = yield* Upload.Upload
-      const entry = yield* upload.encryptedFile(file, { apiKey: owner.apiKey, address: owner.address, token })
+      const entry = yield* upload.encryptedFile(file, { apiKey: owner.apiKey, signer: owner.signer })
       return entry.Hash
     })
   )
@@ -22,12 +21,9 @@ export const uploadPublic = (owner: DemoWallet, file: File): Promise<string> =>
 /** The owner shares a file with `to`. */
 export const share = (owner: DemoWallet, cid: string, to: DemoWallet): Promise<void> =>
   demo().run(
-    Effect.gen(function* () {
-      const token = yield* Auth.Auth.use((auth) => auth.token(owner.signer))
-      yield* AccessControl.AccessControl.use((access) =>
-        access.share({ address: owner.address, cid, token, shareTo: [to.address] })
-      )
-    })
+    AccessControl.AccessControl.use((access) =>
+      access.share({ signer: owner.signer, cid, shareTo: [to.address] })
+    ).pipe(Effect.asVoid)
   )
 
 /** The owner sets the file's access conditions (EVM). */
@@ -38,18 +34,9 @@ export const setConditions = (
   aggregator?: string
 ): Promise<void> =>
   demo().run(
-    Effect.gen(function* () {
-      const token = yield* Auth.Auth.use((auth) => auth.token(owner.signer))
-      yield* AccessControl.AccessControl.use((access) =>
-        access.update({
-          address: owner.address,
-          cid,
-          token,
-          conditions,
-          ...(aggregator === undefined ? {} : { aggregator })
-        })
-      )
-    })
+    AccessControl.AccessControl.use((access) =>
+      access.update({ signer: owner.signer, cid, conditions, ...(aggregator === undefined ? {} : { aggregator }) })
+    ).pipe(Effect.asVoid)
   )
 
 /** A small PNG drawn in the browser: a picture to preview after decryption. */
