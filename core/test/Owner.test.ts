@@ -255,14 +255,14 @@ describe("the owner's shape through the Promise facade", () => {
   const both = { signer: aliceSigner, address: alice.address, token: "jwt" }
 
   it("an owner given both ways, or neither, is an InvalidArgument naming the input", async () => {
-    const share = "Invalid argument to accessControl.share: argument 1 must be { address, cid, token, shareTo }"
+    const share = "Invalid argument to accessControl.share: argument 1 must be { cid, shareTo } with { signer } or { address, token }"
     assert.strictEqual(await messageOf("accessControl", "share", { cid, shareTo: [], ...both }), share)
     assert.strictEqual(await messageOf("accessControl", "share", { cid, shareTo: [] }), share)
-    const save = "Invalid argument to keyShards.save: argument 1 must be { address, cid, token, keyShards, shareTo? }"
+    const save = "Invalid argument to keyShards.save: argument 1 must be { cid, keyShards, shareTo? } with { signer } or { address, token }"
     assert.strictEqual(await messageOf("keyShards", "save", { cid, keyShards: [], ...both }), save)
     assert.strictEqual(
       await messageOf("accessControl", "revokeDelegates", {}),
-      "Invalid argument to accessControl.revokeDelegates: argument 1 must be { address, token }"
+      "Invalid argument to accessControl.revokeDelegates: argument 1 must be { signer } or { address, token }"
     )
     await lighthouse.dispose()
   })

@@ -125,10 +125,10 @@ describe("Promise facade over the composed layer", () => {
     )
     const owned = { cid: "bafy", address: signer.address, token: "jwt" }
     expect(await messageOf("keyShards", "save", { ...owned, keyShards: [1, 2, 3, 4, 5] })).toBe(
-      "Invalid argument to keyShards.save: argument 1 must be { cid, address, token, keyShards, shareTo? }"
+      "Invalid argument to keyShards.save: argument 1 must be { cid, keyShards, shareTo? } with { signer } or { address, token }"
     )
     expect(await messageOf("keyShards", "recover", { ...owned, count: "3" })).toBe(
-      "Invalid argument to keyShards.recover: argument 1 must be { cid, address, token, dynamicData?, count?, ownerAddress? }"
+      "Invalid argument to keyShards.recover: argument 1 must be { cid, dynamicData?, count?, ownerAddress? } with { signer } or { address, token }"
     )
     // The shape right, the values wrong: the service's own error, not InvalidArgument.
     const badShards = await loose("keyShards", "save")({ ...owned, keyShards: [{}] }).catch((e: unknown) => e)
