@@ -25,7 +25,7 @@ import * as Auth from "../../src/Auth.ts"
 import * as Download from "../../src/Download.ts"
 import { releaseOwned } from "../../src/internal/OwnedBytes.ts"
 import { layerReleasingAgent } from "../../src/internal/ReleasingAgent.ts"
-import { layerNode } from "../../src/node.ts"
+import * as LighthouseNode from "../../src/node.ts"
 import * as Signer from "../../src/Signer.ts"
 import * as Upload from "../../src/Upload.ts"
 
@@ -179,7 +179,7 @@ describe("a download through layerNode's releasing agent", () => {
         const out = nodePath.join(dir, "decrypted.txt")
         yield* download.toFile(sealed.Hash, out, { decrypt: { signer } })
         assert.strictEqual(yield* Effect.promise(() => fs.readFile(out, "utf8")), content.toString("base64"))
-      }).pipe(Effect.scoped, Effect.provide(layerNode({ hosts: served.urls }))),
+      }).pipe(Effect.scoped, Effect.provide(LighthouseNode.layer({ hosts: served.urls }))),
     60_000
   )
 })

@@ -23,7 +23,7 @@ import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll } from "vitest"
 import * as Auth from "../../src/Auth.ts"
 import * as Download from "../../src/Download.ts"
-import { layerNode } from "../../src/node.ts"
+import * as LighthouseNode from "../../src/node.ts"
 import * as Signer from "../../src/Signer.ts"
 import * as Upload from "../../src/Upload.ts"
 import { reusedReads } from "../../src/upload/Plan.ts"
@@ -118,7 +118,7 @@ describe("uploads of files read into reused buffers, over layerNode, through a s
   const owner = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6")
   const signer = Signer.makeFromAccount(owner)
   const withLayer = <A, E>(effect: Effect.Effect<A, E, Upload.Upload | Download.Download | Auth.Auth>) =>
-    Effect.provide(effect, layerNode({ hosts: { ...served.urls, node: proxyUrl } }))
+    Effect.provide(effect, LighthouseNode.layer({ hosts: { ...served.urls, node: proxyUrl } }))
 
   it.live(
     "store the file's bytes, plain (not verified) and encrypted",

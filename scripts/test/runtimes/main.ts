@@ -4,7 +4,7 @@
  * exits 1.
  */
 import { Effect } from "effect"
-import { layerNode } from "lighthouse-effect/node"
+import * as LighthouseNode from "lighthouse-effect/node"
 import { layerOptions, type ScenarioInput, scenario } from "./scenario.ts"
 
 const describe = (error: unknown) =>
@@ -12,7 +12,7 @@ const describe = (error: unknown) =>
 
 const input = JSON.parse(process.argv[2] ?? "{}") as ScenarioInput
 
-Effect.runPromise(scenario(input).pipe(Effect.provide(layerNode(layerOptions(input))))).then(
+Effect.runPromise(scenario(input).pipe(Effect.provide(LighthouseNode.layer(layerOptions(input))))).then(
   (report) => {
     process.stdout.write(`${JSON.stringify(report)}\n`)
   },

@@ -16,7 +16,7 @@ const describe = (error: unknown) => {
 export default {
   async fetch(request: Request): Promise<Response> {
     const input = (await request.json()) as ScenarioInput
-    return Effect.runPromise(scenario(input).pipe(Effect.provide(Lighthouse.layerBrowser(layerOptions(input))))).then(
+    return Effect.runPromise(scenario(input).pipe(Effect.provide(Lighthouse.layer(layerOptions(input))))).then(
       (report) => Response.json(report),
       (error: unknown) => new Response(describe(error), { status: 500 })
     )
