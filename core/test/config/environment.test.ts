@@ -95,25 +95,33 @@ describe("the all-in-one layers configured from LIGHTHOUSE_* variables", () => {
     )
   )
 
-  it.effect("the caller chooses the Config of an option: its own variable, under which LIGHTHOUSE_* stay", () =>
+  it.effect("the caller chooses the Config of an option: its own variables, under which LIGHTHOUSE_* stay", () =>
     Effect.gen(function* () {
       yield* reachEveryHost
       const reached = new Map(sent.map((request) => [request.origin, request.path]))
       assert.strictEqual(reached.get(new URL(explicit.node).origin), "/api/v0/add")
-      assert.deepStrictEqual(origins(), originsOf({ ...fromEnvironment, node: explicit.node }))
+      assert.deepStrictEqual(
+        origins(),
+        originsOf({ ...fromEnvironment, node: explicit.node, gateway: explicit.gateway })
+      )
       const config = yield* LighthouseConfig.LighthouseConfig
       assert.strictEqual(Duration.toMillis(config.transferTimeout), 60_000)
       assert.strictEqual(Duration.toMillis(config.requestTimeout), 4321)
     }).pipe(
       Effect.provide(
         Lighthouse.layerConfig({
-          hosts: Config.map(Config.String("MY_UPLOAD_NODE"), (node) => ({ node })),
+          hosts: Config.all({ node: Config.String("MY_UPLOAD_NODE"), gateway: Config.String("MY_GATEWAY") }),
           transferTimeout: Config.map(Config.Int("MY_TRANSFER_SECONDS"), (seconds) => Duration.seconds(seconds))
         }).pipe(
           Layer.provide(
             ConfigProvider.layer(
               ConfigProvider.fromEnv({
-                env: { ...variables, MY_UPLOAD_NODE: explicit.node, MY_TRANSFER_SECONDS: "60" }
+                env: {
+                  ...variables,
+                  MY_UPLOAD_NODE: explicit.node,
+                  MY_GATEWAY: explicit.gateway,
+                  MY_TRANSFER_SECONDS: "60"
+                }
               })
             )
           )
