@@ -4,14 +4,14 @@
  * in both, so the inner layer used to reuse the outer services and their hosts.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { NodeFileSystem } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
 import * as Auth from "../../src/Auth.ts"
 import * as Files from "../../src/Files.ts"
 import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as LighthouseConfig from "../../src/LighthouseConfig.ts"
 import * as LighthouseNode from "../../src/LighthouseNode.ts"
+import * as LighthouseStorage from "../../src/LighthouseStorage.ts"
 import * as Signer from "../../src/Signer.ts"
 import { apiKey, hostsNamed, originsOf, reachEveryHost, serveNetworks } from "./networks.ts"
 
@@ -20,12 +20,9 @@ const second = hostsNamed("second")
 const { sent, origins } = serveNetworks([first, second])
 
 const all = [
-  ["layerNode", (options: Lighthouse.Options) => LighthouseNode.layer(options)],
-  ["Lighthouse.layerBrowser", (options: Lighthouse.Options) => Lighthouse.layer(options)],
-  [
-    "Lighthouse.layer",
-    (options: Lighthouse.Options) => Lighthouse.layer(options).pipe(Layer.provide(NodeFileSystem.layer))
-  ]
+  ["LighthouseNode.layer", (options: Lighthouse.Options) => LighthouseNode.layer(options)],
+  ["Lighthouse.layer", (options: Lighthouse.Options) => Lighthouse.layer(options)],
+  ["LighthouseStorage.layer", (options: Lighthouse.Options) => LighthouseStorage.layer(options)]
 ] as const
 
 /** The origins reached since `from` (an index into the log), each once, sorted. */
