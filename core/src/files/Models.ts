@@ -5,7 +5,6 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import type { TransportFailure } from "../Errors.ts"
 import * as Input from "../upload/Input.ts"
 import type { FileMetadata } from "../upload/Sizing.ts"
 
@@ -152,11 +151,3 @@ export const UploadsPageOptions = Schema.Struct({
 })
 /** @category models */
 export type UploadsPageOptions = typeof UploadsPageOptions.Type
-
-/**
- * Why a call got no usable answer.
- *
- * @deprecated Use `Errors.TransportFailure`, the same union; this alias goes in the next release.
- * @category errors
- */
-export type Transport = TransportFailure

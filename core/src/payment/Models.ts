@@ -246,12 +246,3 @@ export type ChainFailure = ContractReverted | OtherContractError | ChainError
 
 /** Why a payment failed. */
 export type FundFailure = TargetFailure | InvalidPaymentInput | PrivateKeyNotFound | InvalidPrivateKey | ChainFailure
-
-/** @deprecated use `TargetFailure` (removed in the next release). */
-export type TargetError = TargetFailure
-
-/** @deprecated use `PriceFailure` (removed in the next release). */
-export type PriceError = PriceFailure
-
-/** @deprecated use `FundFailure` (removed in the next release). */
-export type FundError = FundFailure
