@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import * as Files from "../src/Files.ts"
 import * as Lighthouse from "../src/Lighthouse.ts"
 
-describe("Lighthouse.layerBrowser", () => {
+describe("Lighthouse.layer", () => {
   it.effect("sends no traceparent or b3 header", () =>
     Effect.gen(function* () {
       const seen: Array<Headers> = []

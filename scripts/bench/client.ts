@@ -1,5 +1,5 @@
 /**
- * The library in a bench's child process, set up alike for every operation: `layerNode` pointed at
+ * The library in a bench's child process, set up alike for every operation: `LighthouseNode.layer` pointed at
  * the served network, an account signed in (its token for encrypted uploads), then one upload or
  * download. Shared by `wire.ts` and `bigFile.ts`.
  *

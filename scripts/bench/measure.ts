@@ -84,7 +84,7 @@ export const measure = async (operation: () => Promise<string | undefined>): Pro
   }
 }
 
-/** This library as a Node program uses it (`layerNode`: `node:http`, Node's file system), pointed at `urls`. */
+/** This library as a Node program uses it (`LighthouseNode.layer`: `node:http`, Node's file system), pointed at `urls`. */
 export const clientLayer = (urls: Readonly<Record<"api" | "node" | "gateway" | "encryption", string>>) =>
   LighthouseNode.layer({ hosts: urls })
 

@@ -1,5 +1,5 @@
 /**
- * Reused file reads (`Upload.FileReads` `reused`, what `layerNode` sets on Node): a file on disk is
+ * Reused file reads (`Upload.FileReads` `reused`, what `LighthouseNode.layer` sets on Node): a file on disk is
  * read into two buffers in turn, so an upload allocates nothing per read. Right only while the
  * transport is done with a chunk once it has pulled the next one; these tests hold that promise.
  *
@@ -114,7 +114,7 @@ afterAll(async () => {
   await served.close()
 })
 
-describe("uploads of files read into reused buffers, over layerNode, through a slow proxy", () => {
+describe("uploads of files read into reused buffers, over LighthouseNode.layer, through a slow proxy", () => {
   const owner = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6")
   const signer = Signer.makeFromAccount(owner)
   const withLayer = <A, E>(effect: Effect.Effect<A, E, Upload.Upload | Download.Download | Auth.Auth>) =>

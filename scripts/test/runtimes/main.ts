@@ -1,5 +1,5 @@
 /**
- * The scenario on a runtime with Node's APIs (Node, Bun, Deno), over `layerNode`: the input is the
+ * The scenario on a runtime with Node's APIs (Node, Bun, Deno), over `LighthouseNode.layer`: the input is the
  * first argument (JSON), the report is printed as one JSON line. A failure prints its message and
  * exits 1.
  */

@@ -1,5 +1,5 @@
 /**
- * The scenario in a Cloudflare worker (workerd, no Node compatibility), over `layerBrowser`: the
+ * The scenario in a Cloudflare worker (workerd, no Node compatibility), over `Lighthouse.layer`: the
  * runner POSTs the input (JSON) and gets the report, or a 500 with the failure's text.
  */
 import { Effect } from "effect"
