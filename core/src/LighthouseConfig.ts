@@ -16,7 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { ConfigConflict } from "./errors/Config.ts"
-import { claim, mark } from "./internal/ConfigClaims.ts"
+import { claim, mark } from "./ConfigClaims.ts"
 import { defaultNetwork, type NetworkName, type NetworkTable, networks } from "./Networks.ts"
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Where a build's `LighthouseConfig` came from: a standalone layer (`LighthouseConfig.layer`,
+ * Internal, not exported by the package: where a build's `LighthouseConfig` came from: a standalone layer (`LighthouseConfig.layer`,
  * `layerConfig`) or an all-in-one layer, which brings its own and would ignore a standalone one.
  * The two are refused when the layers are built, once: the one built second fails with
  * `ConfigConflict`, whether the other is in the context it is built in (provided to it or around
@@ -11,7 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { ConfigConflict } from "../errors/Config.ts"
+import { ConfigConflict } from "./errors/Config.ts"
 
 /** Who built a configuration. */
 export type Origin = "standalone" | "all-in-one"
