@@ -1,9 +1,10 @@
 /**
- * Internal, not exported by the package: where a build's `LighthouseConfig` came from: a standalone layer (`LighthouseConfig.layer`,
- * `layerConfig`) or an all-in-one layer, which brings its own and would ignore a standalone one.
- * The two are refused when the layers are built, once: the one built second fails with
- * `ConfigConflict`, whether the other is in the context it is built in (provided to it or around
- * it) or beside it in the same build (merged: both are built with the build's one `MemoMap`).
+ * Internal, not exported by the package: where a build's `LighthouseConfig` came from, a
+ * standalone layer (`LighthouseConfig.layer`, `layerConfig`) or an all-in-one layer, which brings
+ * its own and would ignore a standalone one. The two are refused when the layers are built, once:
+ * the one built second fails with `ConfigConflict`, whether the other is in the context it is
+ * built in (provided to it or around it) or beside it in the same build (merged: every layer of
+ * one build is built with the build's one `MemoMap`).
  *
  * @since 0.1.0
  */
