@@ -61,17 +61,12 @@ const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalTh
 export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
 
 /**
- * The storage services over what they all need: every service but `Payment`.
- *
- * @internal
+ * The storage services over what they all need: every service but `Payment`. A function, not a
+ * value: a call at module level is kept by a bundler (it cannot tell it is pure), and with it every
+ * service, in a program that imports this module only for `httpLayer`.
  */
-export const storageServices = Layer.mergeAll(
-  AccessControl.layer,
-  Upload.layer,
-  Download.layer,
-  Files.layer,
-  Ipns.layer
-)
+export const storageServices = () =>
+  Layer.mergeAll(AccessControl.layer, Upload.layer, Download.layer, Files.layer, Ipns.layer)
 
 /** The caller's HTTP client without the tracing headers, unless `tracePropagation` is on. */
 const protocolClient = (options: Options): Layer.Layer<HttpClient.HttpClient, never, HttpClient.HttpClient> =>

@@ -24,4 +24,4 @@ export type Services = StorageServices | Payment.Payment
 export const everyService = (
   options: Options
 ): Layer.Layer<Services, ConfigConflict, FileSystem.FileSystem | HttpClient.HttpClient> =>
-  allInOne(options, Layer.merge(storageServices, Payment.layer))
+  allInOne(options, Layer.merge(storageServices(), Payment.layer))

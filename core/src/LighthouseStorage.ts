@@ -51,7 +51,7 @@ export type Services =
  * @category layers
  */
 export const layer = (options: Options = {}): Layer.Layer<Services, ConfigConflict> =>
-  allInOne(options, storageServices).pipe(Layer.provide([httpLayer, FileSystem.layerNoop({})]))
+  allInOne(options, storageServices()).pipe(Layer.provide([httpLayer, FileSystem.layerNoop({})]))
 
 /**
  * `layer`, its options read from the `Config`s given, over the `LIGHTHOUSE_*` variables.
