@@ -7,20 +7,14 @@
  *
  * @since 0.1.0
  */
+import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import type { Networks } from "lighthouse-effect"
-import { LighthouseConfig } from "lighthouse-effect"
-import { layerNode } from "lighthouse-effect/node"
+import { Networks } from "lighthouse-effect"
+import * as LighthouseNode from "lighthouse-effect/node"
 
 /** The services, with `networks` added to (or replacing rows of) the network table. */
 export const layerWith = (networks: Networks.NetworkTable) =>
-  Layer.unwrap(
-    Effect.gen(function* () {
-      const options = yield* LighthouseConfig.LighthouseConfig
-      return layerNode({ ...options, networks: { ...options.networks, ...networks } })
-    }).pipe(Effect.provide(LighthouseConfig.layerConfig))
-  )
+  LighthouseNode.layerConfig({ networks: Config.succeed({ ...Networks.networks, ...networks }) })
 
 export const layer = layerWith({})
 

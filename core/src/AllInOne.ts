@@ -1,22 +1,28 @@
 /**
- * Internal, not exported by the package: what the all-in-one layers (`Lighthouse.ts`, `LighthouseStorage.ts`) share: their options, the
- * HTTP client over `fetch`, the refusal of a standalone configuration beside them, and how their
- * services are put together. Apart from both, so that `LighthouseStorage` reaches none of
- * `Payment` (and viem) even where a bundler keeps every export of a module it uses.
+ * Internal, not exported by the package: what the all-in-one layers (`Lighthouse.ts`,
+ * `LighthouseStorage.ts`, `LighthouseNode.ts`) share: their options, the HTTP client over `fetch`,
+ * the storage services, how they are put together over one configuration, and how a `layerConfig`
+ * reads its options. Apart from `Payment`, so that `LighthouseStorage` reaches none of it (and of
+ * viem) even where a bundler keeps every export of a module it uses.
  *
  * @since 0.1.0
  */
-import type * as Config from "effect/Config"
-import * as Data from "effect/Data"
+import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"
+import * as AccessControl from "./AccessControl.ts"
 import * as Auth from "./Auth.ts"
+import * as Download from "./Download.ts"
+import type { ConfigConflict } from "./errors/Config.ts"
+import * as Files from "./Files.ts"
+import { claim, mark } from "./ConfigClaims.ts"
+import * as Ipns from "./Ipns.ts"
 import * as KeyNodes from "./KeyNodes.ts"
 import * as KeyShards from "./KeyShards.ts"
 import * as LighthouseConfig from "./LighthouseConfig.ts"
+import * as Upload from "./Upload.ts"
 
 /** @category models */
 export interface Options extends LighthouseConfig.PartialOptions {
@@ -32,6 +38,17 @@ export interface Options extends LighthouseConfig.PartialOptions {
   readonly tracePropagation?: boolean
 }
 
+/**
+ * `layerConfig`'s options: each option of `layer` as a `Config` the caller chooses
+ * (`Config.String("MY_API_URL")`, `Config.succeed(value)` for a fixed one), read when the layer is
+ * built. Under them the `LIGHTHOUSE_*` variables (`LighthouseConfig.fromEnv`), then the defaults.
+ *
+ * @category models
+ */
+export type ConfigOptions<O extends Options = Options> = {
+  readonly [K in keyof O]?: Config.Config<O[K]> | undefined
+}
+
 /** `fetch` resolved at call time: msw (or any test double) may patch it after the layer is built. */
 const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalThis.fetch(input, init))
 
@@ -44,64 +61,42 @@ const lateFetch = Layer.succeed(FetchHttpClient.Fetch, (input, init) => globalTh
 export const httpLayer = FetchHttpClient.layer.pipe(Layer.provide(lateFetch))
 
 /**
- * The defect of an all-in-one layer meeting a `LighthouseConfig` from `LighthouseConfig.layer` / `layerConfig`.
- *
- * @category errors
+ * The storage services over what they all need: every service but `Payment`. A function, not a
+ * value: a call at module level is kept by a bundler (it cannot tell it is pure), and with it every
+ * service, in a program that imports this module only for `httpLayer`.
  */
-export class ConfigConflict extends Data.TaggedError("ConfigConflict")<{ readonly message: string }> {}
+export const storageServices = () =>
+  Layer.mergeAll(AccessControl.layer, Upload.layer, Download.layer, Files.layer, Ipns.layer)
 
-const conflictMessage =
-  "A LighthouseConfig from LighthouseConfig.layer / LighthouseConfig.layerConfig is in the context of an all-in-one " +
-  "layer (Lighthouse.layer, layerBrowser, layerNoDeps, layerNode, LighthouseStorage.layerBrowser), which brings its own configuration and would ignore " +
-  "it. Give the options to the all-in-one layer instead, or use its Config form (Lighthouse.layerConfig, " +
-  "layerBrowserConfig, layerNoDepsConfig, layerNodeConfig, LighthouseStorage.layerBrowserConfig) to read LIGHTHOUSE_* variables; read the configuration " +
-  "back from the all-in-one layer, which provides LighthouseConfig."
-
-/** Dies with `ConfigConflict` where a standalone configuration is in the context. */
-const refuseStandaloneConfig = Effect.serviceOption(LighthouseConfig.Standalone).pipe(
-  Effect.flatMap((standalone) =>
-    Option.isSome(standalone) ? Effect.die(new ConfigConflict({ message: conflictMessage })) : Effect.void
-  )
-)
-
-/**
- * The caller's HTTP client as the all-in-one services use it: without the tracing headers unless
- * `tracePropagation` is on, and refusing every request made where a standalone configuration is in
- * context (merged beside an all-in-one layer, it is not seen while the layer is built).
- */
+/** The caller's HTTP client without the tracing headers, unless `tracePropagation` is on. */
 const protocolClient = (options: Options): Layer.Layer<HttpClient.HttpClient, never, HttpClient.HttpClient> =>
   Layer.effect(
     HttpClient.HttpClient,
     Effect.gen(function* () {
-      yield* refuseStandaloneConfig
       const client = yield* HttpClient.HttpClient
-      return client.pipe(
-        HttpClient.transform((response) =>
-          refuseStandaloneConfig.pipe(
-            Effect.andThen(
-              options.tracePropagation === true
-                ? response
-                : Effect.provideService(response, HttpClient.TracerPropagationEnabled, false)
-            )
+      return options.tracePropagation === true
+        ? client
+        : HttpClient.transform(client, (response) =>
+            Effect.provideService(response, HttpClient.TracerPropagationEnabled, false)
           )
-        )
-      )
     })
   )
 
 /**
- * `top` over the services every other one needs (configuration, key nodes, key shards, auth), all
- * over the same configuration and HTTP client.
+ * `top` over the services every other one needs (configuration, key nodes, auth, key shards), all
+ * over the same configuration and HTTP client; one `Auth` (one JWT cache) for all of them.
  */
-export const assemble = <A, R>(options: Options, top: Layer.Layer<A, never, R>) => {
+const assemble = <A, R>(options: Options, top: Layer.Layer<A, never, R>) => {
   // Provided as is, not through `LighthouseConfig.layer`: it is the layer's own configuration. A host
-  // given in code that is no URL is a defect when the layer is built (the `…Config` forms fail with it).
+  // given in code that is no URL is a defect when the layer is built (`layerConfig` fails with it).
   const base = Layer.effect(
     LighthouseConfig.LighthouseConfig,
-    Effect.orDie(LighthouseConfig.check(LighthouseConfig.make(options)))
+    Effect.orDie(LighthouseConfig.check(LighthouseConfig.make(options))).pipe(
+      Effect.map((config) => mark(config, "all-in-one"))
+    )
   )
-  const nodes = KeyNodes.layer.pipe(Layer.provideMerge(base))
-  const shards = KeyShards.layer.pipe(Layer.provideMerge(Auth.layer(options.auth)), Layer.provideMerge(nodes))
+  const auth = Auth.layer(options.auth).pipe(Layer.provideMerge(KeyNodes.layer), Layer.provideMerge(base))
+  const shards = KeyShards.layer.pipe(Layer.provideMerge(auth))
   return top.pipe(Layer.provideMerge(shards), Layer.provide(protocolClient(options)))
 }
 
@@ -112,24 +107,44 @@ export const assemble = <A, R>(options: Options, top: Layer.Layer<A, never, R>) 
  * from the layers already built; `Layer.suspend` makes the value returned shared by reference
  * again, so it is built once however often it is provided.
  */
-export const own = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> => {
+const own = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> => {
   const fresh = Layer.fresh(layer)
   return Layer.suspend(() => fresh)
 }
 
 /**
- * `make` over the options read from the environment (`LighthouseConfig.fromEnv`, the current
- * `ConfigProvider`), with `options` winning over them and the defaults filling the rest; a host
- * that is not an http(s) URL fails it with a `ConfigError`.
- *
- * @category layers
+ * An all-in-one layer: `top` over its own configuration, key nodes, auth and key shards, built
+ * apart from any other (`own`), and failing with `ConfigConflict` when it is built with a
+ * standalone `LighthouseConfig` (`LighthouseConfig.layer`), which it would ignore.
+ */
+export const allInOne = <A, R>(options: Options, top: Layer.Layer<A, never, R>) =>
+  own(assemble(options, top)).pipe(Layer.provide(claim("all-in-one", LighthouseConfig.LighthouseConfig)))
+
+/** The options the caller's `Config`s give (those left out or `undefined` absent). */
+const read = <O extends Options>(options: ConfigOptions<O>): Config.Config<Partial<O>> =>
+  // Typed by hand: `Config.all` cannot map a generic record's keys to their values' types.
+  Config.all(
+    Object.fromEntries(Object.entries(options).filter(([, config]) => config !== undefined)) as Record<
+      string,
+      Config.Config<unknown>
+    >
+  ) as Config.Config<Partial<O>>
+
+/**
+ * `make`'s `layerConfig`: its options from the caller's `Config`s over the `LIGHTHOUSE_*` variables
+ * (the current `ConfigProvider`), the defaults filling the rest. A host that is not an http(s) URL
+ * fails it with a `ConfigError`.
  */
 export const fromConfig =
-  <A, R>(make: (options: Options) => Layer.Layer<A, never, R>) =>
-  (options: Options = {}): Layer.Layer<A, Config.ConfigError, R> =>
+  <O extends Options, A, R>(make: (options: O) => Layer.Layer<A, ConfigConflict, R>) =>
+  (options: ConfigOptions<O> = {}): Layer.Layer<A, Config.ConfigError | ConfigConflict, R> =>
     Layer.unwrap(
       Effect.gen(function* () {
-        const merged = { ...options, ...LighthouseConfig.merge(yield* LighthouseConfig.fromEnv, options) }
+        const given = yield* read(options)
+        const merged = {
+          ...given,
+          ...LighthouseConfig.merge(yield* LighthouseConfig.fromEnv, given as LighthouseConfig.PartialOptions)
+        } as O
         yield* LighthouseConfig.check(LighthouseConfig.make(merged))
         return make(merged)
       })

@@ -1,110 +1,48 @@
 /**
- * Every service of the library in one layer.
+ * Every service of the library in one layer, for a browser, a worker or any runtime with `fetch`.
+ * Node takes the same from `lighthouse-effect/node` (Node's file system, `node:http`).
+ * `LighthouseStorage` is the same without `Payment` (and so without viem), for an app that only
+ * stores files.
  *
- * `layer(options)` needs a `FileSystem` (for path inputs and downloads to disk):
- * `layerBrowser` supplies one that refuses every call, so `File`, `Blob`, bytes and
- * streams work and paths fail with a typed error; Node users take `layerNode` from
- * `lighthouse-effect/node`, which supplies Node's file system. `LighthouseStorage`'s
- * layers are these without `Payment` (and so without viem), for an app that only stores files.
+ * `layer(options)` takes its configuration from `options`; `layerConfig(options)` reads it from the
+ * `Config`s the caller gives, over the `LIGHTHOUSE_*` variables. Path inputs fail with a typed error
+ * (there is no file system here): `File`, `Blob`, bytes and streams work.
  *
- * HTTP goes through `fetch`, looked up on every request rather than once, so a
- * `fetch` patched after start-up (msw in tests and Storybook) is honoured:
- * `startMockNetwork` may start before or after the layer is built or used, and after its
- * `close()` requests go to the real hosts again; `layerNode` calls `node:http`, which msw
- * patches in place, with the same effect. Requests carry the protocol's headers only (`tracePropagation` adds the tracing ones).
+ * HTTP goes through `fetch`, looked up on every request rather than once, so a `fetch` patched
+ * after start-up (msw in tests and Storybook) is honoured: `startMockNetwork` may start before or
+ * after the layer is built or used, and after its `close()` requests go to the real hosts again.
+ * Requests carry the protocol's headers only (`tracePropagation` adds the tracing ones).
  *
- * Each layer brings its own configuration, from its options; its `…Config` form
- * (`layerConfig`, `layerBrowserConfig`, `layerNoDepsConfig`) reads `LIGHTHOUSE_*`
- * variables first. A `LighthouseConfig.layer` / `layerConfig` combined with one of
- * these layers would be ignored, so it is refused with a `ConfigConflict` defect.
- * Every call builds its own services, so a layer provided inside a program that
- * already has another talks to its own hosts.
+ * A `LighthouseConfig.layer` / `layerConfig` built with one of these layers (provided to it, around
+ * it or beside it) would be ignored, so the build fails with `ConfigConflict`. Every call builds its
+ * own services, so a layer provided inside a program that already has another talks to its own hosts.
  *
  * @since 0.1.0
  */
 import type * as Config from "effect/Config"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
-import type * as HttpClient from "effect/http/HttpClient"
-import { assemble, fromConfig, httpLayer, type Options, own } from "./AllInOne.ts"
-import { type Services as StorageServices, storageServices } from "./LighthouseStorage.ts"
-import * as Payment from "./Payment.ts"
+import { type ConfigOptions, fromConfig, httpLayer, type Options } from "./AllInOne.ts"
+import type { ConfigConflict } from "./errors/Config.ts"
+import { everyService, type Services } from "./LighthouseServices.ts"
 
-export { ConfigConflict, fromConfig, httpLayer, type Options } from "./AllInOne.ts"
-
-/**
- * Everything `layer` provides.
- *
- * @category models
- */
-export type Services = StorageServices | Payment.Payment
+export { type ConfigOptions, httpLayer, type Options } from "./AllInOne.ts"
+export type { Services } from "./LighthouseServices.ts"
 
 /**
- * All services over the caller's HTTP client and file system: the layer without its
- * dependencies, for a program that brings its own `HttpClient` and `FileSystem`. Each call builds
- * its own services, apart from any other layer of this module already in the program.
+ * All services over `fetch`, without a file system.
  *
  * @category layers
  */
-export const layerNoDeps = (
-  options: Options = {}
-): Layer.Layer<Services, never, FileSystem.FileSystem | HttpClient.HttpClient> =>
-  own(assemble(options, Layer.merge(storageServices, Payment.layer)))
+export const layer = (options: Options = {}): Layer.Layer<Services, ConfigConflict> =>
+  everyService(options).pipe(Layer.provide([httpLayer, FileSystem.layerNoop({})]))
 
 /**
- * @deprecated use `layerNoDeps` (removed in the next release).
- * @category layers
- */
-export const layerWith = layerNoDeps
-
-/**
- * All services, over `fetch`; the file system comes from the caller.
+ * `layer`, its options read from the `Config`s given, over the `LIGHTHOUSE_*` variables (or another
+ * `ConfigProvider`). These are functions rather than `fromConfig(…)` values: a call at module level
+ * is kept by a bundler (it cannot tell it is pure), and with it every service.
  *
  * @category layers
  */
-export const layer = (options: Options = {}): Layer.Layer<Services, never, FileSystem.FileSystem> =>
-  layerNoDeps(options).pipe(Layer.provide(httpLayer))
-
-/**
- * All services for a browser: path inputs fail with a typed error instead of reaching a file system.
- *
- * @category layers
- */
-export const layerBrowser = (options: Options = {}): Layer.Layer<Services> =>
-  layer(options).pipe(Layer.provide(FileSystem.layerNoop({})))
-
-/**
- * `layerNoDeps`, configured from `LIGHTHOUSE_*` variables; `options` win over them.
- *
- * These `…Config` layers are functions rather than `fromConfig(…)` values: a call at module level
- * is kept by a bundler (it cannot tell it is pure), and with it every service, so a program that
- * imports this module only for `httpLayer` would bundle `Payment` and viem.
- *
- * @category layers
- */
-export const layerNoDepsConfig = (
-  options: Options = {}
-): Layer.Layer<Services, Config.ConfigError, FileSystem.FileSystem | HttpClient.HttpClient> =>
-  fromConfig(layerNoDeps)(options)
-
-/**
- * @deprecated use `layerNoDepsConfig` (removed in the next release).
- * @category layers
- */
-export const layerWithConfig = layerNoDepsConfig
-
-/**
- * `layer`, configured from `LIGHTHOUSE_*` variables; `options` win over them.
- *
- * @category layers
- */
-export const layerConfig = (options: Options = {}): Layer.Layer<Services, Config.ConfigError, FileSystem.FileSystem> =>
+export const layerConfig = (options: ConfigOptions = {}): Layer.Layer<Services, Config.ConfigError | ConfigConflict> =>
   fromConfig(layer)(options)
-
-/**
- * `layerBrowser`, configured from `LIGHTHOUSE_*` variables (or another `ConfigProvider`); `options` win over them.
- *
- * @category layers
- */
-export const layerBrowserConfig = (options: Options = {}): Layer.Layer<Services, Config.ConfigError> =>
-  fromConfig(layerBrowser)(options)

@@ -15,6 +15,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import type { ConfigConflict } from "./errors/Config.ts"
+import { claim, mark } from "./ConfigClaims.ts"
 import { defaultNetwork, type NetworkName, type NetworkTable, networks } from "./Networks.ts"
 
 /**
@@ -209,30 +211,20 @@ export const check = (config: Options): Effect.Effect<Options, Config.ConfigErro
   )
 
 /**
- * Marks a context whose `LighthouseConfig` came from `layer` or `layerConfig` rather than from an
- * all-in-one layer (`Lighthouse.layer`, `layerNode`, …). Those bring their own configuration and
- * would ignore this one, so they refuse to run where it is present instead of silently talking to
- * other hosts.
- *
- * @internal
- */
-export class Standalone extends Context.Service<Standalone, Options>()(
-  "lighthouse-effect/LighthouseConfig/Standalone"
-) {}
-
-/**
  * The configuration from an object, for services composed one by one (`Upload.layer`, …). A host
  * that is not an http(s) URL fails the layer with a `ConfigError` naming it. The all-in-one layers
- * take the same object as their options, and refuse to run beside this layer.
+ * take the same object as their options; this layer fails with `ConfigConflict` when it is built
+ * with one of them (provided to it, around it or beside it), which would ignore it.
  *
  * @category layers
  */
-export const layer = (options: PartialOptions = {}): Layer.Layer<LighthouseConfig, Config.ConfigError> =>
-  Layer.unwrap(
-    Effect.map(check(make(options)), (config) =>
-      Layer.merge(Layer.succeed(LighthouseConfig, config), Layer.succeed(Standalone, config))
-    )
-  )
+export const layer = (
+  options: PartialOptions = {}
+): Layer.Layer<LighthouseConfig, Config.ConfigError | ConfigConflict> =>
+  Layer.effect(
+    LighthouseConfig,
+    Effect.map(check(make(options)), (config) => mark(config, "standalone"))
+  ).pipe(Layer.provide(claim("standalone", LighthouseConfig)))
 
 /** `record` without its `undefined` values, so they do not hide what they are merged over. */
 const present = <T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } =>
@@ -305,10 +297,12 @@ export const fromEnv: Config.Config<PartialOptions> = Config.all({
 )
 
 /**
- * The configuration from the environment (`fromEnv`), for services composed one by one. With the
- * all-in-one layers use their `…Config` form instead (`Lighthouse.layerConfig`,
- * `layerNodeConfig`): they bring their own configuration and refuse to run beside this one.
+ * The configuration from the environment (`fromEnv`), for services composed one by one. With an
+ * all-in-one layer use its `layerConfig` instead: it brings its own configuration, and this layer
+ * fails with `ConfigConflict` when it is built with one.
  *
  * @category layers
  */
-export const layerConfig: Layer.Layer<LighthouseConfig, Config.ConfigError> = Layer.unwrap(Effect.map(fromEnv, layer))
+export const layerConfig: Layer.Layer<LighthouseConfig, Config.ConfigError | ConfigConflict> = Layer.unwrap(
+  Effect.map(fromEnv, layer)
+)

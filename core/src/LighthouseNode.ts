@@ -14,16 +14,18 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodePath from "@effect/platform-node/NodePath"
 import type * as Config from "effect/Config"
-import * as Layer from "effect/Layer"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { type ConfigOptions, fromConfig, type Options } from "./AllInOne.ts"
+import type { ConfigConflict } from "./errors/Config.ts"
 import { layerReleasingAgent } from "./internal/ReleasingAgent.ts"
 import { isNodeItself } from "./internal/runtime.ts"
-import * as Lighthouse from "./Lighthouse.ts"
+import { everyService, type Services } from "./LighthouseServices.ts"
 import * as PendingKeys from "./PendingKeys.ts"
 import { FileReads } from "./upload/Options.ts"
 
-/** Options of the Node layers: the all-in-one options, and how uploads read files. */
-export interface NodeOptions extends Lighthouse.Options {
+/** Options of the Node layers: the all-in-one options, and how uploads read files and keep keys. */
+export interface NodeOptions extends Options {
   /**
    * How uploads read files on disk (`Upload.FileReads`): into two reused buffers, or a fresh one per
    * read. `fresh` where an interceptor keeps written chunks (msw passing requests through to a real
@@ -69,8 +71,8 @@ const journalLayer = (journal: NodeOptions["journal"]) =>
  *
  * @category layers
  */
-export const layerNode = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Services> =>
-  Lighthouse.layerNoDeps(options).pipe(
+export const layer = (options: NodeOptions = {}): Layer.Layer<Services, ConfigConflict> =>
+  everyService(options).pipe(
     Layer.provide([
       NodeFileSystem.layer,
       (options.socketReads ?? (isNodeItself ? "released" : "kept")) === "released"
@@ -82,13 +84,12 @@ export const layerNode = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Ser
   )
 
 /**
- * `layerNode`, configured from the `LIGHTHOUSE_*` environment variables (or the `ConfigProvider`
- * in context); `options` win over them, the defaults fill the rest. A variable set to a wrong value
- * fails the layer with a `ConfigError` naming it.
+ * `layer`, its options read from the `Config`s given (`Config.succeed(value)` for a fixed one),
+ * over the `LIGHTHOUSE_*` environment variables (or the `ConfigProvider` in context), the defaults
+ * filling the rest. A variable set to a wrong value fails the layer with a `ConfigError` naming it.
  *
  * @category layers
  */
-export const layerNodeConfig = (options: NodeOptions = {}): Layer.Layer<Lighthouse.Services, Config.ConfigError> =>
-  Lighthouse.fromConfig((merged) =>
-    layerNode({ ...merged, fileReads: options.fileReads, socketReads: options.socketReads, journal: options.journal })
-  )(options)
+export const layerConfig = (
+  options: ConfigOptions<NodeOptions> = {}
+): Layer.Layer<Services, Config.ConfigError | ConfigConflict> => fromConfig(layer)(options)

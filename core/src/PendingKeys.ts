@@ -10,7 +10,7 @@
  * given), `layerFile(directory)` (one 0600 file per entry in a 0700 directory, written with
  * `fsync` and a rename: `pendingKeys/FileJournal.ts`) and `layerState(home)`, the file journal under the
  * user's state directory (`$XDG_STATE_HOME/lighthouse-effect/pending-keys`, else
- * `~/.local/state/lighthouse-effect/pending-keys`), which `layerNode` uses. Any other store (a
+ * `~/.local/state/lighthouse-effect/pending-keys`), which `LighthouseNode.layer` uses. Any other store (a
  * server's database, a browser's IndexedDB) is a `PendingKeys.of({ write, remove, list })`.
  *
  * @since 0.1.0

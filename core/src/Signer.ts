@@ -177,27 +177,3 @@ export const layerFromWalletClient = (
  */
 export const layerFromEip1193 = (provider: Eip1193Requester): Layer.Layer<Signer, SignerError> =>
   Layer.effect(Signer, makeFromEip1193(provider))
-
-/**
- * @deprecated use `layerFromPrivateKey` (removed in the next release).
- * @category layers
- */
-export const fromPrivateKey = layerFromPrivateKey
-
-/**
- * @deprecated use `layerFromAccount` (removed in the next release).
- * @category layers
- */
-export const fromAccount = layerFromAccount
-
-/**
- * @deprecated use `layerFromWalletClient` (removed in the next release).
- * @category layers
- */
-export const fromWalletClient = layerFromWalletClient
-
-/**
- * @deprecated use `layerFromEip1193` (removed in the next release).
- * @category layers
- */
-export const fromEip1193 = layerFromEip1193

@@ -22,7 +22,6 @@ export {
   type CidCalculator,
   calculator,
   cidsOf,
-  type ImportedEntry,
-  importerOptions
+  type ImportedEntry
 } from "./verify/UnixfsCids.ts"
 export type { BlockSource, ByteRange, Target } from "./verify/Walk.ts"

@@ -42,11 +42,12 @@ import { AccessControl } from "./AccessControl.ts"
 import { Auth } from "./Auth.ts"
 import { Download } from "./Download.ts"
 import { checkArguments, type FacadeService, type FacadeServices } from "./promise/Arguments.ts"
-import { Aborted } from "./Errors.ts"
+import { Aborted, type ConfigConflict } from "./Errors.ts"
 import { Files } from "./Files.ts"
 import { Ipns } from "./Ipns.ts"
 import { KeyShards } from "./KeyShards.ts"
 import * as Lighthouse from "./Lighthouse.ts"
+import { everyService } from "./LighthouseServices.ts"
 import { Payment } from "./Payment.ts"
 import { Upload } from "./Upload.ts"
 
@@ -192,15 +193,15 @@ const promised = <I, S extends object>(
  */
 export type Platform = FileSystem.FileSystem | Path.Path
 
-type Runtime = ManagedRuntime.ManagedRuntime<Lighthouse.Services | Platform, never>
+type Runtime = ManagedRuntime.ManagedRuntime<Lighthouse.Services | Platform, ConfigConflict>
 
 /**
- * A Promise client over any layer that provides every service (see `Lighthouse.layerNoDeps`).
+ * A Promise client over any layer that provides every service (`Lighthouse.layer`, or `layer` of `lighthouse-effect/node`).
  *
  * @category constructors
  */
 export const makeClient = (
-  layer: Layer.Layer<Lighthouse.Services>,
+  layer: Layer.Layer<Lighthouse.Services, ConfigConflict>,
   platform: Layer.Layer<Platform> = Layer.merge(FileSystem.layerNoop({}), Path.layer)
 ): LighthouseClient => {
   const runtime = ManagedRuntime.make(Layer.merge(layer, platform))
@@ -225,7 +226,7 @@ export const makeClient = (
 export const createLighthouse = (options: ClientOptions = {}): LighthouseClient =>
   makeClient(
     options.fileSystem === undefined
-      ? Lighthouse.layerBrowser(options)
-      : Lighthouse.layer(options).pipe(Layer.provide(options.fileSystem)),
+      ? Lighthouse.layer(options)
+      : everyService(options).pipe(Layer.provide([Lighthouse.httpLayer, options.fileSystem])),
     Layer.merge(options.fileSystem ?? FileSystem.layerNoop({}), Path.layer)
   )

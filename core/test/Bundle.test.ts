@@ -3,7 +3,7 @@
  * no `node:` import, so the streaming Node cipher must be reachable only under the `node`
  * condition (package.json `imports`, `#stream-cipher`); a single-file bundle inlines dynamic
  * imports, so a lazy `import()` alone does not keep it out. And what a browser app's bundle keeps:
- * a storage-only app over `LighthouseStorage.layerBrowser` none of `Payment` and viem, even through
+ * a storage-only app over `LighthouseStorage.layer` none of `Payment` and viem, even through
  * the package's entry, where esbuild keeps every export of a namespace that the program reads.
  */
 import path from "node:path"
@@ -136,14 +136,14 @@ describe("the bundled library", () => {
     expect(kept).toContain("core/src/Upload.ts")
   })
 
-  it("over LighthouseStorage.layerBrowser, from the package's entry, keeps no payment or wallet code", async () => {
-    const kept = keptFiles(await bundleForBrowser(uploadOver("LighthouseStorage.layerBrowser")))
+  it("over LighthouseStorage.layer, from the package's entry, keeps no payment or wallet code", async () => {
+    const kept = keptFiles(await bundleForBrowser(uploadOver("LighthouseStorage.layer")))
     expect(kept.filter((file) => paymentCode.test(file))).toEqual([])
     expect(kept).toEqual(expect.arrayContaining(["core/src/Upload.ts", "core/src/Download.ts", "core/src/Ipns.ts"]))
   })
 
-  it("over Lighthouse.layerBrowser keeps Payment, which brings viem", async () => {
-    const kept = keptFiles(await bundleForBrowser(uploadOver("Lighthouse.layerBrowser")))
+  it("over Lighthouse.layer keeps Payment, which brings viem", async () => {
+    const kept = keptFiles(await bundleForBrowser(uploadOver("Lighthouse.layer")))
     expect(kept).toContain("core/src/Payment.ts")
     expect(kept.some((file) => file.includes("node_modules/viem/"))).toBe(true)
   })

@@ -138,6 +138,14 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "The journal entry e1 is sealed for another signer"
   ],
   [
+    new Errors.ConfigConflict(),
+    "ConfigConflict",
+    "A LighthouseConfig from LighthouseConfig.layer or LighthouseConfig.layerConfig meets an all-in-one layer " +
+      "(layer or layerConfig of Lighthouse, LighthouseStorage or lighthouse-effect/node), which brings its own " +
+      "configuration and would ignore it. Give the options to the all-in-one layer's layer, or the Configs to its " +
+      "layerConfig; read the configuration back from the all-in-one layer, which provides LighthouseConfig."
+  ],
+  [
     new Errors.PendingKeysUnfinished({
       entries: [{ id: "e1", name: "a.txt", cid: "bafkqaaa", reason: "Error encrypting file: fetch Error (node 4)" }]
     }),

@@ -322,9 +322,8 @@ describe("Files.quote", () => {
   )
 })
 
-describe("Files.Transport", () => {
-  it("is a deprecated alias of the one transport failure union, Errors.TransportFailure", () => {
-    expectTypeOf<Files.Transport>().toEqualTypeOf<TransportFailure>()
+describe("Errors.TransportFailure", () => {
+  it("is the one transport failure union", () => {
     expectTypeOf<TransportFailure["_tag"]>().toEqualTypeOf<"NetworkError" | "RequestTimedOut" | "InvalidResponse">()
   })
 })

@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import * as Files from "../src/Files.ts"
 import * as Lighthouse from "../src/Lighthouse.ts"
 
-describe("Lighthouse.layerBrowser", () => {
+describe("Lighthouse.layer", () => {
   it.effect("sends no traceparent or b3 header", () =>
     Effect.gen(function* () {
       const seen: Array<Headers> = []
@@ -19,7 +19,7 @@ describe("Lighthouse.layerBrowser", () => {
       }
       yield* Effect.addFinalizer(() => Effect.sync(() => (globalThis.fetch = original)))
       yield* Files.Files.use((files) => files.usage("an-api-key")).pipe(
-        Effect.provide(Lighthouse.layerBrowser({ hosts: { api: "http://127.0.0.1:1" } })),
+        Effect.provide(Lighthouse.layer({ hosts: { api: "http://127.0.0.1:1" } })),
         Effect.ignore
       )
       assert.strictEqual(seen.length, 1)

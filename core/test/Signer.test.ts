@@ -164,15 +164,4 @@ describe("Signer", () => {
       assert.strictEqual(signatures.size, 1)
     })
   )
-
-  it.effect("the deprecated fromX names still give the same signer as layerFromX", () =>
-    Effect.gen(function* () {
-      const viaOld = yield* Signer.Signer.pipe(Effect.provide(Signer.fromAccount(alice)))
-      const viaKey = yield* Signer.Signer.pipe(Effect.provide(Signer.fromPrivateKey(privateKey)))
-      assert.strictEqual(viaOld.address, alice.address.toLowerCase())
-      assert.strictEqual(yield* viaKey.signMessage(message), yield* viaOld.signMessage(message))
-      assert.strictEqual(Signer.fromWalletClient, Signer.layerFromWalletClient)
-      assert.strictEqual(Signer.fromEip1193, Signer.layerFromEip1193)
-    })
-  )
 })

@@ -12,7 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
 import * as Errors from "../src/Errors.ts"
-import { layerNode } from "../src/LighthouseNode.ts"
+import * as LighthouseNode from "../src/LighthouseNode.ts"
 import { createLighthouseNode } from "../src/node.ts"
 import { createLighthouse, type LighthouseClient } from "../src/promise.ts"
 import * as Upload from "../src/Upload.ts"
@@ -124,7 +124,7 @@ describeEffect("Effect API over node:http, in process", () => {
       yield* Effect.promise(() => turns(20))
       assert.isAtMost(pulled() - pulledAtInterrupt, 1)
       nothingKept()
-    }).pipe(Effect.provide(layerNode()))
+    }).pipe(Effect.provide(LighthouseNode.layer()))
   )
 
   itEffect.effect("Effect.timeout on the TestClock ends the upload with a TimeoutError, and nothing is kept", () =>
@@ -140,6 +140,6 @@ describeEffect("Effect API over node:http, in process", () => {
       yield* Effect.promise(() => turns(20))
       assert.isAtMost(pulled() - pulledAtTimeout, 1)
       nothingKept()
-    }).pipe(Effect.provide(layerNode()))
+    }).pipe(Effect.provide(LighthouseNode.layer()))
   )
 })

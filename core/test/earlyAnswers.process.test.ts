@@ -14,7 +14,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll } from "vitest"
 import type { RequestFailed, UploadRejected } from "../src/Errors.ts"
 import * as Lighthouse from "../src/Lighthouse.ts"
-import { createLighthouseNode, layerNode } from "../src/node.ts"
+import { createLighthouseNode } from "../src/node.ts"
+import * as LighthouseNode from "../src/node.ts"
 import { createLighthouse } from "../src/promise.ts"
 import * as Upload from "../src/Upload.ts"
 import { type ServedProcess, startServedProcess } from "./support/servedProcess.ts"
@@ -95,12 +96,12 @@ const transports: ReadonlyArray<{
 }> = [
   {
     name: "node:http",
-    layer: () => layerNode({ hosts: served.urls }) as Layer.Layer<Upload.Upload>,
+    layer: () => LighthouseNode.layer({ hosts: served.urls }) as Layer.Layer<Upload.Upload>,
     client: () => createLighthouseNode({ hosts: served.urls })
   },
   {
     name: "fetch",
-    layer: () => Lighthouse.layerBrowser({ hosts: served.urls }) as Layer.Layer<Upload.Upload>,
+    layer: () => Lighthouse.layer({ hosts: served.urls }) as Layer.Layer<Upload.Upload>,
     client: () => createLighthouse({ hosts: served.urls })
   }
 ]

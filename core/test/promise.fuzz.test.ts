@@ -18,7 +18,7 @@ import { Files } from "../src/Files.ts"
 import { Ipns } from "../src/Ipns.ts"
 import { KeyShards } from "../src/KeyShards.ts"
 import { networks } from "../src/Networks.ts"
-import { layerNode } from "../src/LighthouseNode.ts"
+import * as LighthouseNode from "../src/LighthouseNode.ts"
 import { Payment } from "../src/Payment.ts"
 import { createLighthouseNode } from "../src/node.ts"
 import { createLighthouse, type LighthouseClient } from "../src/promise.ts"
@@ -138,7 +138,7 @@ describe("Promise facade: every bad input is a typed failure", () => {
         return [name, keys] as const
       })
     )
-    const listed = services.pipe(Effect.provide(layerNode(options))) as unknown as Effect.Effect<
+    const listed = services.pipe(Effect.provide(LighthouseNode.layer(options))) as unknown as Effect.Effect<
       ReadonlyArray<readonly [string, ReadonlyArray<string>]>
     >
     methods = Object.fromEntries(await Effect.runPromise(listed)) as Record<ServiceName, ReadonlyArray<string>>

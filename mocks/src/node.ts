@@ -10,7 +10,7 @@
  * ```
  *
  * It may start before or after the library's clients are built or used: `Lighthouse.layer` and
- * `createLighthouse` look `globalThis.fetch` up on every request, and `layerNode` and
+ * `createLighthouse` look `globalThis.fetch` up on every request, and `LighthouseNode.layer` and
  * `createLighthouseNode` call `node:http`, which msw patches in place; requests made while it runs
  * reach it, and after `close()` they go to the real hosts again. Only an HTTP client of one's own
  * over Effect's `FetchHttpClient.layer`, without a `Fetch` of its own, reads `globalThis.fetch` once,

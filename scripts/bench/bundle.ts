@@ -12,7 +12,7 @@
  * reads a property of it, so the second carries all of `Effect`, `Layer` and `FileSystem`
  * whatever the library does; the first is what the library itself costs. Then the same upload
  * over each browser layer, imported from the package's entry (`lighthouse-effect`) as an app
- * does: `LighthouseStorage.layerBrowser` (no `Payment`) and `Lighthouse.layerBrowser`.
+ * does: `LighthouseStorage.layer` (no `Payment`) and `Lighthouse.layer`.
  *
  * @since 0.1.0
  */
@@ -57,7 +57,7 @@ const ours = program(
 
 const oursBarrel = program(`import { Effect, FileSystem, Layer } from "effect"`)
 
-const STORAGE_ROW = "lighthouse-effect Upload.encryptedBuffer over LighthouseStorage.layerBrowser"
+const STORAGE_ROW = "lighthouse-effect Upload.encryptedBuffer over LighthouseStorage.layer"
 
 /** The size target of the encrypted upload's bundle (gzip), for the library's own cost. */
 const TARGET_GZIP = 110 * 1024
@@ -103,10 +103,10 @@ export const run = async (): Promise<ReadonlyArray<BundleRow>> => {
     return [
       await bundle("lighthouse-effect Upload.encryptedBuffer", ours, dir),
       await bundle("lighthouse-effect Upload.encryptedBuffer, effect barrel imports", oursBarrel, dir),
-      await bundle(STORAGE_ROW, overLayer("LighthouseStorage.layerBrowser"), dir),
+      await bundle(STORAGE_ROW, overLayer("LighthouseStorage.layer"), dir),
       await bundle(
-        "lighthouse-effect Upload.encryptedBuffer over Lighthouse.layerBrowser",
-        overLayer("Lighthouse.layerBrowser"),
+        "lighthouse-effect Upload.encryptedBuffer over Lighthouse.layer",
+        overLayer("Lighthouse.layer"),
         dir
       ),
       await bundle("@lighthouse-web3/sdk 0.4.7 uploadEncrypted", theirs, dir)
@@ -138,8 +138,8 @@ export const markdownSection = (rows: ReadonlyArray<BundleRow>): string => {
       "`Effect`, `Layer` and `FileSystem`, which a program avoids by importing `effect/Effect` and the like.",
     "",
     `The third and fourth rows are the same upload over a whole browser layer, imported from the package's entry as an app does: ` +
-      `\`LighthouseStorage.layerBrowser\` (every service but \`Payment\`) ≤ 110 KiB: ${met(storage)}; ` +
-      "`Lighthouse.layerBrowser`, whose `Payment` brings viem. The storage layer builds `Download`, `Files`, `Ipns` and " +
+      `\`LighthouseStorage.layer\` (every service but \`Payment\`) ≤ 110 KiB: ${met(storage)}; ` +
+      "`Lighthouse.layer`, whose `Payment` brings viem. The storage layer builds `Download`, `Files`, `Ipns` and " +
       "`AccessControl` beside `Upload`: about half of what it adds to the first row (minified) is the verified " +
       "download's own code (its block walker and verifiers, and dag-pb decoding); the rest is the other services " +
       "and their response schemas. UnixFS and CAR headers are read by the library's own small codecs.",

@@ -1,5 +1,5 @@
 /**
- * The library in a bench's child process, set up alike for every operation: `layerNode` pointed at
+ * The library in a bench's child process, set up alike for every operation: `LighthouseNode.layer` pointed at
  * the served network, an account signed in (its token for encrypted uploads), then one upload or
  * download. Shared by `wire.ts` and `bigFile.ts`.
  *
@@ -9,7 +9,7 @@
  */
 import { Effect, ManagedRuntime } from "effect"
 import { Auth, Download, Signer, Upload } from "lighthouse-effect"
-import { layerNode } from "lighthouse-effect/node"
+import * as LighthouseNode from "lighthouse-effect/node"
 import { privateKeyToAccount } from "viem/accounts"
 
 // Hardhat's account #1: a throw-away key for the local network only.
@@ -37,7 +37,7 @@ export interface OperationInput {
 
 /** The set-up every operation has; `run` runs one operation, `dispose` ends the runtime. */
 export const openClient = async (urls: Urls) => {
-  const runtime = ManagedRuntime.make(layerNode({ hosts: urls }))
+  const runtime = ManagedRuntime.make(LighthouseNode.layer({ hosts: urls }))
   const signer = Signer.makeFromAccount(privateKeyToAccount(PRIVATE_KEY))
   const token = await runtime.runPromise(Effect.flatMap(Effect.service(Auth.Auth), (auth) => auth.token(signer)))
   const upload = await runtime.runPromise(Effect.service(Upload.Upload))

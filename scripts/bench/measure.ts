@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process"
 import { createHash, randomFillSync } from "node:crypto"
 import { createReadStream, createWriteStream, readFileSync, writeFileSync } from "node:fs"
 import { getHeapSpaceStatistics } from "node:v8"
-import { layerNode } from "lighthouse-effect/node"
+import * as LighthouseNode from "lighthouse-effect/node"
 
 export const MiB = 1024 * 1024
 
@@ -84,9 +84,9 @@ export const measure = async (operation: () => Promise<string | undefined>): Pro
   }
 }
 
-/** This library as a Node program uses it (`layerNode`: `node:http`, Node's file system), pointed at `urls`. */
+/** This library as a Node program uses it (`LighthouseNode.layer`: `node:http`, Node's file system), pointed at `urls`. */
 export const clientLayer = (urls: Readonly<Record<"api" | "node" | "gateway" | "encryption", string>>) =>
-  layerNode({ hosts: urls })
+  LighthouseNode.layer({ hosts: urls })
 
 /** A file of `mib` MiB of random bytes, written 1 MiB at a time. */
 export const makeFile = async (path: string, mib: number) => {

@@ -7,7 +7,7 @@
  * included, as `/usr/bin/time` reports it (or the shell's `times` where it is absent). The library's
  * child (`wireChild.ts`) is the built package under plain `node`, as a Node program runs it (built
  * first). A Node process is measured less the median of the same program's start-up without the
- * transfer (the library's child: imports, `layerNode`, sign-in; the floors: plain `node` and the imports).
+ * transfer (the library's child: imports, `LighthouseNode.layer`, sign-in; the floors: plain `node` and the imports).
  * Each figure is the median of `BENCH_WIRE_RUNS` (default 5) processes, with the spread (min–max).
  * Every download writes a file that does not exist yet (the one before is removed first), curl's
  * and the floors' too: truncating a file in place reuses its memory in the page cache, which the
@@ -345,7 +345,7 @@ const sectionOf = (result: Result, mib: number, runs: number, curl: boolean): st
     ...floorTable(result),
     "",
     `Client CPU is user + system time of the whole process, children included, as ${hasTime ? "`/usr/bin/time`" : "the shell's `times`"} reports it,`,
-    `in seconds per GiB. The library's child is the built package run by plain \`node\` (\`wireChild.ts\`, \`layerNode\`), as a`,
+    `in seconds per GiB. The library's child is the built package run by plain \`node\` (\`wireChild.ts\`, \`LighthouseNode.layer\`), as a`,
     "Node program runs it. Node processes are counted less their start-up without the transfer, measured alike: the library's",
     `child (imports, layers, sign-in) ${Report.figure(result.libraryStart)} s, plain \`node\` with the floor's imports ${Report.figure(result.nodeStart)} s,`,
     `the same with the library loaded ${Report.figure(result.loadedStart)} s. "Library loaded" is the same Node pipeline in a process that first`,

@@ -17,7 +17,7 @@ import { type Address, custom, type Hex } from "viem"
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
 import { deployLocal, localTokens, mockStablecoinAbi, type LocalDeployment } from "lighthouse-effect/contracts"
 import { Chain, Networks, Signer, type Lighthouse } from "lighthouse-effect"
-import { layerNode } from "lighthouse-effect/node"
+import * as LighthouseNode from "lighthouse-effect/node"
 import type { MockNetwork } from "lighthouse-effect/mocks"
 import { startMockNetwork } from "lighthouse-effect/mocks/node"
 import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
@@ -227,7 +227,7 @@ export const libraryLayer = (
   env: Environment,
   nodes: { readonly mode: "sequential" | "concurrent" }
 ): Layer.Layer<Lighthouse.Services> =>
-  layerNode({
+  LighthouseNode.layer({
     nodes,
     defaultNetwork: "localhost",
     // The addresses are checksummed by viem; the table's schema brands them.
@@ -236,7 +236,11 @@ export const libraryLayer = (
       usdc: { address: env.deployment.usdc, decimals: localTokens.usdc.decimals },
       dai: { address: env.deployment.dai, decimals: localTokens.dai.decimals }
     } as Parameters<typeof Networks.withLocalDeployment>[0])
-  }).pipe(Layer.provide(Layer.succeed(Chain.ChainTransport, () => custom(env.chain.provider, { retryCount: 0 }))))
+  }).pipe(
+    Layer.provide(Layer.succeed(Chain.ChainTransport, () => custom(env.chain.provider, { retryCount: 0 }))),
+    // No standalone LighthouseConfig is built with it, so its ConfigConflict cannot happen.
+    Layer.orDie
+  )
 
 /** The report's header for this environment. */
 export const header = (env: Environment, mode: "sequential" | "concurrent", note: string): Header => ({

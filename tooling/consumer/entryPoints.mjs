@@ -39,7 +39,7 @@ const thrown = async (what, action) => {
 const core = await import("lighthouse-effect")
 const { createLighthouse } = await import("lighthouse-effect/promise")
 const contracts = await import("lighthouse-effect/contracts")
-const { layerNode, createLighthouseNode } = await import("lighthouse-effect/node")
+const lighthouseNode = await import("lighthouse-effect/node")
 const mocks = await import("lighthouse-effect/mocks")
 const mocksNode = await import("lighthouse-effect/mocks/node")
 const { serveMockNetwork } = await import("lighthouse-effect/mocks/server")
@@ -48,8 +48,12 @@ const { privateKeyToAccount } = await import("viem/accounts")
 
 for (const [entry, value] of Object.entries({
   "lighthouse-effect Lighthouse.layer": core.Lighthouse.layer,
-  "lighthouse-effect/node layerNode": layerNode,
-  "lighthouse-effect/node createLighthouseNode": createLighthouseNode,
+  "lighthouse-effect Lighthouse.layerConfig": core.Lighthouse.layerConfig,
+  "lighthouse-effect LighthouseStorage.layer": core.LighthouseStorage.layer,
+  "lighthouse-effect LighthouseStorage.layerConfig": core.LighthouseStorage.layerConfig,
+  "lighthouse-effect/node layer": lighthouseNode.layer,
+  "lighthouse-effect/node layerConfig": lighthouseNode.layerConfig,
+  "lighthouse-effect/node createLighthouseNode": lighthouseNode.createLighthouseNode,
   "lighthouse-effect/mocks createMockNetwork": mocks.createMockNetwork,
   "lighthouse-effect/mocks/chain startLocalChain": startLocalChain
 }))

@@ -16,7 +16,7 @@ import { Download, Files, Signer } from "lighthouse-effect"
 import { createMockNetwork } from "lighthouse-effect/mocks"
 import { withStateDir } from "lighthouse-effect/mocks/node"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
-import { layerNode } from "lighthouse-effect/node"
+import * as LighthouseNode from "lighthouse-effect/node"
 import { getResponse, http } from "msw"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { buildExecutable, type Executable } from "../executable.ts"
@@ -149,7 +149,7 @@ export const startHarness = async (): Promise<Harness> => {
     LIGHTHOUSE_PRIVATE_KEY: privateKey,
     LIGHTHOUSE_API_KEY: apiKey
   }
-  const library = layerNode({ hosts: served.urls, nodes: { mode: "concurrent" }, journal: "memory" })
+  const library = LighthouseNode.layer({ hosts: served.urls, nodes: { mode: "concurrent" }, journal: "memory" })
   const signer = Signer.makeFromAccount(privateKeyToAccount(privateKey))
 
   const cli: Harness["cli"] = (args, point, act) =>

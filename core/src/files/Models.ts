@@ -7,7 +7,6 @@
 import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type { TransportFailure } from "../Errors.ts"
 import * as Input from "../upload/Input.ts"
 import type { FileMetadata } from "../upload/Sizing.ts"
 
@@ -155,13 +154,6 @@ export const UploadsPageOptions = Schema.Struct({
 /** @category models */
 export type UploadsPageOptions = typeof UploadsPageOptions.Type
 
-/**
- * Why a call got no usable answer.
- *
- * @deprecated Use `Errors.TransportFailure`, the same union; this alias goes in the next release.
- * @category errors
- */
-export type Transport = TransportFailure
 
 /** What a pin takes: the CID, and the name its record gets (the CID itself without one). */
 export const PinInput = Schema.Struct({

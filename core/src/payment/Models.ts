@@ -256,15 +256,6 @@ export type ChainFailure = ContractReverted | OtherContractError | ChainError
 /** Why a payment failed. */
 export type FundFailure = TargetFailure | InvalidPaymentInput | PrivateKeyNotFound | InvalidPrivateKey | ChainFailure
 
-/** @deprecated use `TargetFailure` (removed in the next release). */
-export type TargetError = TargetFailure
-
-/** @deprecated use `PriceFailure` (removed in the next release). */
-export type PriceError = PriceFailure
-
-/** @deprecated use `FundFailure` (removed in the next release). */
-export type FundError = FundFailure
-
 /** What an x402 quote takes: the file, and what the caller allows (`X402Terms.ts`). */
 export interface X402QuoteInput extends X402Limits {
   /** The file (a `File` keeps its name). */

@@ -239,13 +239,13 @@ export const BodyMode = Context.Reference<"stream" | "blob">("lighthouse-effect/
  * next one: Effect's `node:http` client (it pulls again only when Node took a write whole or the
  * request drained) and the cipher of an encrypted upload (it reads each chunk as it is pulled).
  * `fetch` is not (undici keeps a streamed body's chunks until the request ends), nor is the `blob`
- * body mode, which gathers the chunks. `LighthouseNode.layerNode` sets it on Node itself (not on Bun
+ * body mode, which gathers the chunks. `LighthouseNode.layer` sets it on Node itself (not on Bun
  * or Deno, whose `node:http` runs on their `fetch`); read once, when the `Upload` service is built.
  *
  * **Gotchas** An interceptor in front of `node:http` that keeps written chunks breaks that promise:
  * msw keeps the first writes of a request it has not yet matched, to replay them to the real host
  * if no handler answers. With msw passing requests through (`onUnhandledRequest: "bypass"`) to a
- * real upload node, build the layer with `FileReads` `fresh` (`layerNode({ fileReads: "fresh" })`).
+ * real upload node, build the layer with `FileReads` `fresh` (`LighthouseNode.layer({ fileReads: "fresh" })`).
  * (Requests msw answers are safe: its parser copies what it reads.)
  *
  * @category references

@@ -57,21 +57,6 @@ interface Added {
   built: Built | undefined
 }
 
-/**
- * The options of ipfs-unixfs-importer that reproduce kubo's `ipfs add` for `settings`.
- *
- * @deprecated The client builds its DAGs itself; the simulated network's `importerOptions`
- * (`lighthouse-effect/mocks`) gives the same options.
- */
-export const importerOptions = (settings: AddSettings) => ({
-  profile: "unixfs-v0-2015" as const,
-  cidVersion: settings.cidVersion,
-  rawLeaves: settings.rawLeaves ?? settings.cidVersion === 1,
-  wrapWithDirectory: settings.wrapWithDirectory ?? false,
-  fileImportConcurrency: 1,
-  blockWriteConcurrency: 8
-})
-
 /** UnixFS's default modes (`0644` and `0755`), which the nodes built here take. */
 const FILE_MODE = 0o644
 const DIRECTORY_MODE = 0o755

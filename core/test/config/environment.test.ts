@@ -1,18 +1,16 @@
 /**
- * Environment configuration with the all-in-one layers: the `…Config` forms read `LIGHTHOUSE_*`
- * (here the process environment itself, set before the first read) and every request goes to the
- * hosts they name; combining a standalone `LighthouseConfig` layer with an all-in-one layer, which
- * used to send everything to the production hosts without a word, dies with `ConfigConflict`
- * before any request leaves.
+ * Environment configuration with the all-in-one layers: their `layerConfig` reads the `Config`s the
+ * caller gives over `LIGHTHOUSE_*` (here the process environment itself, set before the first read)
+ * and every request goes to the hosts they name; a standalone `LighthouseConfig` layer built with
+ * an all-in-one layer, which used to send everything to the production hosts without a word, fails
+ * the build with `ConfigConflict`: once, before any request leaves.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
-import { ConfigProvider, Duration, Effect, type FileSystem, Layer } from "effect"
+import { Config, ConfigProvider, Duration, Effect, Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import * as Lighthouse from "../../src/Lighthouse.ts"
-import * as LighthouseConfig from "../../src/LighthouseConfig.ts"
-import * as LighthouseStorage from "../../src/LighthouseStorage.ts"
-import { layerNode, layerNodeConfig } from "../../src/LighthouseNode.ts"
+import { Lighthouse } from "lighthouse-effect"
+import { Errors, LighthouseConfig, LighthouseStorage } from "lighthouse-effect"
+import * as LighthouseNode from "lighthouse-effect/node"
 import { hostsNamed, originsOf, production, reachEveryHost, serveNetworks } from "./networks.ts"
 
 const fromEnvironment = hostsNamed("env")
@@ -45,17 +43,10 @@ afterAll(() => {
   }
 })
 
-const withFiles = <A, E>(layer: Layer.Layer<A, E, FileSystem.FileSystem>) =>
-  layer.pipe(Layer.provide(NodeFileSystem.layer))
-
 const configForms = [
-  ["layerNodeConfig()", () => layerNodeConfig()],
-  ["Lighthouse.layerConfig()", () => withFiles(Lighthouse.layerConfig())],
-  ["Lighthouse.layerBrowserConfig()", () => Lighthouse.layerBrowserConfig()],
-  [
-    "Lighthouse.layerNoDepsConfig()",
-    () => Lighthouse.layerNoDepsConfig().pipe(Layer.provide([NodeFileSystem.layer, NodeHttpClient.layerNodeHttp]))
-  ]
+  ["LighthouseNode.layerConfig()", () => LighthouseNode.layerConfig()],
+  ["Lighthouse.layerConfig()", () => Lighthouse.layerConfig()],
+  ["LighthouseStorage.layerConfig()", () => LighthouseStorage.layerConfig()]
 ] as const
 
 describe("the all-in-one layers configured from LIGHTHOUSE_* variables", () => {
@@ -96,7 +87,45 @@ describe("the all-in-one layers configured from LIGHTHOUSE_* variables", () => {
       assert.strictEqual(Duration.toMillis(config.nodes.pause), 1000)
     }).pipe(
       Effect.provide(
-        layerNodeConfig({ hosts: { node: explicit.node, gateway: explicit.gateway }, requestTimeout: 1000 })
+        LighthouseNode.layerConfig({
+          hosts: Config.succeed({ node: explicit.node, gateway: explicit.gateway }),
+          requestTimeout: Config.succeed(1000)
+        })
+      )
+    )
+  )
+
+  it.effect("the caller chooses the Config of an option: its own variables, under which LIGHTHOUSE_* stay", () =>
+    Effect.gen(function* () {
+      yield* reachEveryHost
+      const reached = new Map(sent.map((request) => [request.origin, request.path]))
+      assert.strictEqual(reached.get(new URL(explicit.node).origin), "/api/v0/add")
+      assert.deepStrictEqual(
+        origins(),
+        originsOf({ ...fromEnvironment, node: explicit.node, gateway: explicit.gateway })
+      )
+      const config = yield* LighthouseConfig.LighthouseConfig
+      assert.strictEqual(Duration.toMillis(config.transferTimeout), 60_000)
+      assert.strictEqual(Duration.toMillis(config.requestTimeout), 4321)
+    }).pipe(
+      Effect.provide(
+        Lighthouse.layerConfig({
+          hosts: Config.all({ node: Config.String("MY_UPLOAD_NODE"), gateway: Config.String("MY_GATEWAY") }),
+          transferTimeout: Config.map(Config.Int("MY_TRANSFER_SECONDS"), (seconds) => Duration.seconds(seconds))
+        }).pipe(
+          Layer.provide(
+            ConfigProvider.layer(
+              ConfigProvider.fromEnv({
+                env: {
+                  ...variables,
+                  MY_UPLOAD_NODE: explicit.node,
+                  MY_GATEWAY: explicit.gateway,
+                  MY_TRANSFER_SECONDS: "60"
+                }
+              })
+            )
+          )
+        )
       )
     )
   )
@@ -107,7 +136,7 @@ describe("the all-in-one layers configured from LIGHTHOUSE_* variables", () => {
       assert.deepStrictEqual(origins(), originsOf(explicit))
     }).pipe(
       Effect.provide(
-        layerNodeConfig().pipe(
+        LighthouseNode.layerConfig().pipe(
           Layer.provide(
             ConfigProvider.layer(
               ConfigProvider.fromEnv({
@@ -131,7 +160,7 @@ describe("the all-in-one layers configured from LIGHTHOUSE_* variables", () => {
     Effect.gen(function* () {
       const error = yield* reachEveryHost.pipe(
         Effect.provide(
-          layerNodeConfig().pipe(
+          LighthouseNode.layerConfig().pipe(
             Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { LIGHTHOUSE_NODE_POLICY: "parallel" } })))
           )
         ),
@@ -146,56 +175,69 @@ describe("the all-in-one layers configured from LIGHTHOUSE_* variables", () => {
     })
   )
 
-  it.effect("the plain layers do not read the variables: layerNode() is the production hosts", () =>
+  it.effect("the plain layers do not read the variables: LighthouseNode.layer() is the production hosts", () =>
     Effect.gen(function* () {
       yield* reachEveryHost
       assert.deepStrictEqual(origins(), originsOf(production))
-    }).pipe(Effect.provide(layerNode()))
+    }).pipe(Effect.provide(LighthouseNode.layer()))
   )
 })
 
-describe("a standalone LighthouseConfig beside an all-in-one layer dies with ConfigConflict", () => {
-  /** Runs `reachEveryHost` the way `provide` says and returns the defect it dies with. */
-  const conflictOf = (provide: (program: typeof reachEveryHost) => Effect.Effect<unknown, unknown>) =>
-    provide(reachEveryHost).pipe(
-      Effect.andThen(Effect.fail("no defect" as const)),
-      Effect.catchDefect((defect) => Effect.succeed(defect))
-    )
+describe("a standalone LighthouseConfig built with an all-in-one layer fails the build with ConfigConflict", () => {
+  const conflictText =
+    "A LighthouseConfig from LighthouseConfig.layer or LighthouseConfig.layerConfig meets an all-in-one layer " +
+    "(layer or layerConfig of Lighthouse, LighthouseStorage or lighthouse-effect/node), which brings its own " +
+    "configuration and would ignore it. Give the options to the all-in-one layer's layer, or the Configs to its " +
+    "layerConfig; read the configuration back from the all-in-one layer, which provides LighthouseConfig."
+
+  type Standalone = Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>
+  type AllInOne = Layer.Layer<LighthouseStorage.Services, unknown>
+  type Program = Effect.Effect<unknown, unknown, LighthouseStorage.Services>
 
   const standalone = [
     ["LighthouseConfig.layerConfig", () => LighthouseConfig.layerConfig],
     ["LighthouseConfig.layer({ hosts })", () => LighthouseConfig.layer({ hosts: fromEnvironment })]
   ] as const
   const allInOne = [
-    ["layerNode()", () => layerNode()],
-    ["Lighthouse.layerBrowser()", () => Lighthouse.layerBrowser()],
-    ["LighthouseStorage.layerBrowser()", () => LighthouseStorage.layerBrowser()],
-    ["Lighthouse.layer()", () => withFiles(Lighthouse.layer())]
+    ["LighthouseNode.layer()", () => LighthouseNode.layer()],
+    ["LighthouseNode.layerConfig()", () => LighthouseNode.layerConfig()],
+    ["Lighthouse.layer()", () => Lighthouse.layer()],
+    ["Lighthouse.layerConfig()", () => Lighthouse.layerConfig()],
+    ["LighthouseStorage.layer()", () => LighthouseStorage.layer()],
+    ["LighthouseStorage.layerConfig()", () => LighthouseStorage.layerConfig()]
   ] as const
   const combinations = [
     [
       "Layer.provide(standalone) to the all-in-one layer",
-      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<LighthouseStorage.Services>) =>
-        (program: typeof reachEveryHost) =>
-          Effect.provide(program, all.pipe(Layer.provide(config)))
+      (config: Standalone, all: AllInOne) => (program: Program) =>
+        Effect.provide(program, all.pipe(Layer.provide(config)))
+    ],
+    [
+      "Layer.provide(all-in-one) to the standalone layer",
+      (config: Standalone, all: AllInOne) => (program: Program) =>
+        Effect.provide(program, Layer.merge(all, config.pipe(Layer.provide(all))))
     ],
     [
       "Effect.provide(all-in-one), then Effect.provide(standalone) around it",
-      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<LighthouseStorage.Services>) =>
-        (program: typeof reachEveryHost) =>
-          program.pipe(Effect.provide(all), Effect.provide(config))
+      (config: Standalone, all: AllInOne) => (program: Program) =>
+        program.pipe(Effect.provide(all), Effect.provide(config))
+    ],
+    [
+      "Effect.provide(standalone), then Effect.provide(all-in-one) around it",
+      (config: Standalone, all: AllInOne) => (program: Program) =>
+        program.pipe(Effect.provide(config), Effect.provide(all))
     ],
     [
       "Layer.merge(standalone, all-in-one)",
-      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<LighthouseStorage.Services>) =>
-        (program: typeof reachEveryHost) =>
-          Effect.provide(program, Layer.merge(config, all))
+      (config: Standalone, all: AllInOne) => (program: Program) => Effect.provide(program, Layer.merge(config, all))
+    ],
+    [
+      "Layer.merge(all-in-one, standalone)",
+      (config: Standalone, all: AllInOne) => (program: Program) => Effect.provide(program, Layer.merge(all, config))
     ],
     [
       "Effect.provide([all-in-one, standalone])",
-      (config: Layer.Layer<LighthouseConfig.LighthouseConfig, unknown>, all: Layer.Layer<LighthouseStorage.Services>) =>
-        (program: typeof reachEveryHost) =>
-          Effect.provide(program, [all, config])
+      (config: Standalone, all: AllInOne) => (program: Program) => Effect.provide(program, [all, config])
     ]
   ] as const
   const cases = combinations.flatMap(([how, combine]) =>
@@ -208,17 +250,36 @@ describe("a standalone LighthouseConfig beside an all-in-one layer dies with Con
 
   it.effect.each(cases)("%s", ([, provide]) =>
     Effect.gen(function* () {
-      const defect = yield* conflictOf(provide())
-      assert.instanceOf(defect, Lighthouse.ConfigConflict)
-      assert.strictEqual(
-        (defect as Lighthouse.ConfigConflict).message,
-        "A LighthouseConfig from LighthouseConfig.layer / LighthouseConfig.layerConfig is in the context of an all-in-one " +
-          "layer (Lighthouse.layer, layerBrowser, layerNoDeps, layerNode, LighthouseStorage.layerBrowser), which brings its own configuration and would " +
-          "ignore it. Give the options to the all-in-one layer instead, or use its Config form (Lighthouse.layerConfig, " +
-          "layerBrowserConfig, layerNoDepsConfig, layerNodeConfig, LighthouseStorage.layerBrowserConfig) to read LIGHTHOUSE_* variables; read the configuration " +
-          "back from the all-in-one layer, which provides LighthouseConfig."
-      )
+      const error = yield* Effect.flip(provide()(reachEveryHost))
+      assert.instanceOf(error, Errors.ConfigConflict)
+      assert.strictEqual((error as Errors.ConfigConflict).message, conflictText)
       assert.deepStrictEqual(sent, [])
+    })
+  )
+
+  it.effect("found when the layers are built: a program that makes no request fails the same", () =>
+    Effect.gen(function* () {
+      let ran = false
+      const error = yield* Effect.flip(
+        Effect.sync(() => {
+          ran = true
+        }).pipe(Effect.provide(Layer.merge(LighthouseConfig.layer(), Lighthouse.layer())))
+      )
+      assert.instanceOf(error, Errors.ConfigConflict)
+      assert.isFalse(ran)
+    })
+  )
+
+  it.effect("no conflict: a standalone composition and an all-in-one layer provided to two parts of a program", () =>
+    Effect.gen(function* () {
+      const [apart, allInOneConfig] = yield* Effect.all([
+        Effect.service(LighthouseConfig.LighthouseConfig).pipe(
+          Effect.provide(LighthouseConfig.layer({ hosts: explicit }))
+        ),
+        Effect.service(LighthouseConfig.LighthouseConfig).pipe(Effect.provide(LighthouseStorage.layer()))
+      ])
+      assert.strictEqual(apart.hosts.api, explicit.api)
+      assert.strictEqual(allInOneConfig.hosts.api, LighthouseConfig.DefaultHosts.api)
     })
   )
 })

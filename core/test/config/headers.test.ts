@@ -8,8 +8,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
 import * as Auth from "../../src/Auth.ts"
+import type * as Errors from "../../src/Errors.ts"
 import * as Lighthouse from "../../src/Lighthouse.ts"
-import { layerNode } from "../../src/LighthouseNode.ts"
+import * as LighthouseNode from "../../src/LighthouseNode.ts"
 import * as Signer from "../../src/Signer.ts"
 import { production, reachEveryHost, serveNetworks } from "./networks.ts"
 
@@ -72,10 +73,10 @@ const received = () =>
   ])
 
 const transports = [
-  ["fetch (Lighthouse.layerBrowser)", (options: Lighthouse.Options) => Lighthouse.layerBrowser(options), 1],
-  ["node:http (layerNode)", (options: Lighthouse.Options) => layerNode(options), 2]
+  ["fetch (Lighthouse.layer)", (options: Lighthouse.Options) => Lighthouse.layer(options), 1],
+  ["node:http (lighthouse-effect/node layer)", (options: Lighthouse.Options) => LighthouseNode.layer(options), 2]
 ] as const satisfies ReadonlyArray<
-  readonly [string, (options: Lighthouse.Options) => Layer.Layer<Lighthouse.Services>, 1 | 2]
+  readonly [string, (options: Lighthouse.Options) => Layer.Layer<Lighthouse.Services, Errors.ConfigConflict>, 1 | 2]
 >
 
 describe("the headers every host receives", () => {

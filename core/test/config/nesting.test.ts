@@ -4,14 +4,14 @@
  * in both, so the inner layer used to reuse the outer services and their hosts.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { NodeFileSystem } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
 import * as Auth from "../../src/Auth.ts"
 import * as Files from "../../src/Files.ts"
 import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as LighthouseConfig from "../../src/LighthouseConfig.ts"
-import { layerNode } from "../../src/LighthouseNode.ts"
+import * as LighthouseNode from "../../src/LighthouseNode.ts"
+import * as LighthouseStorage from "../../src/LighthouseStorage.ts"
 import * as Signer from "../../src/Signer.ts"
 import { apiKey, hostsNamed, originsOf, reachEveryHost, serveNetworks } from "./networks.ts"
 
@@ -20,12 +20,9 @@ const second = hostsNamed("second")
 const { sent, origins } = serveNetworks([first, second])
 
 const all = [
-  ["layerNode", (options: Lighthouse.Options) => layerNode(options)],
-  ["Lighthouse.layerBrowser", (options: Lighthouse.Options) => Lighthouse.layerBrowser(options)],
-  [
-    "Lighthouse.layer",
-    (options: Lighthouse.Options) => Lighthouse.layer(options).pipe(Layer.provide(NodeFileSystem.layer))
-  ]
+  ["LighthouseNode.layer", (options: Lighthouse.Options) => LighthouseNode.layer(options)],
+  ["Lighthouse.layer", (options: Lighthouse.Options) => Lighthouse.layer(options)],
+  ["LighthouseStorage.layer", (options: Lighthouse.Options) => LighthouseStorage.layer(options)]
 ] as const
 
 /** The origins reached since `from` (an index into the log), each once, sorted. */
@@ -53,7 +50,7 @@ describe("an all-in-one layer nested in another", () => {
   it.effect("services taken from both layers, used in turn, each reach their own hosts", () =>
     Effect.gen(function* () {
       const outer = yield* Files.Files
-      const inner = yield* Effect.service(Files.Files).pipe(Effect.provide(layerNode({ hosts: second })))
+      const inner = yield* Effect.service(Files.Files).pipe(Effect.provide(LighthouseNode.layer({ hosts: second })))
       yield* inner.usage(apiKey)
       yield* outer.usage(apiKey)
       yield* inner.usage(apiKey)
@@ -61,17 +58,17 @@ describe("an all-in-one layer nested in another", () => {
         sent.map((request) => request.origin),
         [second.api, first.api, second.api]
       )
-    }).pipe(Effect.provide(layerNode({ hosts: first })))
+    }).pipe(Effect.provide(LighthouseNode.layer({ hosts: first })))
   )
 
   it.effect("only the hosts given change: the inner layer's other options are its own, not the outer's", () =>
     Effect.gen(function* () {
       const inner = yield* Effect.service(LighthouseConfig.LighthouseConfig).pipe(
-        Effect.provide(layerNode({ hosts: second }))
+        Effect.provide(LighthouseNode.layer({ hosts: second }))
       )
       assert.strictEqual(inner.nodes.mode, "sequential")
       assert.strictEqual((yield* LighthouseConfig.LighthouseConfig).nodes.mode, "concurrent")
-    }).pipe(Effect.provide(layerNode({ hosts: first, nodes: { mode: "concurrent" } })))
+    }).pipe(Effect.provide(LighthouseNode.layer({ hosts: first, nodes: { mode: "concurrent" } })))
   )
 })
 
@@ -88,7 +85,7 @@ describe("one layer value provided twice is one client; two calls are two", () =
   const fullSignIn = [`GET /api/message/${signer.address.toLowerCase()}`, "POST /api/message/get-jwt"]
 
   it.effect("the same value nested: the inner program shares the outer JWT cache", () => {
-    const live = layerNode({ hosts: first })
+    const live = LighthouseNode.layer({ hosts: first })
     return Effect.gen(function* () {
       assert.deepStrictEqual(yield* signIn, fullSignIn)
       assert.deepStrictEqual(yield* signIn.pipe(Effect.provide(live)), [])
@@ -98,7 +95,7 @@ describe("one layer value provided twice is one client; two calls are two", () =
   it.effect("two calls with the same options: two clients, each signs in", () =>
     Effect.gen(function* () {
       assert.deepStrictEqual(yield* signIn, fullSignIn)
-      assert.deepStrictEqual(yield* signIn.pipe(Effect.provide(layerNode({ hosts: first }))), fullSignIn)
-    }).pipe(Effect.provide(layerNode({ hosts: first })))
+      assert.deepStrictEqual(yield* signIn.pipe(Effect.provide(LighthouseNode.layer({ hosts: first }))), fullSignIn)
+    }).pipe(Effect.provide(LighthouseNode.layer({ hosts: first })))
   )
 })

@@ -6,10 +6,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { createServer } from "node:net"
-import { ConfigProvider, Effect, Exit, Layer, Logger, References } from "effect"
+import { Config, ConfigProvider, Effect, Exit, Layer, Logger, References } from "effect"
 import { Errors, Files, Lighthouse, LighthouseConfig, Upload } from "lighthouse-effect"
 import { startMockNetwork } from "lighthouse-effect/mocks/node"
-import { layerNode, layerNodeConfig } from "lighthouse-effect/node"
+import * as LighthouseNode from "lighthouse-effect/node"
 import { afterAll, beforeAll } from "vitest"
 
 /** A loopback port nothing listens on: bound, then closed. */
@@ -71,7 +71,7 @@ describe("no answer: where and why", () => {
         Errors.describe(error),
         `Network error (GET http://127.0.0.1:${port}/api/user/user_data_usage: connect ECONNREFUSED)`
       )
-    }).pipe(Effect.provide(Layer.suspend(() => layerNode({ hosts: allOn(base) }))))
+    }).pipe(Effect.provide(Layer.suspend(() => LighthouseNode.layer({ hosts: allOn(base) }))))
   )
 
   it.effect("POST of an upload to a closed port: Network error naming POST /api/v0/add", () =>
@@ -82,7 +82,7 @@ describe("no answer: where and why", () => {
         Errors.describe(error),
         `Network error (POST http://127.0.0.1:${port}/api/v0/add?wrap-with-directory=false&cid-version=1: connect ECONNREFUSED)`
       )
-    }).pipe(Effect.provide(Layer.suspend(() => layerNode({ hosts: allOn(base) }))))
+    }).pipe(Effect.provide(Layer.suspend(() => LighthouseNode.layer({ hosts: allOn(base) }))))
   )
 
   it.effect("credentials in a host's URL never reach the error", () =>
@@ -95,7 +95,9 @@ describe("no answer: where and why", () => {
         assert.notInclude(text, "hunter2-secret")
       }
     }).pipe(
-      Effect.provide(Layer.suspend(() => layerNode({ hosts: allOn(`http://me:hunter2-secret@127.0.0.1:${port}`) })))
+      Effect.provide(
+        Layer.suspend(() => LighthouseNode.layer({ hosts: allOn(`http://me:hunter2-secret@127.0.0.1:${port}`) }))
+      )
     )
   )
 
@@ -107,7 +109,7 @@ describe("no answer: where and why", () => {
         `Debug HTTP GET ${base}/api/user/user_data_usage`,
         `Debug HTTP GET ${base}/api/user/user_data_usage failed`
       ])
-    }).pipe(Effect.provide(Layer.suspend(() => layerNode({ hosts: allOn(base) }))))
+    }).pipe(Effect.provide(Layer.suspend(() => LighthouseNode.layer({ hosts: allOn(base) }))))
   )
 })
 
@@ -127,7 +129,7 @@ describe("an answer: its status logged, a refusal named", () => {
     apiKey = running.network.seedAccount("0x00000000000000000000000000000000000000aa", { dataLimit: 1024 }).apiKey
   })
   afterAll(() => running.close())
-  const live = Layer.suspend(() => layerNode({ hosts }))
+  const live = Layer.suspend(() => LighthouseNode.layer({ hosts }))
 
   it.effect("each request and its answer's status, at debug level only", () =>
     Effect.gen(function* () {
@@ -163,10 +165,10 @@ describe("a host that is no URL: a ConfigError when the layer is built", () => {
     ["LIGHTHOUSE_ENCRYPTION_URL", "mailto:keys@example.com"],
     ["LIGHTHOUSE_WALRUS_NODE_URL", "http//missing-colon"],
     ["LIGHTHOUSE_WALRUS_GATEWAY_URL", "/relative"]
-  ] as const)("%s=%j: layerNodeConfig fails naming the variable", ([name, value]) =>
+  ] as const)("%s=%j: LighthouseNode.layerConfig fails naming the variable", ([name, value]) =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(
-        usage.pipe(Effect.provide(layerNodeConfig().pipe(Layer.provide(provided({ [name]: value })))))
+        usage.pipe(Effect.provide(LighthouseNode.layerConfig().pipe(Layer.provide(provided({ [name]: value })))))
       )
       assert.strictEqual(error._tag, "ConfigError")
       assert.strictEqual(
@@ -185,9 +187,7 @@ describe("a host that is no URL: a ConfigError when the layer is built", () => {
         }).pipe(Effect.provide(LighthouseConfig.layerConfig.pipe(Layer.provide(env))))
       )
       assert.strictEqual(standalone._tag, "ConfigError")
-      const allInOne = yield* Effect.flip(
-        usage.pipe(Effect.provide(Lighthouse.layerBrowserConfig().pipe(Layer.provide(env))))
-      )
+      const allInOne = yield* Effect.flip(usage.pipe(Effect.provide(Lighthouse.layerConfig().pipe(Layer.provide(env)))))
       assert.strictEqual(allInOne._tag, "ConfigError")
     })
   )
@@ -210,7 +210,13 @@ describe("a host that is no URL: a ConfigError when the layer is built", () => {
       )
       assert.include(sources.message, `at ["downloads"]["sources"][1]`)
       const merged = yield* Effect.flip(
-        usage.pipe(Effect.provide(layerNodeConfig({ hosts: { api: "not-a-url" } }).pipe(Layer.provide(provided({})))))
+        usage.pipe(
+          Effect.provide(
+            LighthouseNode.layerConfig({ hosts: Config.succeed({ api: "not-a-url" }) }).pipe(
+              Layer.provide(provided({}))
+            )
+          )
+        )
       )
       assert.strictEqual(merged._tag, "ConfigError")
     })
@@ -219,7 +225,7 @@ describe("a host that is no URL: a ConfigError when the layer is built", () => {
   it.effect("an all-in-one layer given one in code dies with the ConfigError as it is built, before any request", () =>
     Effect.gen(function* () {
       const exit = yield* usage.pipe(
-        Effect.provide(Layer.suspend(() => layerNode({ hosts: { api: "not-a-url" } }))),
+        Effect.provide(Layer.suspend(() => LighthouseNode.layer({ hosts: { api: "not-a-url" } }))),
         Effect.exit
       )
       assert.isTrue(Exit.isFailure(exit))

@@ -1,12 +1,12 @@
 /**
- * The agents `layerNode` gives Node's HTTP client free a response's buffers once they are dead
+ * The agents `LighthouseNode.layer` gives Node's HTTP client free a response's buffers once they are dead
  * (`ReleasingAgent.ts`). Freeing a buffer someone still reads would hand them empty bytes, so the
  * tests hold each side of that line over real sockets:
  *
  * - a body in many socket reads arrives whole, and the reads the parser copied from are freed;
  * - each body piece is marked as the response's own (`releaseOwned` frees it), a slice of it not;
  * - the read an upgrade hands on (the bytes after the `101` answer) is not freed;
- * - a download through `layerNode` into a file writes the gateway's bytes, unverified, verified
+ * - a download through `LighthouseNode.layer` into a file writes the gateway's bytes, unverified, verified
  *   (its CAR reader freeing what it has read too) and decrypted.
  */
 import { createHash, randomBytes } from "node:crypto"
@@ -25,7 +25,7 @@ import * as Auth from "../../src/Auth.ts"
 import * as Download from "../../src/Download.ts"
 import { releaseOwned } from "../../src/internal/OwnedBytes.ts"
 import { layerReleasingAgent } from "../../src/internal/ReleasingAgent.ts"
-import { layerNode } from "../../src/node.ts"
+import * as LighthouseNode from "../../src/node.ts"
 import * as Signer from "../../src/Signer.ts"
 import * as Upload from "../../src/Upload.ts"
 
@@ -147,7 +147,7 @@ beforeAll(async () => {
 })
 afterAll(() => served.close())
 
-describe("a download through layerNode's releasing agent", () => {
+describe("a download through LighthouseNode.layer's releasing agent", () => {
   const owner = privateKeyToAccount("0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba")
 
   it.live(
@@ -179,7 +179,7 @@ describe("a download through layerNode's releasing agent", () => {
         const out = nodePath.join(dir, "decrypted.txt")
         yield* download.toFile(sealed.Hash, out, { decrypt: { signer } })
         assert.strictEqual(yield* Effect.promise(() => fs.readFile(out, "utf8")), content.toString("base64"))
-      }).pipe(Effect.scoped, Effect.provide(layerNode({ hosts: served.urls }))),
+      }).pipe(Effect.scoped, Effect.provide(LighthouseNode.layer({ hosts: served.urls }))),
     60_000
   )
 })

@@ -12,7 +12,8 @@ import { Effect, type Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import type { UploadConnectionReset } from "../../src/Errors.ts"
 import * as Lighthouse from "../../src/Lighthouse.ts"
-import { createLighthouseNode, layerNode } from "../../src/node.ts"
+import { createLighthouseNode } from "../../src/node.ts"
+import * as LighthouseNode from "../../src/node.ts"
 import { createLighthouse } from "../../src/promise.ts"
 import * as Upload from "../../src/Upload.ts"
 
@@ -66,12 +67,12 @@ const transports: ReadonlyArray<{
 }> = [
   {
     name: "node:http",
-    layer: () => layerNode({ hosts: { node: url } }) as Layer.Layer<Upload.Upload>,
+    layer: () => LighthouseNode.layer({ hosts: { node: url } }) as Layer.Layer<Upload.Upload>,
     client: () => createLighthouseNode({ hosts: { node: url } })
   },
   {
     name: "fetch",
-    layer: () => Lighthouse.layerBrowser({ hosts: { node: url } }) as Layer.Layer<Upload.Upload>,
+    layer: () => Lighthouse.layer({ hosts: { node: url } }) as Layer.Layer<Upload.Upload>,
     client: () => createLighthouse({ hosts: { node: url } })
   }
 ]

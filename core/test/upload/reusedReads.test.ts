@@ -1,5 +1,5 @@
 /**
- * Reused file reads (`Upload.FileReads` `reused`, what `layerNode` sets on Node): a file on disk is
+ * Reused file reads (`Upload.FileReads` `reused`, what `LighthouseNode.layer` sets on Node): a file on disk is
  * read into two buffers in turn, so an upload allocates nothing per read. Right only while the
  * transport is done with a chunk once it has pulled the next one; these tests hold that promise.
  *
@@ -23,7 +23,7 @@ import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll } from "vitest"
 import * as Auth from "../../src/Auth.ts"
 import * as Download from "../../src/Download.ts"
-import { layerNode } from "../../src/node.ts"
+import * as LighthouseNode from "../../src/node.ts"
 import * as Signer from "../../src/Signer.ts"
 import * as Upload from "../../src/Upload.ts"
 import { reusedReads } from "../../src/upload/Plan.ts"
@@ -114,11 +114,11 @@ afterAll(async () => {
   await served.close()
 })
 
-describe("uploads of files read into reused buffers, over layerNode, through a slow proxy", () => {
+describe("uploads of files read into reused buffers, over LighthouseNode.layer, through a slow proxy", () => {
   const owner = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6")
   const signer = Signer.makeFromAccount(owner)
   const withLayer = <A, E>(effect: Effect.Effect<A, E, Upload.Upload | Download.Download | Auth.Auth>) =>
-    Effect.provide(effect, layerNode({ hosts: { ...served.urls, node: proxyUrl } }))
+    Effect.provide(effect, LighthouseNode.layer({ hosts: { ...served.urls, node: proxyUrl } }))
 
   it.live(
     "store the file's bytes, plain (not verified) and encrypted",

@@ -15,7 +15,8 @@ import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, beforeEach, expect, it as vitestIt } from "vitest"
 import { Errors, Files, Signer, Upload } from "lighthouse-effect"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
-import { createLighthouseNode, layerNode } from "lighthouse-effect/node"
+import { createLighthouseNode } from "lighthouse-effect/node"
+import * as LighthouseNode from "lighthouse-effect/node"
 
 const { Input } = Upload
 /** Hardhat's second test wallet. */
@@ -38,7 +39,7 @@ afterAll(async () => {
 })
 beforeEach(() => served.network.reset())
 
-const layer = () => layerNode({ hosts: served.urls, nodes: { pause: 0, retryDelay: 0, mode: "concurrent" } })
+const layer = () => LighthouseNode.layer({ hosts: served.urls, nodes: { pause: 0, retryDelay: 0, mode: "concurrent" } })
 
 /** A fresh account's API key on the served network. */
 const account = () => served.network.seedAccount(`0x${"1".repeat(40)}`).apiKey

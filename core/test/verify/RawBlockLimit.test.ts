@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Download } from "lighthouse-effect"
-import { layerNode } from "lighthouse-effect/node"
+import * as LighthouseNode from "lighthouse-effect/node"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
@@ -61,7 +61,7 @@ describe("a raw block without Content-Length", () => {
       const cid = CID.createV1(raw.code, yield* Effect.promise(async () => sha256.digest(new Uint8Array([1, 2, 3]))))
       const failed = yield* Effect.flip(
         Download.Download.use((download) => download.bytes(cid.toString(), { trustless: "raw" })).pipe(
-          Effect.provide(layerNode({ hosts: { gateway: gateway.url } }))
+          Effect.provide(LighthouseNode.layer({ hosts: { gateway: gateway.url } }))
         )
       )
       assert.strictEqual(failed._tag, "ContentVerificationFailed")

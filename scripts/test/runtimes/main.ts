@@ -1,10 +1,10 @@
 /**
- * The scenario on a runtime with Node's APIs (Node, Bun, Deno), over `layerNode`: the input is the
+ * The scenario on a runtime with Node's APIs (Node, Bun, Deno), over `LighthouseNode.layer`: the input is the
  * first argument (JSON), the report is printed as one JSON line. A failure prints its message and
  * exits 1.
  */
 import { Effect } from "effect"
-import { layerNode } from "lighthouse-effect/node"
+import * as LighthouseNode from "lighthouse-effect/node"
 import { layerOptions, type ScenarioInput, scenario } from "./scenario.ts"
 
 const describe = (error: unknown) =>
@@ -12,7 +12,7 @@ const describe = (error: unknown) =>
 
 const input = JSON.parse(process.argv[2] ?? "{}") as ScenarioInput
 
-Effect.runPromise(scenario(input).pipe(Effect.provide(layerNode(layerOptions(input))))).then(
+Effect.runPromise(scenario(input).pipe(Effect.provide(LighthouseNode.layer(layerOptions(input))))).then(
   (report) => {
     process.stdout.write(`${JSON.stringify(report)}\n`)
   },

@@ -1,5 +1,5 @@
 /**
- * The scenario in a Cloudflare worker (workerd, no Node compatibility), over `layerBrowser`: the
+ * The scenario in a Cloudflare worker (workerd, no Node compatibility), over `Lighthouse.layer`: the
  * runner POSTs the input (JSON) and gets the report, or a 500 with the failure's text.
  */
 import { Effect } from "effect"
@@ -16,7 +16,7 @@ const describe = (error: unknown) => {
 export default {
   async fetch(request: Request): Promise<Response> {
     const input = (await request.json()) as ScenarioInput
-    return Effect.runPromise(scenario(input).pipe(Effect.provide(Lighthouse.layerBrowser(layerOptions(input))))).then(
+    return Effect.runPromise(scenario(input).pipe(Effect.provide(Lighthouse.layer(layerOptions(input))))).then(
       (report) => Response.json(report),
       (error: unknown) => new Response(describe(error), { status: 500 })
     )
