@@ -11,6 +11,7 @@ import type {
   DecryptionFailed,
   DownloadInProgress,
   HttpStatusError,
+  InvalidArgument,
   InvalidCid,
   NotARegularFile,
   PublishCheckFailed,
@@ -131,8 +132,12 @@ export const ToFileOptions = Schema.Struct({
 /** @category models */
 export type ToFileOptions = typeof ToFileOptions.Type
 
-/** Why fetching the bytes failed. */
+/**
+ * Why fetching the bytes failed. `InvalidArgument`: options the download cannot honour together
+ * (e.g. `verification: "off"` with several sources), refused before any request.
+ */
 export type FetchFailure =
+  | InvalidArgument
   | InvalidCid
   | HttpStatusError
   | TransportFailure
