@@ -61,7 +61,11 @@ export const resolveKey = (
  * ended, the plaintext of `range` when given), and the report of its verification; the key is
  * fetched before any byte.
  */
-export const content = Effect.fnUntraced(function* (deps: DownloadDeps, plan: Plan, options: DecryptOptions | undefined) {
+export const content = Effect.fnUntraced(function* (
+  deps: DownloadDeps,
+  plan: Plan,
+  options: DecryptOptions | undefined
+) {
   if (options?.decrypt === undefined) return run(plan)
   // Before downloading: without the key there is no point fetching the bytes.
   const key = yield* resolveKey(deps, plan.cid, options.decrypt)

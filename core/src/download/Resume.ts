@@ -11,6 +11,7 @@
  */
 import * as dagPb from "@ipld/dag-pb"
 import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
@@ -27,8 +28,9 @@ import { PublishCheckFailed } from "../errors/Verification.ts"
 import { decodeData, encodeData } from "../unixfs/Data.ts"
 import { isInline } from "../verify/Blocks.ts"
 import { MAX_BLOCK_BYTES } from "../verify/Car.ts"
-import { fetchRawBlock, type Gateway, type VerifiedFailure } from "../verify/Trustless.ts"
+import { fetchRawBlock } from "../verify/Trustless.ts"
 import { type FileNode, type Target, walk } from "../verify/Walk.ts"
+import { type LaneFailure, Stalled } from "./Lanes.ts"
 import type { Plan } from "./Plan.ts"
 
 /** The walk reached a leaf the bytes on disk do not hold: the verified prefix ends at `at`. */
@@ -58,7 +60,7 @@ type ReadDisk = (at: number, size: number) => Effect.Effect<Uint8Array, Platform
 
 /** The bytes on disk a walk checks, and where it asks for the blocks the disk cannot rebuild. */
 interface DiskCheck {
-  readonly fetch: (cid: CID) => Effect.Effect<Uint8Array, VerifiedFailure>
+  readonly fetch: (cid: CID) => Effect.Effect<Uint8Array, LaneFailure>
   readonly readDisk: ReadDisk
   readonly onDisk: number
 }
@@ -71,7 +73,7 @@ const blockOf = (
   { fetch, readDisk, onDisk }: DiskCheck,
   cid: CID,
   node: FileNode | undefined
-): Effect.Effect<Uint8Array, VerifiedFailure | PlatformError | PrefixEnds> =>
+): Effect.Effect<Uint8Array, LaneFailure | PlatformError | PrefixEnds> =>
   Effect.gen(function* () {
     if (node === undefined || isInline(cid)) return yield* fetch(cid)
     const held = node.at + node.size <= onDisk && node.size <= MAX_BLOCK_BYTES
@@ -92,17 +94,20 @@ const blockOf = (
     return block
   })
 
+/** A block by its CID from one gateway, verified, within the stall time-out. */
+type BlockFetch = (cid: CID) => Effect.Effect<Uint8Array, LaneFailure>
+
 /**
  * How many leading bytes of the `onDisk` bytes that `readDisk` reads are the file at `target`
- * (its `range` is not read), its blocks asked of `gateway`.
+ * (its `range` is not read), its blocks asked with `fetch`.
  */
-export const verifiedPrefix = (
-  gateway: Gateway,
+const verifiedPrefix = (
+  fetch: BlockFetch,
   target: Target,
   readDisk: ReadDisk,
   onDisk: number
-): Effect.Effect<number, VerifiedFailure | PlatformError> => {
-  const disk = { fetch: fetchRawBlock(gateway, target.root), readDisk, onDisk }
+): Effect.Effect<number, LaneFailure | PlatformError> => {
+  const disk = { fetch, readDisk, onDisk }
   const source = {
     block: (cid: CID, _later: (cid: CID) => boolean, node?: FileNode) => blockOf(disk, cid, node),
     end: Effect.void
@@ -125,20 +130,31 @@ export const readerOf =
       Option.getOrElse(() => new Uint8Array())
     )
 
-/** The gateways a resume checks the DAG with: the plan's lanes, in order. */
-const checkingGateways = (plan: Plan): ReadonlyArray<Gateway> => plan.lanes.map((lane) => lane.client)
+/**
+ * Where a resume asks for the DAG's blocks: the plan's lanes, in order, each dropped for the check
+ * when it keeps it waiting past the plan's stall time-out.
+ */
+const checkingSources = (plan: Plan): ReadonlyArray<BlockFetch> =>
+  plan.lanes.map((lane) => {
+    const fetch = fetchRawBlock(lane.client, plan.target.root)
+    return (cid) =>
+      Effect.timeoutOrElse(fetch(cid), {
+        duration: plan.stall,
+        orElse: () => Effect.fail(new Stalled({ millis: Duration.toMillis(plan.stall) }))
+      })
+  })
 
 /** The plan's file, whole: a resume checks it from its first byte. */
 const wholeFile = (plan: Plan): Target => ({ root: plan.target.root, path: plan.target.path ?? [] })
 
 /** The verified prefix, asking each gateway in turn; 0 (start over) when none could show the DAG. */
 const firstAnswer = (
-  gateways: ReadonlyArray<Gateway>,
-  check: (gateway: Gateway) => Effect.Effect<number, VerifiedFailure | PlatformError>
+  sources: ReadonlyArray<BlockFetch>,
+  check: (fetch: BlockFetch) => Effect.Effect<number, LaneFailure | PlatformError>
 ): Effect.Effect<number> =>
   Effect.gen(function* () {
-    for (const gateway of gateways) {
-      const answer = yield* Effect.result(check(gateway))
+    for (const fetch of sources) {
+      const answer = yield* Effect.result(check(fetch))
       if (Result.isSuccess(answer)) return answer.success
       yield* Effect.logDebug(`Resume: could not check the partial file with a gateway: ${answer.failure.message}`)
     }
@@ -223,8 +239,8 @@ export const prepareResume = Effect.fnUntraced(function* ({ fs, plan, partial, a
   const verified =
     onDisk === 0
       ? 0
-      : yield* firstAnswer(checkingGateways(plan), (gateway) =>
-          verifiedPrefix(gateway, wholeFile(plan), readerOf(file), onDisk)
+      : yield* firstAnswer(checkingSources(plan), (fetch) =>
+          verifiedPrefix(fetch, wholeFile(plan), readerOf(file), onDisk)
         )
   yield* file.truncate(verified)
   yield* file.seek(BigInt(verified), "start")
@@ -236,12 +252,12 @@ export const prepareResume = Effect.fnUntraced(function* ({ fs, plan, partial, a
  * fewer: `undefined` when they are, else what differs.
  */
 const differenceFrom = (
-  gateway: Gateway,
+  fetch: BlockFetch,
   target: Target,
   readDisk: ReadDisk,
   size: number
-): Effect.Effect<string | undefined, VerifiedFailure | PlatformError> => {
-  const disk = { fetch: fetchRawBlock(gateway, target.root), readDisk, onDisk: size }
+): Effect.Effect<string | undefined, LaneFailure | PlatformError> => {
+  const disk = { fetch, readDisk, onDisk: size }
   const source = {
     block: (cid: CID, _later: (cid: CID) => boolean, node?: FileNode) => blockOf(disk, cid, node),
     end: Effect.void
@@ -266,8 +282,8 @@ const differenceFrom = (
 export const checkBeforePublish = Effect.fnUntraced(function* (plan: Plan, partial: string, file: FileSystem.File) {
   const size = Number((yield* file.stat).size)
   let detail = "no gateway could show the content's blocks to check it"
-  for (const gateway of checkingGateways(plan)) {
-    const answer = yield* Effect.result(differenceFrom(gateway, wholeFile(plan), readerOf(file), size))
+  for (const fetch of checkingSources(plan)) {
+    const answer = yield* Effect.result(differenceFrom(fetch, wholeFile(plan), readerOf(file), size))
     if (Result.isFailure(answer)) {
       yield* Effect.logDebug(`Resume: could not check the whole file with a gateway: ${answer.failure.message}`)
       continue

@@ -171,7 +171,9 @@ describe("split downloads", () => {
       const options = { sources, strategy: "split", rangeSize, requestsPerSource: 2, window } as const
       const plan = yield* planOf({ hosts, cid: yield* parseCid(cid), operation: "stream", options })
       const { stream, report } = run(plan)
-      const served = Effect.map(report, ({ sources = [] }) => sources.reduce((total, source) => total + source.bytes, 0))
+      const served = Effect.map(report, ({ sources = [] }) =>
+        sources.reduce((total, source) => total + source.bytes, 0)
+      )
       const turn = Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
       let handedOut = 0
       let mostHeld = 0
