@@ -9,7 +9,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, type Scope, Stream } from "effect"
+import { Effect, Logger, type Scope, Stream } from "effect"
 import { Download, FileCipher, Upload } from "lighthouse-effect"
 import { alice, makeHarness } from "../upload/harness.ts"
 
@@ -78,10 +78,16 @@ interface Mode {
   ) => Effect.Effect<{ readonly bytes: Uint8Array; readonly report?: Download.VerificationReport }, unknown, never>
 }
 
+/** The warnings a download logged (the test's, kept off the console). */
+const warnings: Array<string> = []
+const capture = Logger.make(({ message, logLevel }) => {
+  if (logLevel === "Warn") warnings.push(Array.isArray(message) ? message.map(String).join(" ") : String(message))
+})
+
 const withDownload = <A>(f: (download: Download.Download["Service"]) => Effect.Effect<A, unknown, Scope.Scope>) =>
   Effect.gen(function* () {
     return yield* f(yield* Download.Download)
-  }).pipe(Effect.scoped, Effect.provide(layer))
+  }).pipe(Effect.scoped, Effect.provide(layer), Effect.provide(Logger.layer([capture])))
 
 const intoFile = (resume: boolean) => (cid: string, options: AnyOptions) =>
   withDownload((download) =>
@@ -233,6 +239,10 @@ const rows: ReadonlyArray<Row> = [
       honoured: (result, content) => {
         wholeContent(result, content)
         assert.isTrue(log.some((request) => request.url.pathname.startsWith("/api/v0/cat/")))
+        assert.match(
+          warnings.join("\n"),
+          /^Downloading \w+ unverified: The gateway cannot serve verifiable content: it answered 501/
+        )
         if (result.report !== undefined) {
           assert.isFalse(result.report.verified)
           assert.match((result.report as { readonly reason: string }).reason, /501/)
@@ -372,6 +382,7 @@ describe("every download option in every mode: honoured or refused", () => {
     for (const mode of modes.filter(row.modes ?? (() => true))) {
       it.live(`${row.option} · ${mode.name}`, () =>
         Effect.gen(function* () {
+          warnings.length = 0
           const content = yield* uploaded(row.placement ?? "file", mode.decrypting)
           row.arrange?.()
           const expectation = row.expect(mode)
