@@ -18,8 +18,12 @@
  * A non-2xx answer is `HTTP error! status {n}` (the provider's wording for this call); no answer
  * is `Network error`; the time-out is the transfer time-out (7 200 000 ms) over the whole download.
  *
- * The work lives in `download/`: `Content.ts` (the gateway and the key), `Verified.ts`
- * (`bytes`, `toFile`), `Models.ts`.
+ * Every call makes one plan (`download/Plan.ts`: what is read, from which lanes: the call's
+ * `sources`, else the configuration's, else the own gateway alone) and runs it on one engine
+ * (`Engine.ts`, its strategies in `Strategies.ts` and `Split.ts`, a lane's reading in `Open.ts`,
+ * the lanes' state and failures in `Lanes.ts`); options the plan cannot honour together are
+ * refused before any request (`InvalidArgument`, its detail saying why). `Content.ts` adds the key,
+ * `Verified.ts` the `bytes` and `toFile` modes, `Resume.ts` a resumed `toFile`, `Models.ts` the options.
  *
  * @since 0.1.0
  */

@@ -11,6 +11,7 @@ import type {
   DecryptionFailed,
   DownloadInProgress,
   HttpStatusError,
+  InvalidArgument,
   InvalidCid,
   NotARegularFile,
   PublishCheckFailed,
@@ -77,10 +78,11 @@ const optionFields = {
    * `required`: only bytes verified against the CID, or a failure (`UnverifiableGateway` from a
    * gateway that cannot answer verifiably). Unverified bytes only when asked by name:
    * `if-supported` falls back to the gateway's `cat` and the result says `verified: false`;
-   * `off` never verifies. @default "required"
+   * `off` never verifies. Unverified reading is of one gateway: refused with several sources and
+   * with `strategy: "split"`. @default "required"
    */
   verification: Schema.optional(Schema.Literals(["required", "if-supported", "off"])),
-  /** One CAR (`car`) or a request per block (`raw`). @default "car" */
+  /** One CAR (`car`) or a request per block (`raw`); refused with `verification: "off"`. @default "car" */
   trustless: Schema.optional(Schema.Literals(["car", "raw"])),
   ...sourceFields
 }
@@ -117,7 +119,8 @@ export type DecryptOptions = typeof DecryptOptions.Type
  * file, in an existing file at `path`) are first checked against the file's DAG, block by block,
  * and only the part after the last verified byte is fetched. The partial file holds the bytes as
  * stored: with `decrypt`, ciphertext, decrypted into the target once whole and once its tag
- * checks (so no plaintext is kept before that). A plain download with a `range` starts over. Off
+ * checks (so no plaintext is kept before that). A plain download with a `range` is not resumed
+ * (refused: `InvalidArgument`). Off
  * by default, so a call never reads nor keeps files it was not asked to (`<path>.partial` is a
  * fixed name).
  *
@@ -131,8 +134,12 @@ export const ToFileOptions = Schema.Struct({
 /** @category models */
 export type ToFileOptions = typeof ToFileOptions.Type
 
-/** Why fetching the bytes failed. */
+/**
+ * Why fetching the bytes failed. `InvalidArgument`: options the download cannot honour together
+ * (e.g. `verification: "off"` with several sources), refused before any request.
+ */
 export type FetchFailure =
+  | InvalidArgument
   | InvalidCid
   | HttpStatusError
   | TransportFailure

@@ -11,6 +11,7 @@
  */
 import * as dagPb from "@ipld/dag-pb"
 import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
@@ -24,15 +25,13 @@ import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import { NotARegularFile } from "../errors/Transfer.ts"
 import { PublishCheckFailed } from "../errors/Verification.ts"
-import { type Cid, decodeCid } from "../schema/Cid.ts"
 import { decodeData, encodeData } from "../unixfs/Data.ts"
 import { isInline } from "../verify/Blocks.ts"
 import { MAX_BLOCK_BYTES } from "../verify/Car.ts"
-import { fetchRawBlock, type Gateway, type VerifiedFailure } from "../verify/Trustless.ts"
+import { fetchRawBlock } from "../verify/Trustless.ts"
 import { type FileNode, type Target, walk } from "../verify/Walk.ts"
-import { type DownloadDeps, gatewayClient, gatewayOf, segmentsOf } from "./Content.ts"
-import type { DecryptOptions } from "./Models.ts"
-import { expandSources } from "./SourceOptions.ts"
+import { type LaneFailure, Stalled } from "./Lanes.ts"
+import type { Plan } from "./Plan.ts"
 
 /** The walk reached a leaf the bytes on disk do not hold: the verified prefix ends at `at`. */
 class PrefixEnds extends Data.TaggedError("PrefixEnds")<{ readonly at: number }> {}
@@ -59,17 +58,22 @@ const leafData = (block: Uint8Array): Uint8Array | undefined => {
 /** A file's bytes `[at, at + size)` on disk, or fewer where the file ends. */
 type ReadDisk = (at: number, size: number) => Effect.Effect<Uint8Array, PlatformError>
 
+/** The bytes on disk a walk checks, and where it asks for the blocks the disk cannot rebuild. */
+interface DiskCheck {
+  readonly fetch: (cid: CID) => Effect.Effect<Uint8Array, LaneFailure>
+  readonly readDisk: ReadDisk
+  readonly onDisk: number
+}
+
 /**
  * The block of `node` (at `cid`): from the disk when its bytes there hash to the CID, from the
  * gateway when it is an inner node; `PrefixEnds` at the node when the disk does not hold it.
  */
 const blockOf = (
-  fetch: (cid: CID) => Effect.Effect<Uint8Array, VerifiedFailure>,
-  readDisk: ReadDisk,
-  onDisk: number,
+  { fetch, readDisk, onDisk }: DiskCheck,
   cid: CID,
   node: FileNode | undefined
-): Effect.Effect<Uint8Array, VerifiedFailure | PlatformError | PrefixEnds> =>
+): Effect.Effect<Uint8Array, LaneFailure | PlatformError | PrefixEnds> =>
   Effect.gen(function* () {
     if (node === undefined || isInline(cid)) return yield* fetch(cid)
     const held = node.at + node.size <= onDisk && node.size <= MAX_BLOCK_BYTES
@@ -90,19 +94,22 @@ const blockOf = (
     return block
   })
 
+/** A block by its CID from one gateway, verified, within the stall time-out. */
+type BlockFetch = (cid: CID) => Effect.Effect<Uint8Array, LaneFailure>
+
 /**
  * How many leading bytes of the `onDisk` bytes that `readDisk` reads are the file at `target`
- * (its `range` is not read), its blocks asked of `gateway`.
+ * (its `range` is not read), its blocks asked with `fetch`.
  */
-export const verifiedPrefix = (
-  gateway: Gateway,
+const verifiedPrefix = (
+  fetch: BlockFetch,
   target: Target,
   readDisk: ReadDisk,
   onDisk: number
-): Effect.Effect<number, VerifiedFailure | PlatformError> => {
-  const fetch = fetchRawBlock(gateway, target.root)
+): Effect.Effect<number, LaneFailure | PlatformError> => {
+  const disk = { fetch, readDisk, onDisk }
   const source = {
-    block: (cid: CID, _later: (cid: CID) => boolean, node?: FileNode) => blockOf(fetch, readDisk, onDisk, cid, node),
+    block: (cid: CID, _later: (cid: CID) => boolean, node?: FileNode) => blockOf(disk, cid, node),
     end: Effect.void
   }
   return walk(source, { ...target, range: { offset: 0, length: onDisk } }).pipe(
@@ -123,22 +130,31 @@ export const readerOf =
       Option.getOrElse(() => new Uint8Array())
     )
 
-/** The gateways a resume may check the DAG with: the call's sources, else the configured ones, else the download's gateway. */
-const checkingGateways = (deps: DownloadDeps, options: DecryptOptions | undefined): ReadonlyArray<Gateway> => {
-  const sources = options?.sources ?? deps.hosts.config.downloads.sources
-  return sources !== undefined && sources.length > 0
-    ? expandSources(sources, gatewayOf(deps.hosts, options)).map((source) => deps.hosts.gatewayAt(source))
-    : [gatewayClient(deps.hosts, options)]
-}
+/**
+ * Where a resume asks for the DAG's blocks: the plan's lanes, in order, each dropped for the check
+ * when it keeps it waiting past the plan's stall time-out.
+ */
+const checkingSources = (plan: Plan): ReadonlyArray<BlockFetch> =>
+  plan.lanes.map((lane) => {
+    const fetch = fetchRawBlock(lane.client, plan.target.root)
+    return (cid) =>
+      Effect.timeoutOrElse(fetch(cid), {
+        duration: plan.stall,
+        orElse: () => Effect.fail(new Stalled({ millis: Duration.toMillis(plan.stall) }))
+      })
+  })
+
+/** The plan's file, whole: a resume checks it from its first byte. */
+const wholeFile = (plan: Plan): Target => ({ root: plan.target.root, path: plan.target.path ?? [] })
 
 /** The verified prefix, asking each gateway in turn; 0 (start over) when none could show the DAG. */
 const firstAnswer = (
-  gateways: ReadonlyArray<Gateway>,
-  check: (gateway: Gateway) => Effect.Effect<number, VerifiedFailure | PlatformError>
+  sources: ReadonlyArray<BlockFetch>,
+  check: (fetch: BlockFetch) => Effect.Effect<number, LaneFailure | PlatformError>
 ): Effect.Effect<number> =>
   Effect.gen(function* () {
-    for (const gateway of gateways) {
-      const answer = yield* Effect.result(check(gateway))
+    for (const fetch of sources) {
+      const answer = yield* Effect.result(check(fetch))
       if (Result.isSuccess(answer)) return answer.success
       yield* Effect.logDebug(`Resume: could not check the partial file with a gateway: ${answer.failure.message}`)
     }
@@ -199,29 +215,32 @@ const openPartial = Effect.fnUntraced(function* (
   return yield* fs.open(partial, { flag: "wx+" })
 })
 
+/** A resumed download's files: the partial file, and the file it may take up when there is none. */
+export interface ResumeFiles {
+  readonly fs: FileSystem.FileSystem
+  readonly plan: Plan
+  /** `<path>.partial`, which holds the stored bytes. */
+  readonly partial: string
+  /** The target of a plain download, which may be an earlier copy; none when decrypting. */
+  readonly adopt: string | undefined
+}
+
 /**
- * Readies `partial`, which holds the stored bytes of `cid`, for a resumed download: without it,
+ * Readies `partial`, which holds the stored bytes of the plan's file, for a resumed download: without it,
  * an existing file at `adopt` (the target of a plain download, which may be an earlier copy)
  * becomes the partial file; its bytes are then cut to the verified prefix. Neither is followed if
  * it is a link, nor used if it is not a regular file (`NotARegularFile`). Returns the partial
  * file, open for the scope, positioned after that prefix, and the prefix's length, from where the
  * download goes on.
  */
-export const prepareResume = Effect.fnUntraced(function* (
-  deps: DownloadDeps,
-  cid: Cid,
-  adopt: string | undefined,
-  partial: string,
-  options: DecryptOptions | undefined
-) {
-  const file = yield* openPartial(deps.fs, adopt, partial)
+export const prepareResume = Effect.fnUntraced(function* ({ fs, plan, partial, adopt }: ResumeFiles) {
+  const file = yield* openPartial(fs, adopt, partial)
   const onDisk = Number((yield* file.stat).size)
-  const target = { root: decodeCid(cid), path: segmentsOf(options?.path) }
   const verified =
     onDisk === 0
       ? 0
-      : yield* firstAnswer(checkingGateways(deps, options), (gateway) =>
-          verifiedPrefix(gateway, target, readerOf(file), onDisk)
+      : yield* firstAnswer(checkingSources(plan), (fetch) =>
+          verifiedPrefix(fetch, wholeFile(plan), readerOf(file), onDisk)
         )
   yield* file.truncate(verified)
   yield* file.seek(BigInt(verified), "start")
@@ -233,14 +252,14 @@ export const prepareResume = Effect.fnUntraced(function* (
  * fewer: `undefined` when they are, else what differs.
  */
 const differenceFrom = (
-  gateway: Gateway,
+  fetch: BlockFetch,
   target: Target,
   readDisk: ReadDisk,
   size: number
-): Effect.Effect<string | undefined, VerifiedFailure | PlatformError> => {
-  const fetch = fetchRawBlock(gateway, target.root)
+): Effect.Effect<string | undefined, LaneFailure | PlatformError> => {
+  const disk = { fetch, readDisk, onDisk: size }
   const source = {
-    block: (cid: CID, _later: (cid: CID) => boolean, node?: FileNode) => blockOf(fetch, readDisk, size, cid, node),
+    block: (cid: CID, _later: (cid: CID) => boolean, node?: FileNode) => blockOf(disk, cid, node),
     end: Effect.void
   }
   return walk(source, { root: target.root, path: target.path ?? [] }).pipe(
@@ -260,18 +279,11 @@ const differenceFrom = (
  * block (the inner blocks asked of the first gateway that shows them); `PublishCheckFailed` when
  * it differs, or when no gateway could show the DAG.
  */
-export const checkBeforePublish = Effect.fnUntraced(function* (
-  deps: DownloadDeps,
-  cid: Cid,
-  partial: string,
-  file: FileSystem.File,
-  options: DecryptOptions | undefined
-) {
+export const checkBeforePublish = Effect.fnUntraced(function* (plan: Plan, partial: string, file: FileSystem.File) {
   const size = Number((yield* file.stat).size)
-  const target = { root: decodeCid(cid), path: segmentsOf(options?.path) }
   let detail = "no gateway could show the content's blocks to check it"
-  for (const gateway of checkingGateways(deps, options)) {
-    const answer = yield* Effect.result(differenceFrom(gateway, target, readerOf(file), size))
+  for (const fetch of checkingSources(plan)) {
+    const answer = yield* Effect.result(differenceFrom(fetch, wholeFile(plan), readerOf(file), size))
     if (Result.isFailure(answer)) {
       yield* Effect.logDebug(`Resume: could not check the whole file with a gateway: ${answer.failure.message}`)
       continue
@@ -280,5 +292,5 @@ export const checkBeforePublish = Effect.fnUntraced(function* (
     detail = answer.success
     break
   }
-  return yield* new PublishCheckFailed({ cid, path: partial, detail })
+  return yield* new PublishCheckFailed({ cid: plan.cid, path: partial, detail })
 })

@@ -73,14 +73,15 @@ export const sourceFields = {
    * sources the download is always verified (`verification` is not read). @default the configured gateway
    */
   sources: Schema.optional(Schema.Array(Schema.String)),
-  /** @default "fallback" (or the configuration's) */
+  /** Also for the own gateway alone (`split` then asks it for several ranges at once). @default "fallback" (or the configuration's) */
   strategy: Schema.optional(Strategy),
   /**
    * How long a source may keep the download waiting for its next bytes before it is dropped as
-   * stalled: a `Duration`, or milliseconds. @default 30 seconds (or the configuration's)
+   * stalled: a `Duration`, or milliseconds; the own gateway alone then fails with
+   * `RequestTimedOut`. @default 30 seconds (or the configuration's)
    */
   stallTimeout: Schema.optional(Schema.Union([Schema.Finite, Schema.Duration])),
-  /** `split`: bytes asked of a source in one request. @default 4 MiB */
+  /** `split`: bytes asked of a source in one request (refused with another strategy, as the two below). @default 4 MiB */
   rangeSize: Schema.optional(PositiveInt),
   /** `split`: requests a source may have in flight at once. @default 2 */
   requestsPerSource: Schema.optional(PositiveInt),

@@ -18,7 +18,6 @@
  */
 import * as Arr from "effect/Array"
 import * as Cause from "effect/Cause"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -26,22 +25,17 @@ import type * as Pull from "effect/Pull"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import type { AllSourcesFailed } from "../errors/Sources.ts"
-import type { VerifiedFailure } from "../verify/Trustless.ts"
 import type { Target } from "../verify/Walk.ts"
-import { type Lane, type LaneFailure, pullWithin } from "./Strategies.ts"
-
-/** How `split` cuts the content and how much it fetches ahead. */
-export interface SplitShape {
-  /** Bytes asked of a source in one request. */
-  readonly rangeSize: number
-  /** Requests a source may have in flight at once. */
-  readonly requestsPerSource: number
-  /** Verified bytes that may wait for the caller, at most. */
-  readonly window: number
-}
-
-export const defaultSplit: SplitShape = { rangeSize: 4 * 1024 * 1024, requestsPerSource: 2, window: 16 * 1024 * 1024 }
+import {
+  isContentFailure,
+  type LaneFailure,
+  openBytes,
+  type PlanFailure,
+  planFailure,
+  pullWithin,
+  type Running
+} from "./Lanes.ts"
+import type { Plan } from "./Plan.ts"
 
 /** `[start, end)` of the content (counted from the first byte asked for), and what was fetched of it. */
 interface Piece {
@@ -50,36 +44,32 @@ interface Piece {
   readonly parts: Array<Uint8Array>
   got: number
   /** The source fetching it now. */
-  fetcher: Lane | undefined
+  fetcher: Running | undefined
   done: boolean
 }
 
 /** A piece's request that ended: `failure` when the source failed on it. */
 interface Ended {
-  readonly lane: Lane
+  readonly lane: Running
   readonly piece: Piece
   readonly failure: LaneFailure | undefined
 }
 
-/** What a split download needs from its caller. */
-export interface SplitPlan {
-  readonly target: Target
-  readonly lanes: ReadonlyArray<Lane>
-  readonly stall: Duration.Duration
-  readonly split: SplitShape
-  /** The download's failure once no source is left. */
-  readonly noSourceLeft: Effect.Effect<never, VerifiedFailure | AllSourcesFailed>
-  /** Whether a failure is the content's (every source would answer it), which ends the download. */
-  readonly isContentFailure: (failure: LaneFailure) => boolean
+/** What a split download runs: the plan, its lanes, and the scope its requests live in. */
+export interface SplitRun {
+  readonly plan: Plan
+  readonly lanes: ReadonlyArray<Running>
+  readonly scope: Scope.Scope
 }
 
 interface SplitState {
-  readonly plan: SplitPlan
+  readonly plan: Plan
+  readonly lanes: ReadonlyArray<Running>
   readonly pieceSize: number
   readonly slots: number
   /** Pieces not handed out yet, in order. */
   readonly pieces: Array<Piece>
-  readonly inFlight: Map<Lane, number>
+  readonly inFlight: Map<Running, number>
   /** The request fetching each piece now. */
   readonly requests: Map<Piece, Fiber.Fiber<unknown>>
   readonly ended: Queue.Queue<Ended>
@@ -96,15 +86,14 @@ const pieceTarget = (target: Target, from: number, length: number): Target => ({
 })
 
 /** Fetches the rest of `piece` from `lane`, each chunk within the stall time-out. */
-const fetchPiece = (plan: SplitPlan, lane: Lane, piece: Piece): Effect.Effect<void, LaneFailure> =>
+const fetchPiece = (plan: Plan, lane: Running, piece: Piece): Effect.Effect<void, LaneFailure> =>
   Effect.scoped(
     Effect.gen(function* () {
       const from = piece.start + piece.got
-      const stream = Stream.unwrap(lane.open(pieceTarget(plan.target, from, piece.end - from)))
+      const stream = Stream.unwrap(openBytes(lane, pieceTarget(plan.target, from, piece.end - from)))
       const pull = yield* Stream.toPull(stream)
-      const millis = Duration.toMillis(plan.stall)
       while (true) {
-        const chunk = yield* pullWithin(pull, plan.stall, millis)
+        const chunk = yield* pullWithin(pull, plan.stall)
         if (chunk === undefined) return
         for (const bytes of chunk) {
           piece.parts.push(bytes)
@@ -116,9 +105,9 @@ const fetchPiece = (plan: SplitPlan, lane: Lane, piece: Piece): Effect.Effect<vo
   )
 
 /** The live source with the fewest pieces in flight and room for one more. */
-const leastBusy = (state: SplitState): Lane | undefined => {
-  let best: Lane | undefined
-  for (const lane of state.plan.lanes) {
+const leastBusy = (state: SplitState): Running | undefined => {
+  let best: Running | undefined
+  for (const lane of state.lanes) {
     const busy = state.inFlight.get(lane) ?? 0
     if (lane.dropped !== undefined || busy >= state.plan.split.requestsPerSource) continue
     if (best === undefined || busy < (state.inFlight.get(best) ?? 0)) best = lane
@@ -152,7 +141,7 @@ const schedule = (state: SplitState, scope: Scope.Scope): Effect.Effect<void> =>
   })
 
 /** Takes a piece off its source: the source has one request less in flight, the piece waits for another. */
-const release = (state: SplitState, lane: Lane, piece: Piece) => {
+const release = (state: SplitState, lane: Running, piece: Piece) => {
   state.inFlight.set(lane, (state.inFlight.get(lane) ?? 0) - 1)
   state.requests.delete(piece)
   piece.fetcher = undefined
@@ -163,7 +152,7 @@ const release = (state: SplitState, lane: Lane, piece: Piece) => {
  * got. A request that ended before it could be stopped has told its end already, and is settled as
  * it ended.
  */
-const recall = (state: SplitState, lane: Lane): Effect.Effect<void> =>
+const recall = (state: SplitState, lane: Running): Effect.Effect<void> =>
   Effect.forEach(
     state.pieces.filter((piece) => piece.fetcher === lane),
     (piece) => {
@@ -195,21 +184,23 @@ const settle = (state: SplitState, { lane, piece, failure }: Ended): Effect.Effe
   }
   const newlyDropped = lane.dropped === undefined
   lane.dropped ??= failure
-  const ended = state.plan.isContentFailure(failure) ? failure : undefined
+  const ended = isContentFailure(failure) ? failure : undefined
   return newlyDropped ? Effect.as(recall(state, lane), ended) : Effect.succeed(ended)
 }
 
 const inFlight = (state: SplitState) => [...state.inFlight.values()].reduce((total, count) => total + count, 0)
 
 /** The next piece's bytes, in order, once it is complete; the pieces after it are fetched meanwhile. */
-export const pullSplit = (
-  plan: SplitPlan,
-  scope: Scope.Scope
-): Effect.Effect<Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, VerifiedFailure | AllSourcesFailed>> =>
+export const pullSplit = ({
+  plan,
+  lanes,
+  scope
+}: SplitRun): Effect.Effect<Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, PlanFailure>> =>
   Effect.map(Queue.unbounded<Ended>(), (ended) => {
     const pieceSize = Math.max(1, Math.min(plan.split.rangeSize, plan.split.window))
     const state: SplitState = {
       plan,
+      lanes,
       pieceSize,
       slots: Math.max(1, Math.floor(plan.split.window / pieceSize)),
       pieces: [],
@@ -231,7 +222,7 @@ export const pullSplit = (
         }
         if (state.next >= state.end && (head === undefined || head.start >= state.end)) return yield* Cause.done()
         yield* schedule(state, scope)
-        if (inFlight(state) === 0) return yield* plan.noSourceLeft
+        if (inFlight(state) === 0) return yield* planFailure(plan, lanes)
         const failure = yield* settle(state, yield* Queue.take(ended))
         if (failure !== undefined && failure._tag !== "Stalled") return yield* Effect.fail(failure)
       }

@@ -16,24 +16,32 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as Cipher from "../crypto/FileCipher.ts"
 import { RequestTimedOut } from "../Errors.ts"
-import { type Cid, parseCid } from "../schema/Cid.ts"
 import { slice } from "../verify/Retrieval.ts"
-import { content, type DownloadDeps, gatewayOf, resolveKey } from "./Content.ts"
-import type { Decryption, DecryptOptions, ToFileOptions, Retrieved } from "./Models.ts"
+import { content, type DownloadDeps, planFor, resolveKey } from "./Content.ts"
+import { run } from "./Engine.ts"
 import { readStreamFrom, writeStream, writeStreamTo } from "./FileWrites.ts"
+import type { Decryption, DecryptOptions, Retrieved, ToFileOptions } from "./Models.ts"
+import { fromByte, type Plan } from "./Plan.ts"
 import { checkBeforePublish, prepareResume } from "./Resume.ts"
 import { lockTarget } from "./TargetLock.ts"
 
 const randomSuffix = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("")
 
-const timedOut = (deps: DownloadDeps, options: DecryptOptions | undefined) => () =>
-  Effect.fail(
-    new RequestTimedOut({
-      url: gatewayOf(deps.hosts, options),
-      timeoutMillis: Duration.toMillis(deps.hosts.config.transferTimeout)
+/** The whole download within the transfer time-out, which names the plan's first gateway. */
+const withinTransferTimeout =
+  (deps: DownloadDeps, plan: Plan) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.timeoutOrElse(effect, {
+      duration: deps.hosts.config.transferTimeout,
+      orElse: () =>
+        Effect.fail(
+          new RequestTimedOut({
+            url: plan.lanes[0]!.gateway,
+            timeoutMillis: Duration.toMillis(deps.hosts.config.transferTimeout)
+          })
+        )
     })
-  )
 
 /** The content in memory, and whether it was verified; returned once the whole stream (and any tag) checked out. */
 export const retrieve = Effect.fn("Download.retrieve")(function* (
@@ -41,51 +49,52 @@ export const retrieve = Effect.fn("Download.retrieve")(function* (
   cid: string,
   options?: DecryptOptions
 ) {
-  const { stream, report } = yield* content(deps, cid, options)
-  const bytes = yield* Stream.mkUint8Array(stream).pipe(
-    Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, options) })
-  )
+  const plan = yield* planFor(deps, cid, "retrieve", options)
+  const { stream, report } = yield* content(deps, plan, options)
+  const bytes = yield* Stream.mkUint8Array(stream).pipe(withinTransferTimeout(deps, plan))
   return { bytes, verification: yield* report } satisfies Retrieved
 })
 
 export const bytes = Effect.fn("Download.bytes")(function* (deps: DownloadDeps, cid: string, options?: DecryptOptions) {
-  return (yield* retrieve(deps, cid, options)).bytes
+  const plan = yield* planFor(deps, cid, "bytes", options)
+  const { stream } = yield* content(deps, plan, options)
+  return yield* Stream.mkUint8Array(stream).pipe(withinTransferTimeout(deps, plan))
 })
 
+/** A download into `path`: its plan, and the options that say how the bytes become the file. */
+interface FileRequest {
+  readonly deps: DownloadDeps
+  readonly plan: Plan
+  readonly path: string
+  readonly options: ToFileOptions | undefined
+}
+
 /**
- * The stored bytes of `cid` into `partial` after its verified prefix (from an existing file at
- * `adopt` when there is no `partial`), under the transfer time-out, written through the file
- * opened for the scope (never through a link at its name); the partial file stays when the
+ * The plan's stored bytes into `<path>.partial` after its verified prefix (from an existing file
+ * at `adopt` when there is no partial file), under the transfer time-out, written through the
+ * file opened for the scope (never through a link at its name); the partial file stays when the
  * download fails, with every verified byte it got. Once whole and verified, it is checked again
  * as a whole against the CID (its size and every block) before anything is published. Returns the
  * open file and the report.
  */
-const resumeStored = Effect.fnUntraced(function* (
-  deps: DownloadDeps,
-  cid: Cid,
-  adopt: string | undefined,
-  partial: string,
-  stored: DecryptOptions
-) {
-  const { file, from } = yield* prepareResume(deps, cid, adopt, partial, stored)
-  const { stream, report } = yield* content(deps, cid, from === 0 ? stored : { ...stored, range: { offset: from } })
-  yield* writeStreamTo(file, stream).pipe(
-    Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, stored) })
-  )
+const resumeStored = Effect.fnUntraced(function* ({ deps, plan, path }: FileRequest, adopt: string | undefined) {
+  const partial = `${path}.partial`
+  const { file, from } = yield* prepareResume({ fs: deps.fs, plan, partial, adopt })
+  const { stream, report } = run(fromByte(plan, from))
+  yield* writeStreamTo(file, stream).pipe(withinTransferTimeout(deps, plan))
   const verification = yield* report
   // Unverified bytes (asked for by name) have nothing to be checked against.
-  if (verification.verified) yield* checkBeforePublish(deps, cid, partial, file, stored)
-  return { file, verification }
+  if (verification.verified) yield* checkBeforePublish(plan, partial, file)
+  return { file, partial, verification }
 })
 
 /**
  * `toFile` of a plain file going on from `<path>.partial` (or an existing file at `path`) after
  * its verified prefix: the partial file becomes the target once whole.
  */
-const resumeToFile = Effect.fnUntraced(function* (deps: DownloadDeps, cid: Cid, path: string, options: ToFileOptions) {
-  const partial = `${path}.partial`
-  const { verification } = yield* resumeStored(deps, cid, path, partial, options)
-  yield* deps.fs.rename(partial, path)
+const resumeToFile = Effect.fnUntraced(function* (request: FileRequest) {
+  const { partial, verification } = yield* resumeStored(request, request.path)
+  yield* request.deps.fs.rename(partial, request.path)
   return verification
 }, Effect.scoped)
 
@@ -98,47 +107,35 @@ const resumeToFile = Effect.fnUntraced(function* (deps: DownloadDeps, cid: Cid, 
  * (with the right key, after a `DecryptionFailed`). A file at `path` is not taken up: it would be
  * plaintext, which the DAG does not cover.
  */
-const resumeDecrypting = Effect.fnUntraced(function* (
-  deps: DownloadDeps,
-  cid: Cid,
-  path: string,
-  { decrypt, range, resume: _, ...stored }: ToFileOptions,
-  decryption: Decryption
-) {
-  const { fs } = deps
+const resumeDecrypting = Effect.fnUntraced(function* (request: FileRequest, decryption: Decryption) {
+  const { deps, plan, path } = request
   // Before downloading: without the key there is no point fetching the bytes.
-  const key = yield* resolveKey(deps, cid, decryption)
-  const partial = `${path}.partial`
-  // `stored` lacks `decrypt`, `range` and `resume`: the whole ciphertext is fetched as stored.
-  const { file, verification } = yield* resumeStored(deps, cid, undefined, partial, stored)
+  const key = yield* resolveKey(deps, plan.cid, decryption)
+  // The plan of a decrypting download reads the whole ciphertext, as stored.
+  const { file, partial, verification } = yield* resumeStored(request, undefined)
   const plaintext = `${path}.${randomSuffix()}.partial`
   yield* readStreamFrom(file, Number((yield* file.stat).size)).pipe(
     Cipher.decryptStreamUnverified(key),
-    slice(range, "read-all"),
+    slice(request.options?.range, "read-all"),
     // `wx`: never write through a file or link someone placed at the temporary name.
-    (bytes) => writeStream(fs, plaintext, "wx", bytes),
-    Effect.andThen(fs.rename(plaintext, path)),
-    Effect.onError(() => Effect.ignore(fs.remove(plaintext, { force: true })))
+    (bytes) => writeStream(deps.fs, plaintext, "wx", bytes),
+    Effect.andThen(deps.fs.rename(plaintext, path)),
+    Effect.onError(() => Effect.ignore(deps.fs.remove(plaintext, { force: true })))
   )
-  yield* fs.remove(partial)
+  yield* deps.fs.remove(partial)
   return verification
 }, Effect.scoped)
 
-/** A plain download into a temporary file beside `path`, renamed to `path` once whole. */
-const downloadToFile = Effect.fnUntraced(function* (
-  deps: DownloadDeps,
-  cid: string,
-  path: string,
-  options: ToFileOptions | undefined
-) {
+/** A download into a temporary file beside `path`, renamed to `path` once whole (and, decrypting, once its tag checks). */
+const downloadToFile = Effect.fnUntraced(function* ({ deps, plan, path, options }: FileRequest) {
   const { fs } = deps
-  const { stream, report } = yield* content(deps, cid, options)
+  const { stream, report } = yield* content(deps, plan, options)
   const partial = `${path}.${randomSuffix()}.partial`
   yield* stream.pipe(
     // `wx`: never write through a file or link someone placed at the temporary name.
     (bytes) => writeStream(fs, partial, "wx", bytes),
     Effect.andThen(fs.rename(partial, path)),
-    Effect.timeoutOrElse({ duration: deps.hosts.config.transferTimeout, orElse: timedOut(deps, options) }),
+    withinTransferTimeout(deps, plan),
     Effect.onError(() => Effect.ignore(fs.remove(partial, { force: true })))
   )
   return yield* report
@@ -154,11 +151,10 @@ export const toFile = Effect.fn("Download.toFile")(function* (
   path: string,
   options?: ToFileOptions
 ) {
-  const valid = yield* parseCid(cid)
+  const plan = yield* planFor(deps, cid, "toFile", options)
   yield* lockTarget(deps.fs, path)
-  if (options?.resume === true && options.decrypt !== undefined) {
-    return yield* resumeDecrypting(deps, valid, path, options, options.decrypt)
-  }
-  if (options?.resume === true && options.range === undefined) return yield* resumeToFile(deps, valid, path, options)
-  return yield* downloadToFile(deps, valid, path, options)
+  const request = { deps, plan, path, options }
+  if (options?.resume !== true) return yield* downloadToFile(request)
+  if (options.decrypt !== undefined) return yield* resumeDecrypting(request, options.decrypt)
+  return yield* resumeToFile(request)
 }, Effect.scoped)

@@ -10,10 +10,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Stream } from "effect"
 import { HttpClient } from "effect/http"
 import * as Download from "../../src/Download.ts"
-import { planOf, retrieveFromSources } from "../../src/download/Sources.ts"
+import { run } from "../../src/download/Engine.ts"
+import { planOf } from "../../src/download/Plan.ts"
 import * as Hosts from "../../src/internal/Hosts.ts"
 import * as LighthouseConfig from "../../src/LighthouseConfig.ts"
-import { decodeCid } from "../../src/schema/Cid.ts"
+import { parseCid } from "../../src/schema/Cid.ts"
 import * as Upload from "../../src/Upload.ts"
 import { makeVirtualTime } from "../support/network.ts"
 import { alice, makeHarness } from "../upload/harness.ts"
@@ -168,9 +169,11 @@ describe("split downloads", () => {
       const window = 4 * rangeSize
       const hosts = Hosts.make(LighthouseConfig.defaults, yield* HttpClient.HttpClient)
       const options = { sources, strategy: "split", rangeSize, requestsPerSource: 2, window } as const
-      const plan = planOf(hosts, cid, { root: decodeCid(cid) }, options, hosts.config.hosts.gateway)!
-      const { stream, report } = retrieveFromSources(plan)
-      const served = Effect.map(report, ({ sources }) => sources.reduce((total, source) => total + source.bytes, 0))
+      const plan = yield* planOf({ hosts, cid: yield* parseCid(cid), operation: "stream", options })
+      const { stream, report } = run(plan)
+      const served = Effect.map(report, ({ sources = [] }) =>
+        sources.reduce((total, source) => total + source.bytes, 0)
+      )
       const turn = Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
       let handedOut = 0
       let mostHeld = 0
