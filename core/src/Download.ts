@@ -35,7 +35,6 @@ import type { PlatformError } from "effect/PlatformError"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as HttpClient from "effect/http/HttpClient"
-import { Auth } from "./Auth.ts"
 import * as Content from "./download/Content.ts"
 import type {
   DecryptFailure,
@@ -108,7 +107,6 @@ export const make = Effect.gen(function* () {
   const deps: Content.DownloadDeps = {
     hosts: Hosts.make(yield* LighthouseConfig, yield* HttpClient.HttpClient),
     fs: yield* FileSystem.FileSystem,
-    auth: yield* Auth,
     keyShards: yield* KeyShards
   }
   return Download.of({
@@ -134,12 +132,12 @@ export const masterKey = (hex: string): { readonly masterKey: Redacted.Redacted<
 
 /**
  * The service, given an `HttpClient`, `LighthouseConfig`, a `FileSystem` (for `toFile`), and
- * `Auth` with `KeyShards` (to recover keys for a signer).
+ * `KeyShards` (to recover keys for an owner).
  *
  * @category layers
  */
 export const layer: Layer.Layer<
   Download,
   never,
-  HttpClient.HttpClient | LighthouseConfig | FileSystem.FileSystem | Auth | KeyShards
+  HttpClient.HttpClient | LighthouseConfig | FileSystem.FileSystem | KeyShards
 > = Layer.effect(Download, make)

@@ -7,7 +7,6 @@
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import * as Stream from "effect/Stream"
-import type { Auth, SignInFailure } from "../Auth.ts"
 import * as Cipher from "../crypto/FileCipher.ts"
 import type { MasterKey } from "../crypto/FileFormat.ts"
 import type { Hosts } from "../internal/Hosts.ts"
@@ -22,7 +21,6 @@ import { type Operation, type Plan, planOf } from "./Plan.ts"
 export interface DownloadDeps {
   readonly hosts: Hosts
   readonly fs: FileSystem.FileSystem
-  readonly auth: Auth["Service"]
   readonly keyShards: KeyShards["Service"]
 }
 
@@ -38,23 +36,13 @@ export const open = (
 ): Stream.Stream<Uint8Array, FetchFailure> =>
   Stream.unwrap(Effect.map(planFor(deps, cid, "stream", options), (plan) => run(plan).stream))
 
-/** The master key: given, or recovered from the key nodes for the signer. */
+/** The master key: given, or recovered from the key nodes for the owner. */
 export const resolveKey = (
-  { auth, keyShards }: DownloadDeps,
+  { keyShards }: DownloadDeps,
   cid: string,
   decryption: Decryption
-): Effect.Effect<MasterKey, FetchKeyFailure | SignInFailure> =>
-  "masterKey" in decryption
-    ? Effect.succeed(decryption.masterKey)
-    : Effect.gen(function* () {
-        const token = yield* auth.token(decryption.signer)
-        return yield* keyShards.fetchKey({
-          cid,
-          address: decryption.signer.address,
-          token,
-          ...(decryption.dynamicData === undefined ? {} : { dynamicData: decryption.dynamicData })
-        })
-      })
+): Effect.Effect<MasterKey, FetchKeyFailure> =>
+  "masterKey" in decryption ? Effect.succeed(decryption.masterKey) : keyShards.fetchKey({ ...decryption, cid })
 
 /**
  * The plan's content, decrypted when `options` ask (authenticated only once the stream has

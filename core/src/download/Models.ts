@@ -21,9 +21,9 @@ import type {
 } from "../Errors.ts"
 import type { FetchKeyFailure } from "../KeyShards.ts"
 import { Credential } from "../schema/Credential.ts"
+import { AddressOwner, SignerOwner } from "../schema/Owner.ts"
 import { Fields } from "../schema/Shape.ts"
 import { StorageType } from "../schema/Walrus.ts"
-import { ServiceSchema as SignerSchema } from "../Signer.ts"
 import type { VerificationReport as Verification } from "../verify/Retrieval.ts"
 import { type SourceReport, sourceFields } from "./SourceOptions.ts"
 
@@ -33,19 +33,22 @@ export { expandSources, publicGateways, sourceNames } from "./SourceOptions.ts"
 /** What a download's verification came to; with `sources`, what each source did. */
 export type VerificationReport = Verification & { readonly sources?: ReadonlyArray<SourceReport> }
 
+const recoveryFields = {
+  /** Values the file's access conditions are evaluated with. */
+  dynamicData: Schema.optional(Fields)
+}
+
 /**
- * How to decrypt: with the file's master key (64-hex, plain or `Redacted`), or with a signer
- * whose JWT (`Auth.token`) lets it recover the key from 3 key nodes (`KeyShards.fetchKey`).
+ * How to decrypt: with the file's master key (64-hex, plain or `Redacted`), or as an owner
+ * (`Auth.Owner`: a signer, which signs in through `Auth.token`, or an address and its key-node
+ * token) entitled to recover the key from 3 key nodes (`KeyShards.fetchKey`).
  *
  * @category schemas
  */
 export const Decryption = Schema.Union([
   Schema.Struct({ masterKey: Credential }),
-  Schema.Struct({
-    signer: SignerSchema,
-    /** Values the file's access conditions are evaluated with. */
-    dynamicData: Schema.optional(Fields)
-  })
+  Schema.Struct({ ...SignerOwner.fields, ...recoveryFields }),
+  Schema.Struct({ ...AddressOwner.fields, ...recoveryFields })
 ])
 /** @category models */
 export type Decryption = typeof Decryption.Type
