@@ -30,9 +30,11 @@
  * MiB more for a 256 MiB upload, against ~60 MiB of collectable garbage over `node:http`). In
  * browsers the body goes as one `Blob` ({@link BodyMode}).
  *
- * The work lives in `upload/`: `Plan.ts` (inputs made ready to send), `Send.ts` (one multipart
- * request), `Checked.ts` (its answer checked against the CIDs of the bytes sent), `Plain.ts` and
- * `Encrypted.ts` (the operations), `Options.ts` (options and failures).
+ * The work lives in `upload/`, one way down: `Plain.ts` and `Encrypted.ts` (the operations) take
+ * the options, plan the inputs (`Plan.ts`: made ready to send), encrypt them (`Encrypted.ts`), and
+ * hand one `AddRequest` to `Checked.ts`, which builds the wire request once (`Send.ts`: one
+ * multipart request) and checks the answer against the CIDs of the bytes sent; a CAR import goes
+ * to `Send.ts` directly. `Options.ts` holds the options and failures.
  *
  * @since 0.1.0
  */

@@ -11,7 +11,7 @@ import type { HttpStatusError, InvalidCid, RequestFailed, UploadRejected } from 
 import * as Download from "../src/Download.ts"
 import * as Files from "../src/Files.ts"
 import * as Upload from "../src/Upload.ts"
-import { alice, makeHarness, text } from "./upload/harness.ts"
+import { alice, aliceSigner, makeHarness, text } from "./upload/harness.ts"
 
 const { network, log, layer } = makeHarness()
 
@@ -54,6 +54,38 @@ describe("Walrus storage", () => {
       assert.strictEqual(log.at(-1)!.url.href, `${API}/api/lighthouse/walrus_blobs?cid=${note.Hash}`)
       const listed = yield* files.uploadsPage(apiKey, { fileType: "walrus" })
       assert.deepStrictEqual(listed.fileList.map((f) => f.fileName).sort(), ["blob", "note.txt"])
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("files and folders go to the Walrus node too; encrypted uploads stay on IPFS whatever they are given", () =>
+    Effect.gen(function* () {
+      const apiKey = seed(10_000)
+      const upload = yield* Upload.Upload
+      const bytes = (s: string) => new TextEncoder().encode(s)
+      const file = yield* upload.file(Upload.Input.bytes(bytes("one\n"), "one.txt"), { apiKey, storageType: "walrus" })
+      const folder = yield* upload.folder(
+        Upload.Input.files([
+          Upload.Input.bytes(bytes("a\n"), "site/a.txt"),
+          Upload.Input.bytes(bytes("b\n"), "site/b.txt")
+        ]),
+        { apiKey, storageType: "walrus" }
+      )
+      assert.deepStrictEqual(
+        log.map((r) => [r.url.origin, r.url.search, r.headers["x-storage-type"]]),
+        [
+          [WALRUS_NODE, "?wrap-with-directory=false&cid-version=1", "walrus"],
+          [WALRUS_NODE, "?wrap-with-directory=false&cid-version=1", "walrus"]
+        ]
+      )
+      assert.deepStrictEqual([file.Name, folder.Name], ["one.txt", "site"])
+      // The schema has no `storageType` for encrypted uploads; one passed anyway is not sent.
+      log.length = 0
+      const options = { apiKey, signer: aliceSigner, storageType: "walrus" } as Upload.EncryptedNamedOptions
+      yield* upload.encryptedText("sealed\n", options)
+      const sent = log.find((r) => r.url.pathname === "/api/v0/add")!
+      assert.strictEqual(sent.url.origin, "https://upload.lighthouse.storage")
+      assert.strictEqual(sent.headers["x-storage-type"], undefined)
+      assert.strictEqual(sent.headers.encryption, "true")
     }).pipe(Effect.provide(layer))
   )
 

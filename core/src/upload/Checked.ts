@@ -8,12 +8,31 @@
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { CidMismatch, FileStreamError } from "../Errors.ts"
+import type { Hosts } from "../internal/Hosts.ts"
+import type { StorageType } from "../schema/Walrus.ts"
 import type { AddSettings } from "../verify/UnixfsCids.ts"
 import { type AnsweredEntry, track } from "../verify/Uploaded.ts"
-import { BodyMode, type UploadFailure } from "./Options.ts"
+import type * as Multipart from "./Multipart.ts"
+import { BodyMode, type Options, type UploadFailure } from "./Options.ts"
 import * as Response from "./Response.ts"
-import type { Hosts } from "../internal/Hosts.ts"
 import { type SendRequest, send } from "./Send.ts"
+
+/** One `POST /api/v0/add`: the caller's options and what this upload sends. */
+export interface AddRequest {
+  /** The account, CID version, deal parameters, progress and `verify`, as the caller gave them. */
+  readonly options: Omit<Options, "storageType">
+  /** `walrus`: to the Walrus upload node (plain uploads only: encrypted files stay on IPFS). */
+  readonly storageType?: StorageType | undefined
+  readonly wrapWithDirectory: boolean
+  readonly encryption: boolean
+  readonly mimeType: string | undefined
+  readonly parts: ReadonlyArray<Multipart.Part<FileStreamError>>
+}
+
+/** An `add` whose own entry `pick` chooses among the node's entries. */
+export interface CheckedAddRequest extends AddRequest {
+  readonly pick: (entries: ReadonlyArray<Response.UploadedEntry>) => Response.UploadedEntry
+}
 
 /** A sent `add`: the node's answer, and the check of the entries read from it. */
 export interface SentAdd {
@@ -26,17 +45,43 @@ export interface SentAdd {
   ) => Effect.Effect<void, CidMismatch | FileStreamError>
 }
 
-/** Sends an `add` imported with `settings`, tracking its CIDs unless `verify` is `false`. */
+/** How the node imports an `add` (raw leaves as kubo's default for the CID version). */
+const settingsOf = (add: AddRequest): AddSettings => ({
+  cidVersion: add.options.cidVersion ?? 1,
+  wrapWithDirectory: add.wrapWithDirectory
+})
+
+/** The wire request of `add`, sending `parts` (the add's own, or the same tracked). */
+const sendRequestOf = (
+  add: AddRequest,
+  settings: AddSettings,
+  parts: ReadonlyArray<Multipart.Part<FileStreamError>>
+): SendRequest => ({
+  path: "/api/v0/add",
+  query: {
+    "wrap-with-directory": String(settings.wrapWithDirectory),
+    "cid-version": String(settings.cidVersion)
+  },
+  apiKey: add.options.apiKey,
+  encryption: add.encryption,
+  mimeType: add.mimeType,
+  dealParameters: add.options.dealParameters,
+  onProgress: add.options.onProgress,
+  storageType: add.storageType,
+  parts
+})
+
+const noCheck = () => Effect.void
+
+/** Sends an `add`, tracking its CIDs unless `verify` is `false`. */
 export const sendAdd = Effect.fnUntraced(function* (
   hosts: Hosts,
-  request: SendRequest,
-  settings: AddSettings,
-  verify: boolean | undefined
+  add: AddRequest
 ): Effect.fn.Return<SentAdd, UploadFailure, Scope.Scope> {
-  if (verify === false) return { ...(yield* send(hosts, request)), check: () => Effect.void }
-  const tracked = yield* track(request.parts, settings, yield* BodyMode)
-  const sent = yield* send(hosts, { ...request, parts: tracked.parts })
-  return { ...sent, check: tracked.check }
+  const settings = settingsOf(add)
+  const tracked = add.options.verify === false ? undefined : yield* track(add.parts, settings, yield* BodyMode)
+  const sent = yield* send(hosts, sendRequestOf(add, settings, tracked?.parts ?? add.parts))
+  return { ...sent, check: tracked?.check ?? noCheck }
 })
 
 /**
@@ -45,16 +90,13 @@ export const sendAdd = Effect.fnUntraced(function* (
  */
 export const addChecked = (
   hosts: Hosts,
-  request: SendRequest,
-  settings: AddSettings,
-  verify: boolean | undefined,
-  pick: (entries: ReadonlyArray<Response.UploadedEntry>) => Response.UploadedEntry
+  add: CheckedAddRequest
 ): Effect.Effect<Response.UploadedEntry, UploadFailure | CidMismatch> =>
   Effect.scoped(
     Effect.gen(function* () {
-      const sent = yield* sendAdd(hosts, request, settings, verify)
+      const sent = yield* sendAdd(hosts, add)
       const entries = yield* Response.entries(sent.text, sent.url)
-      const result = pick(entries)
+      const result = add.pick(entries)
       yield* sent.check(entries, result)
       return result
     })

@@ -39,16 +39,16 @@ import type { Credential } from "../schema/Credential.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
 import * as Cipher from "../crypto/FileCipher.ts"
 import * as Input from "./Input.ts"
+import type { Hosts } from "../internal/Hosts.ts"
+import { sendAdd } from "./Checked.ts"
 import type * as Multipart from "./Multipart.ts"
 import type { EncryptedNamedOptions, EncryptedUploadFailure, EncryptionOptions, EncryptionOwner } from "./Options.ts"
-import { folderFiles, type Planned, planFile } from "./Plan.ts"
-import { type PlainDeps, readsFor } from "./Plain.ts"
+import { folderFiles, type PlanDeps, type Planned, planFile, readsFor } from "./Plan.ts"
 import * as Response from "./Response.ts"
-import { sendAdd } from "./Checked.ts"
-import { addQuery, addSettings } from "./Send.ts"
 
 /** What an encrypted upload needs: a plain upload's, the key nodes to save the shards on, and sign-in for a signer. */
-export interface EncryptedDeps extends PlainDeps {
+export interface EncryptedDeps extends PlanDeps {
+  readonly hosts: Hosts
   readonly keyShards: KeyShards.Service
   readonly auth: Auth.Service
   /** The layer's journal; the caller's `PendingKeys`, when its context has one, is used instead. */
@@ -61,6 +61,23 @@ export interface EncryptedDeps extends PlainDeps {
 interface NamedSource {
   readonly source: Input.FileSource
   readonly name: string
+}
+
+/** One encrypted upload: its files, the caller's options and the type a single file has by default. */
+interface EncryptedRequest {
+  readonly files: ReadonlyArray<NamedSource>
+  readonly options: Options
+  readonly defaultMimeType: string | undefined
+}
+
+/** An upload under way, once its owner is known: what encrypting and saving its files take. */
+interface Run {
+  readonly deps: EncryptedDeps
+  readonly journal: Journal
+  readonly options: Options
+  readonly owner: Owner
+  /** The owner's address, checked. */
+  readonly address: string
 }
 
 /** A planned file, the shards of the key it is encrypted with, and its journal entry. */
@@ -111,23 +128,20 @@ const refuseBadRequest = Effect.fnUntraced(function* (files: ReadonlyArray<Named
   return address
 })
 
+/** The files made ready to encrypt. The cipher reads each chunk as it is pulled, whatever the transport: reused reads are safe here. */
+const planFiles = (deps: EncryptedDeps, files: ReadonlyArray<NamedSource>) =>
+  Effect.forEach(files, (f) => planFile(deps.fs, f.source, f.name, deps.fileReads))
+
 /** A key per file, journaled before anything is sent; the plaintext is encrypted as the transport pulls it. */
-const encryptFiles = Effect.fnUntraced(function* (
-  deps: EncryptedDeps,
-  journal: Journal,
-  files: ReadonlyArray<NamedSource>,
-  options: Options,
-  address: string
-) {
+const encryptFiles = Effect.fnUntraced(function* (run: Run, files: ReadonlyArray<Planned>) {
+  const { journal, options } = run
   const seal = yield* sealFor(options)
   const keyed: Array<Keyed> = []
   const parts: Array<Multipart.Part<FileStreamError>> = []
   // Where the transport is done with a chunk once it has pulled the one after next, the cipher's
   // output is freed then, not left to the collector (a GiB of it per GiB sent).
-  const sent = (yield* readsFor(deps)) === "reused" ? releasedAfterNext : identity
-  for (const f of files) {
-    // The cipher reads each chunk as it is pulled, whatever the transport: reused reads are safe here.
-    const planned = yield* planFile(deps.fs, f.source, f.name, deps.fileReads)
+  const sent = (yield* readsFor(run.deps)) === "reused" ? releasedAfterNext : identity
+  for (const planned of files) {
     const { masterKey, keyShards } = yield* Effect.orDie(Shamir.generate(3, 5))
     // The salt chosen here starts the ciphertext: what recognises the stored file if the node never answers.
     const fileKey = yield* deriveFileKey(masterKey, randomBytes(SALT_LENGTH))
@@ -135,7 +149,7 @@ const encryptFiles = Effect.fnUntraced(function* (
     const entry: PendingEntry = {
       version: 1,
       id,
-      address: address.toLowerCase(),
+      address: run.address.toLowerCase(),
       name: planned.name,
       size: planned.size ?? null,
       shareTo: options.shareTo ?? [],
@@ -156,29 +170,26 @@ const encryptFiles = Effect.fnUntraced(function* (
 
 /** Saves one file's shards under its CID, then drops its journal entry; `Some` with the reason when they could not be. */
 const saveShards = (
-  deps: EncryptedDeps,
-  journal: Journal,
-  options: Options,
-  owner: Owner,
-  address: string,
+  run: Run,
   keyed: Keyed,
   entry: Response.UploadedEntry | undefined
 ): Effect.Effect<Option.Option<Unsaved>> => {
   if (entry === undefined) {
     return Effect.succeed(Option.some({ keyed, cid: "", reason: "the node's answer has no entry for it" }))
   }
-  return deps.keyShards
+  const { options } = run
+  return run.deps.keyShards
     .save({
       cid: entry.Hash,
-      address,
-      token: owner.token,
+      address: run.address,
+      token: run.owner.token,
       keyShards: keyed.keyShards,
       ...(options.shareTo === undefined ? {} : { shareTo: options.shareTo })
     })
     .pipe(
       Effect.andThen(
         // Every node holds its shard: a journal that fails to forget the entry only costs a repair that saves again.
-        journal
+        run.journal
           .remove(keyed.entry.id)
           .pipe(Effect.catch((error) => Effect.logWarning(`${error.message}: the next repair saves its shards again`)))
       ),
@@ -243,45 +254,45 @@ const incomplete = (
   })
 }
 
-const uploadEncrypted = Effect.fnUntraced(function* (
-  deps: EncryptedDeps,
-  files: ReadonlyArray<NamedSource>,
-  options: Options,
-  defaultMimeType: string | undefined
-): Effect.fn.Return<ReadonlyArray<Response.UploadedEntry>, EncryptedUploadFailure> {
+/** Signs in, refuses what it must, finishes the account's pending uploads; the upload under way. */
+const start = Effect.fnUntraced(function* (deps: EncryptedDeps, request: EncryptedRequest) {
+  const { options } = request
   const owner = yield* ownerOf(deps, options)
-  const address = yield* refuseBadRequest(files, owner)
+  const address = yield* refuseBadRequest(request.files, owner)
   // Before a byte is sent: a token the key nodes refuse would leave a stored file with no saved key.
   yield* deps.auth.checkToken(owner)
   const journal = yield* journalFor(deps.journal)
   yield* deps.finishPending(options, journal)
-  const { keyed, parts } = yield* encryptFiles(deps, journal, files, options, address)
+  return { deps, journal, options, owner, address } satisfies Run
+})
+
+const uploadEncrypted = Effect.fnUntraced(function* (
+  deps: EncryptedDeps,
+  request: EncryptedRequest
+): Effect.fn.Return<ReadonlyArray<Response.UploadedEntry>, EncryptedUploadFailure> {
+  const run = yield* start(deps, request)
+  const { options } = run
+  const planned = yield* planFiles(deps, request.files)
+  const { keyed, parts } = yield* encryptFiles(run, planned)
   return yield* Effect.scoped(
     Effect.gen(function* () {
-      const sent = yield* sendAdd(
-        deps.hosts,
-        {
-          path: "/api/v0/add",
-          query: addQuery(options, false),
-          apiKey: options.apiKey,
-          encryption: true,
-          mimeType:
-            files.length === 1 ? (options.mimeType ?? defaultMimeType ?? keyed[0]!.planned.mimeType) : undefined,
-          dealParameters: options.dealParameters,
-          onProgress: options.onProgress,
-          parts
-        },
-        addSettings(options, false),
-        options.verify
-      )
+      const sent = yield* sendAdd(deps.hosts, {
+        // Encrypted files are stored on IPFS only (`Options.ts`): no `storageType`.
+        options,
+        wrapWithDirectory: false,
+        encryption: true,
+        mimeType:
+          planned.length === 1 ? (options.mimeType ?? request.defaultMimeType ?? planned[0]!.mimeType) : undefined,
+        parts
+      })
       const entries = yield* readEntries(sent.text, sent.url, keyed)
       // Shards are saved only under CIDs that address the ciphertext sent.
       yield* sent.check(entries)
       return yield* withGrace(
-        recordCids(journal, keyed, entries).pipe(
+        recordCids(run.journal, keyed, entries).pipe(
           // Unrecorded, the CID is found again by the salt; the save goes on.
           Effect.catch((error) => Effect.logWarning(error.message)),
-          Effect.andThen(saveAll(deps, journal, options, owner, address, keyed, entries))
+          Effect.andThen(saveAll(run, keyed, entries))
         )
       )
     })
@@ -302,20 +313,14 @@ const readEntries = (text: string, target: string, keyed: ReadonlyArray<Keyed>) 
 
 /** Saves every file's shards; the entries in the files' order, or what could not be saved. */
 const saveAll = Effect.fnUntraced(function* (
-  deps: EncryptedDeps,
-  journal: Journal,
-  options: Options,
-  owner: Owner,
-  address: string,
+  run: Run,
   keyed: ReadonlyArray<Keyed>,
   entries: ReadonlyArray<Response.UploadedEntry>
 ) {
   const byName = new Map(entries.map((e) => [e.Name, e]))
-  const outcomes = yield* Effect.forEach(
-    keyed,
-    (k) => saveShards(deps, journal, options, owner, address, k, byName.get(k.planned.name)),
-    { concurrency: 4 }
-  )
+  const outcomes = yield* Effect.forEach(keyed, (k) => saveShards(run, k, byName.get(k.planned.name)), {
+    concurrency: 4
+  })
   const failed = outcomes.flatMap((o) => (Option.isSome(o) ? [o.value] : []))
   if (failed.length > 0) return yield* incomplete(entries, keyed, failed)
   return keyed.map((k) => byName.get(k.planned.name)!)
@@ -327,7 +332,8 @@ export const encryptedFile = Effect.fn("Upload.encryptedFile")(function* (
   options: EncryptionOptions
 ) {
   const source = Input.toFileSource(input)
-  const [entry] = yield* uploadEncrypted(deps, [{ source, name: Input.nameOf(source) }], options, undefined)
+  const files = [{ source, name: Input.nameOf(source) }]
+  const [entry] = yield* uploadEncrypted(deps, { files, options, defaultMimeType: undefined })
   return entry!
 })
 
@@ -341,12 +347,11 @@ export const encryptedFiles = Effect.fn("Upload.encryptedFiles")(function* (
     : (input as Input.FolderInput)
   const { files } = yield* folderFiles(deps.fs, folderInput)
   // Encrypted files are stored one by one, not as a folder: the path is flattened into the name.
-  return yield* uploadEncrypted(
-    deps,
-    files.map((f) => ({ source: f.source, name: f.relative.replaceAll("/", "-") })),
+  return yield* uploadEncrypted(deps, {
+    files: files.map((f) => ({ source: f.source, name: f.relative.replaceAll("/", "-") })),
     options,
-    undefined
-  )
+    defaultMimeType: undefined
+  })
 })
 
 export const encryptedText = Effect.fn("Upload.encryptedText")(function* (
@@ -355,7 +360,8 @@ export const encryptedText = Effect.fn("Upload.encryptedText")(function* (
   options: EncryptedNamedOptions
 ) {
   const name = options.name ?? "text"
-  const [entry] = yield* uploadEncrypted(deps, [{ source: Input.text(content, name), name }], options, "text/plain")
+  const files = [{ source: Input.text(content, name), name }]
+  const [entry] = yield* uploadEncrypted(deps, { files, options, defaultMimeType: "text/plain" })
   return entry!
 })
 
@@ -365,6 +371,7 @@ export const encryptedBuffer = Effect.fn("Upload.encryptedBuffer")(function* (
   options: EncryptedNamedOptions
 ) {
   const name = options.name ?? "blob"
-  const [entry] = yield* uploadEncrypted(deps, [{ source: Input.bytes(bytes, name), name }], options, undefined)
+  const files = [{ source: Input.bytes(bytes, name), name }]
+  const [entry] = yield* uploadEncrypted(deps, { files, options, defaultMimeType: undefined })
   return entry!
 })

@@ -4,94 +4,62 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import type * as FileSystem from "effect/FileSystem"
 import { InvalidUploadInput } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
 import { trackCar } from "../verify/UploadedCar.ts"
+import { addChecked } from "./Checked.ts"
 import * as Input from "./Input.ts"
 import {
   BodyMode,
   type CarOptions,
   type FolderEntry,
-  type FileReads,
   type FileOptions,
   type NamedOptions,
   type Options,
   type UploadFailure
 } from "./Options.ts"
-import { folderFiles, planFile, toPart } from "./Plan.ts"
+import { folderFiles, type PlanDeps, planFile, readsFor, toPart } from "./Plan.ts"
 import * as Response from "./Response.ts"
-import { addChecked } from "./Checked.ts"
-import { addQuery, addSettings, type SendRequest, send } from "./Send.ts"
+import { send } from "./Send.ts"
 
 /** What a plain upload needs: the hosts, a file system for path inputs, and how to read them. */
-export interface PlainDeps {
+export interface PlainDeps extends PlanDeps {
   readonly hosts: Hosts
-  readonly fs: FileSystem.FileSystem
-  /** The layer's `FileReads`. */
-  readonly fileReads: FileReads
 }
 
-/**
- * How this upload reads files: reused reads only where the body streams (the `blob` mode gathers
- * the chunks). `reused` also says that the transport is done with a chunk once it has pulled the
- * one after next.
- */
-export const readsFor = (deps: PlainDeps): Effect.Effect<FileReads> =>
-  Effect.gen(function* () {
-    return (yield* BodyMode) === "stream" ? deps.fileReads : "fresh"
-  })
-
-/** `POST /api/v0/add` of plain parts, checked against the CIDs computed while sending; `pick` the answer. */
-const addPlain = (
-  deps: PlainDeps,
-  options: Options,
-  wrap: boolean,
-  mimeType: string | undefined,
-  parts: SendRequest["parts"],
-  pick: (entries: ReadonlyArray<Response.UploadedEntry>) => Response.UploadedEntry
-) =>
-  addChecked(
-    deps.hosts,
-    {
-      path: "/api/v0/add",
-      query: addQuery(options, wrap),
-      apiKey: options.apiKey,
-      encryption: false,
-      mimeType,
-      dealParameters: options.dealParameters,
-      onProgress: options.onProgress,
-      storageType: options.storageType,
-      parts
-    },
-    addSettings(options, wrap),
-    options.verify,
-    pick
-  )
+/** One file to upload: its source, the name it is sent under, the caller's options and the type it has by default. */
+interface OneFile {
+  readonly source: Input.FileSource
+  readonly name: string
+  readonly options: Options & {
+    readonly wrapWithDirectory?: boolean | undefined
+    readonly mimeType?: string | undefined
+  }
+  readonly defaultMimeType: string | undefined
+}
 
 const uploadOne = Effect.fnUntraced(function* (
   deps: PlainDeps,
-  source: Input.FileSource,
-  name: string,
-  options: Options & { readonly wrapWithDirectory?: boolean | undefined; readonly mimeType?: string | undefined },
-  defaultMimeType: string | undefined
+  one: OneFile
 ): Effect.fn.Return<Response.UploadedEntry, UploadFailure> {
-  const planned = yield* planFile(deps.fs, source, name, yield* readsFor(deps))
+  const { name, options } = one
+  const planned = yield* planFile(deps.fs, one.source, name, yield* readsFor(deps))
   const wrap = options.wrapWithDirectory ?? false
-  // Without wrapping the file's own entry; with it, the wrapping directory (last).
-  return yield* addPlain(
-    deps,
+  return yield* addChecked(deps.hosts, {
     options,
-    wrap,
-    options.mimeType ?? defaultMimeType ?? planned.mimeType,
-    [toPart(planned)],
-    (entries) => (wrap ? entries.at(-1)! : (entries.find((e) => e.Name === name) ?? entries.at(-1)!))
-  )
+    storageType: options.storageType,
+    wrapWithDirectory: wrap,
+    encryption: false,
+    mimeType: options.mimeType ?? one.defaultMimeType ?? planned.mimeType,
+    parts: [toPart(planned)],
+    // Without wrapping the file's own entry; with it, the wrapping directory (last).
+    pick: (entries) => (wrap ? entries.at(-1)! : (entries.find((e) => e.Name === name) ?? entries.at(-1)!))
+  })
 })
 
 export const file = Effect.fn("Upload.file")(function* (deps: PlainDeps, input: Input.FileInput, options: FileOptions) {
   const source = Input.toFileSource(input)
-  return yield* uploadOne(deps, source, Input.nameOf(source), options, undefined)
+  return yield* uploadOne(deps, { source, name: Input.nameOf(source), options, defaultMimeType: undefined })
 })
 
 export const folder = Effect.fn("Upload.folder")(function* (
@@ -106,21 +74,27 @@ export const folder = Effect.fn("Upload.folder")(function* (
     planFile(deps.fs, f.source, root === undefined ? f.relative : `${root}/${f.relative}`, reads)
   )
   const wrap = root === undefined
-  const entry = yield* addPlain(deps, options, wrap, undefined, planned.map(toPart), (entries) =>
-    root === undefined ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!)
-  )
+  const entry = yield* addChecked(deps.hosts, {
+    options,
+    storageType: options.storageType,
+    wrapWithDirectory: wrap,
+    encryption: false,
+    mimeType: undefined,
+    parts: planned.map(toPart),
+    pick: (entries) => (wrap ? entries.at(-1)! : (entries.find((e) => e.Name === root) ?? entries.at(-1)!))
+  })
   // Only a caller who asked to skip gets the list: other callers' results keep their shape.
   return input._tag === "Directory" && input.skipUnreadable === true ? { ...entry, skipped } : entry
 })
 
 export const text = Effect.fn("Upload.text")(function* (deps: PlainDeps, content: string, options: NamedOptions) {
   const name = options.name ?? "text"
-  return yield* uploadOne(deps, Input.text(content, name), name, options, "text/plain")
+  return yield* uploadOne(deps, { source: Input.text(content, name), name, options, defaultMimeType: "text/plain" })
 })
 
 export const buffer = Effect.fn("Upload.buffer")(function* (deps: PlainDeps, bytes: Uint8Array, options: NamedOptions) {
   const name = options.name ?? "blob"
-  return yield* uploadOne(deps, Input.bytes(bytes, name), name, options, undefined)
+  return yield* uploadOne(deps, { source: Input.bytes(bytes, name), name, options, defaultMimeType: undefined })
 })
 
 export const car = Effect.fn("Upload.car")(function* (deps: PlainDeps, input: Input.FileInput, options: CarOptions) {

@@ -13,8 +13,25 @@ import { FileStreamError, InvalidUploadInput, type UnreadableEntry } from "../Er
 import * as Input from "./Input.ts"
 import * as Mime from "./Mime.ts"
 import * as Multipart from "./Multipart.ts"
-import type { FileReads } from "./Options.ts"
+import { BodyMode, type FileReads } from "./Options.ts"
 import * as Walk from "./Walk.ts"
+
+/** What planning needs: a file system for path inputs, and how to read them. */
+export interface PlanDeps {
+  readonly fs: FileSystem.FileSystem
+  /** The layer's `FileReads`. */
+  readonly fileReads: FileReads
+}
+
+/**
+ * How this upload reads files: reused reads only where the body streams (the `blob` mode gathers
+ * the chunks). `reused` also says that the transport is done with a chunk once it has pulled the
+ * one after next.
+ */
+export const readsFor = (deps: PlanDeps): Effect.Effect<FileReads> =>
+  Effect.gen(function* () {
+    return (yield* BodyMode) === "stream" ? deps.fileReads : "fresh"
+  })
 
 /** A file ready to be sent: its name, size and content (opened when its turn comes). */
 export interface Planned {

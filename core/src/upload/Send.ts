@@ -21,14 +21,13 @@ import {
 import { type Hosts, resolvedUrl, uploadNodeOf } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
 import type { Credential } from "../schema/Credential.ts"
-import type { AddSettings } from "../verify/UnixfsCids.ts"
 import * as Multipart from "./Multipart.ts"
-import { BodyMode, type DealParameters, type Options, type UploadFailure } from "./Options.ts"
+import { BodyMode, type DealParameters, type UploadFailure } from "./Options.ts"
 import * as Progress from "./Progress.ts"
 import * as Response from "./Response.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 
-/** One upload request. */
+/** One upload request, as it goes on the wire: built once per upload, from the operation's own request. */
 export interface SendRequest {
   readonly path: "/api/v0/add" | "/api/v0/dag/import"
   readonly query?: Readonly<Record<string, string>>
@@ -50,18 +49,6 @@ interface PreparedBody {
 
 const dealHeader = (deal: DealParameters | null | undefined) =>
   deal === undefined || deal === null ? "null" : JSON.stringify(deal)
-
-/** The query of `/api/v0/add`. */
-export const addQuery = (options: Options, wrapWithDirectory: boolean) => ({
-  "wrap-with-directory": String(wrapWithDirectory),
-  "cid-version": String(addSettings(options, wrapWithDirectory).cidVersion)
-})
-
-/** How the node imports what that query sends (raw leaves as kubo's default for the CID version). */
-export const addSettings = (options: Options, wrapWithDirectory: boolean): AddSettings => ({
-  cidVersion: options.cidVersion ?? 1,
-  wrapWithDirectory
-})
 
 /** The whole body as one `Blob`: progress at the start and, once answered, at the end. */
 const blobBody = Effect.fnUntraced(function* (boundary: string, request: SendRequest) {

@@ -34,17 +34,29 @@ const takeBits = (hash: Uint8Array, position: number, bits: number): number => {
   return value
 }
 
-const stepAt = (root: CID, shard: CID, hash: Uint8Array, bits: number, width: number, level: number): HamtStep => ({
-  prefix: takeBits(hash, level * bits, bits)
-    .toString(16)
-    .toUpperCase()
-    .padStart(width, "0"),
-  next: Effect.suspend(() =>
-    (level + 2) * bits > hash.length * 8
-      ? Effect.fail(failure(root, "malformed-block", `the HAMT under ${shard} is deeper than its hash`, shard))
-      : Effect.succeed(stepAt(root, shard, hash, bits, width, level + 1))
-  )
-})
+/** One name looked up in the HAMT `shard` (read for `root`): its hash, taken `bits` at a time, as prefixes `width` digits wide. */
+interface Lookup {
+  readonly root: CID
+  readonly shard: CID
+  readonly hash: Uint8Array
+  readonly bits: number
+  readonly width: number
+}
+
+const stepAt = (lookup: Lookup, level: number): HamtStep => {
+  const { root, shard, hash, bits } = lookup
+  return {
+    prefix: takeBits(hash, level * bits, bits)
+      .toString(16)
+      .toUpperCase()
+      .padStart(lookup.width, "0"),
+    next: Effect.suspend(() =>
+      (level + 2) * bits > hash.length * 8
+        ? Effect.fail(failure(root, "malformed-block", `the HAMT under ${shard} is deeper than its hash`, shard))
+        : Effect.succeed(stepAt(lookup, level + 1))
+    )
+  }
+}
 
 /** The first step of looking up `name` in the HAMT whose root node is `unixfs`. */
 export const hamtStep = (
@@ -65,6 +77,6 @@ export const hamtStep = (
   const width = (fanout - 1).toString(16).length
   return Effect.map(
     Effect.promise(async () => (await murmur3128.encode(encoder.encode(name))).subarray(0, 8)),
-    (hash) => stepAt(root, shard, hash, bits, width, 0)
+    (hash) => stepAt({ root, shard, hash, bits, width }, 0)
   )
 }

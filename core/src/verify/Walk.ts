@@ -75,10 +75,18 @@ type Task =
       readonly end: number
     }
 
-/** A decoded node: the file's bytes it holds itself, and its children with their sizes. */
+/** A checked block, decoded: its bytes as they came, the UnixFS node (none for a raw leaf) and its links. */
 interface Decoded {
+  readonly pieces: Pieces
   readonly unixfs: Data | undefined
   readonly links: ReadonlyArray<dagPb.PBLink>
+}
+
+/** One walk: the root its blocks are checked under, what it reads, and the blocks still to read (the top next). */
+interface Walking {
+  readonly root: CID
+  readonly target: Target
+  readonly stack: Array<Task>
 }
 
 /**
@@ -106,7 +114,7 @@ export const holdsLinks = (bytes: Uint8Array): boolean => {
 }
 
 const decode = (root: CID, cid: CID, pieces: Pieces): Effect.Effect<Decoded, ContentVerificationFailed> => {
-  if (cid.code === raw.code) return Effect.succeed({ unixfs: undefined, links: [] })
+  if (cid.code === raw.code) return Effect.succeed({ pieces, unixfs: undefined, links: [] })
   if (cid.code !== dagPb.code) {
     return Effect.fail(failure(root, "not-a-file", `block ${cid} is codec 0x${cid.code.toString(16)}, not UnixFS`, cid))
   }
@@ -120,7 +128,7 @@ const decode = (root: CID, cid: CID, pieces: Pieces): Effect.Effect<Decoded, Con
       const copied = joined === pieces[0] && holdsLinks(joined) ? new Uint8Array(joined) : joined
       const node = dagPb.decode(copied)
       if (node.Data === undefined) throw new Error("no UnixFS data")
-      return { unixfs: decodeData(node.Data), links: node.Links }
+      return { pieces, unixfs: decodeData(node.Data), links: node.Links }
     },
     catch: (error) =>
       failure(root, "malformed-block", `block ${cid} is not a UnixFS node: ${(error as Error).message}`, cid)
@@ -130,8 +138,8 @@ const decode = (root: CID, cid: CID, pieces: Pieces): Effect.Effect<Decoded, Con
 const isFileNode = (decoded: Decoded) =>
   decoded.unixfs === undefined || decoded.unixfs.type === "file" || decoded.unixfs.type === "raw"
 
-const contentSize = (pieces: Pieces, decoded: Decoded): number =>
-  decoded.unixfs === undefined ? byteLengthOf(pieces) : decoded.unixfs.fileSize
+const contentSize = (decoded: Decoded): number =>
+  decoded.unixfs === undefined ? byteLengthOf(decoded.pieces) : decoded.unixfs.fileSize
 
 /** The range asked for within a file of `size` bytes, as [start, end). */
 const clampRange = (range: ByteRange | undefined, size: number) => {
@@ -142,26 +150,25 @@ const clampRange = (range: ByteRange | undefined, size: number) => {
 
 /** Reads a file node: its own bytes in the range, and the children holding the rest pushed. */
 const readFileNode = (
-  root: CID,
+  walking: Walking,
   task: Extract<Task, { kind: "file" }>,
-  pieces: Pieces,
-  decoded: Decoded,
-  stack: Array<Task>
+  decoded: Decoded
 ): Effect.Effect<Pieces, ContentVerificationFailed> => {
+  const { root } = walking
   if (!isFileNode(decoded)) {
     return Effect.fail(failure(root, "malformed-block", `block ${task.cid} is a ${decoded.unixfs?.type} inside a file`))
   }
-  if (contentSize(pieces, decoded) !== task.size) {
+  if (contentSize(decoded) !== task.size) {
     return Effect.fail(
       failure(
         root,
         "malformed-block",
-        `block ${task.cid} holds ${contentSize(pieces, decoded)} bytes where its parent says ${task.size}`,
+        `block ${task.cid} holds ${contentSize(decoded)} bytes where its parent says ${task.size}`,
         task.cid
       )
     )
   }
-  const own = decoded.unixfs === undefined ? pieces : [decoded.unixfs.data ?? new Uint8Array()]
+  const own = decoded.unixfs === undefined ? decoded.pieces : [decoded.unixfs.data ?? new Uint8Array()]
   const sizes = decoded.unixfs?.blockSizes ?? []
   if (sizes.length !== decoded.links.length) {
     return Effect.fail(
@@ -179,32 +186,30 @@ const readFileNode = (
     }
     offset += size
   })
-  for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!)
+  for (let i = children.length - 1; i >= 0; i--) walking.stack.push(children[i]!)
   return Effect.succeed(slicePieces(own, task.start, task.end))
 }
 
 /** Resolves one path step in a directory node, or starts the file when the path is done. */
 const readPathNode = (
-  root: CID,
-  target: Target,
+  walking: Walking,
   task: Extract<Task, { kind: "path" }>,
-  pieces: Pieces,
-  decoded: Decoded,
-  stack: Array<Task>
+  decoded: Decoded
 ): Effect.Effect<Pieces | undefined, ContentVerificationFailed> => {
+  const { root } = walking
   const [segment, ...rest] = task.segments
   if (segment === undefined) {
     if (!isFileNode(decoded)) {
       return Effect.fail(failure(root, "not-a-file", `${task.cid} is a ${decoded.unixfs?.type}, not a file`, task.cid))
     }
-    const size = contentSize(pieces, decoded)
-    const { start, end } = clampRange(target.range, size)
-    return readFileNode(root, { kind: "file", cid: task.cid, at: 0, size, start, end }, pieces, decoded, stack)
+    const size = contentSize(decoded)
+    const { start, end } = clampRange(walking.target.range, size)
+    return readFileNode(walking, { kind: "file", cid: task.cid, at: 0, size, start, end }, decoded)
   }
   const type = decoded.unixfs?.type
   if (type === "hamt-sharded-directory") {
     return Effect.flatMap(hamtStep(root, task.cid, decoded.unixfs!, segment), (step) =>
-      followShard(root, task.cid, step, task.segments, decoded, stack)
+      followShard(walking, { kind: "shard", cid: task.cid, step, segments: task.segments }, decoded)
     )
   }
   if (type !== "directory") {
@@ -212,19 +217,18 @@ const readPathNode = (
   }
   const link = decoded.links.find((candidate) => candidate.Name === segment)
   if (link === undefined) return Effect.fail(failure(root, "path-not-found", `no "${segment}" in ${task.cid}`))
-  stack.push({ kind: "path", cid: link.Hash, segments: rest })
+  walking.stack.push({ kind: "path", cid: link.Hash, segments: rest })
   return Effect.succeed(undefined)
 }
 
 /** Follows a HAMT shard: to the entry named by the path segment, or to the sub-shard holding it. */
 const followShard = (
-  root: CID,
-  cid: CID,
-  step: HamtStep,
-  segments: ReadonlyArray<string>,
-  decoded: Decoded,
-  stack: Array<Task>
+  walking: Walking,
+  task: Extract<Task, { kind: "shard" }>,
+  decoded: Decoded
 ): Effect.Effect<undefined, ContentVerificationFailed> => {
+  const { root, stack } = walking
+  const { cid, step, segments } = task
   const [segment, ...rest] = segments
   if (decoded.unixfs?.type !== "hamt-sharded-directory") {
     return Effect.fail(failure(root, "malformed-block", `block ${cid} is a ${decoded.unixfs?.type} inside a HAMT`, cid))
@@ -254,6 +258,7 @@ export const walk = <E>(
   Stream.suspend(() => {
     const root = target.root
     const stack: Array<Task> = [{ kind: "path", cid: root, segments: target.path ?? [] }]
+    const walking: Walking = { root, target, stack }
     const later = (cid: CID) => stack.some((task) => sameBlock(task.cid, cid))
     /** Checks a block, then reads it: its bytes of the file, and its children pushed. */
     const visit = (task: Task, pieces: Pieces): Effect.Effect<Pieces | undefined, ContentVerificationFailed> =>
@@ -261,10 +266,10 @@ export const walk = <E>(
         checkBlock(root, task.cid, pieces),
         Effect.flatMap(decode(root, task.cid, pieces), (decoded) =>
           task.kind === "file"
-            ? readFileNode(root, task, pieces, decoded, stack)
+            ? readFileNode(walking, task, decoded)
             : task.kind === "path"
-              ? readPathNode(root, target, task, pieces, decoded, stack)
-              : followShard(root, task.cid, task.step, task.segments, decoded, stack)
+              ? readPathNode(walking, task, decoded)
+              : followShard(walking, task, decoded)
         )
       )
     const finished = [[], Option.none()] as const
