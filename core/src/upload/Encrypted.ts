@@ -32,17 +32,17 @@ import type { PendingEntry } from "../pendingKeys/Models.ts"
 import { SaveGrace, type Journal, journalFor, sealFor, toHex } from "./Journal.ts"
 import { releasedAfterNext } from "../internal/OwnedBytes.ts"
 import type * as Auth from "../Auth.ts"
-import type { SignInFailure } from "../auth/Models.ts"
+import { resolveOwner } from "../auth/Owner.ts"
+import type { AddressOwner } from "../schema/Owner.ts"
 import type * as KeyShards from "../KeyShards.ts"
 import { parsePublicKey } from "../schema/Address.ts"
-import type { Credential } from "../schema/Credential.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
 import * as Cipher from "../crypto/FileCipher.ts"
 import * as Input from "./Input.ts"
 import type { Hosts } from "../internal/Hosts.ts"
 import { sendAdd } from "./Checked.ts"
 import type * as Multipart from "./Multipart.ts"
-import type { EncryptedNamedOptions, EncryptedUploadFailure, EncryptionOptions, EncryptionOwner } from "./Options.ts"
+import type { EncryptedNamedOptions, EncryptedUploadFailure, EncryptionOptions } from "./Options.ts"
 import { folderFiles, type PlanDeps, type Planned, planFile, readsFor } from "./Plan.ts"
 import * as Response from "./Response.ts"
 
@@ -75,7 +75,7 @@ interface Run {
   readonly deps: EncryptedDeps
   readonly journal: Journal
   readonly options: Options
-  readonly owner: Owner
+  readonly owner: AddressOwner
   /** The owner's address, checked. */
   readonly address: string
 }
@@ -97,26 +97,13 @@ interface Unsaved {
 
 export type Options = EncryptionOptions & { readonly mimeType?: string | undefined }
 
-/** The owner as the key nodes take it: an address and a bearer token. */
-export interface Owner {
-  readonly address: string
-  readonly token: Credential
-}
-
-/** The options' owner: given, or the signer's address and its JWT (`Auth.token`, cached). */
-export const ownerOf = (deps: EncryptedDeps, options: EncryptionOwner): Effect.Effect<Owner, SignInFailure> => {
-  if (options.signer === undefined) return Effect.succeed({ address: options.address, token: options.token })
-  const { signer } = options
-  return Effect.map(deps.auth.token(signer), (token) => ({ address: signer.address, token }))
-}
-
 /** A JWT (as the key nodes issue it, `jwt:`-prefixed, or bare): three base64url segments, not a `0x` signature. */
 export const isJwt = (token: string) => !token.startsWith("0x") && /^(jwt:)?[\w-]+\.[\w-]+\.[\w-]*$/.test(token)
 
 const redactedShards = (keyed: Keyed) => Redacted.make(keyed.keyShards, { label: "KeyShards" })
 
 /** Everything that can be refused is refused before a byte is sent. */
-const refuseBadRequest = Effect.fnUntraced(function* (files: ReadonlyArray<NamedSource>, owner: Owner) {
+const refuseBadRequest = Effect.fnUntraced(function* (files: ReadonlyArray<NamedSource>, owner: AddressOwner) {
   if (files.length === 0) return yield* new InvalidUploadInput({ reason: "there are no files to upload" })
   const address = yield* parsePublicKey(owner.address)
   const seen = new Set<string>()
@@ -257,7 +244,7 @@ const incomplete = (
 /** Signs in, refuses what it must, finishes the account's pending uploads; the upload under way. */
 const start = Effect.fnUntraced(function* (deps: EncryptedDeps, request: EncryptedRequest) {
   const { options } = request
-  const owner = yield* ownerOf(deps, options)
+  const owner = yield* resolveOwner(deps.auth, options)
   const address = yield* refuseBadRequest(request.files, owner)
   // Before a byte is sent: a token the key nodes refuse would leave a stored file with no saved key.
   yield* deps.auth.checkToken(owner)

@@ -27,7 +27,7 @@ import type {
 import { UnreadableReason } from "../Errors.ts"
 import { Credential } from "../schema/Credential.ts"
 import { isNode } from "../internal/runtime.ts"
-import { Owner, owned } from "../schema/Owner.ts"
+import { owned } from "../schema/Owner.ts"
 import { StorageType } from "../schema/Walrus.ts"
 import type * as Progress from "./Progress.ts"
 import type * as Response from "./Response.ts"
@@ -158,16 +158,6 @@ export const CarOptions = Schema.Struct({
 })
 /** @category models */
 export type CarOptions = typeof CarOptions.Type
-
-/**
- * Who owns encrypted files: the same `Owner` every key-node input takes (`Auth.Owner`). The name
- * `upload/Encrypted.ts` still uses.
- *
- * @category schemas
- */
-export const EncryptionOwner = Owner
-/** @category models */
-export type EncryptionOwner = Owner
 
 /** The options of an encrypted upload with `extra` fields, for either owner. */
 const encryption = <const Extra extends Schema.Struct.Fields>(extra: Extra) =>

@@ -25,7 +25,9 @@ import type { PendingEntry } from "../pendingKeys/Models.ts"
 import { open } from "../pendingKeys/Seal.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
-import { type EncryptedDeps, isJwt, type Options, type Owner, ownerOf } from "./Encrypted.ts"
+import { resolveOwner } from "../auth/Owner.ts"
+import type { AddressOwner } from "../schema/Owner.ts"
+import { type EncryptedDeps, isJwt, type Options } from "./Encrypted.ts"
 import { type Journal, journalFor, openingKey, toHex } from "./Journal.ts"
 import type { RepairOptions } from "./Options.ts"
 import { reveal } from "../internal/http.ts"
@@ -76,7 +78,7 @@ interface Run {
   readonly deps: RepairDeps
   readonly journal: Journal
   readonly options: RepairOptions
-  readonly owner: Owner
+  readonly owner: AddressOwner
   readonly address: string
   readonly key: CryptoKey | undefined
   /** The account's uploads, read once, on first need. */
@@ -182,7 +184,7 @@ export const repair = Effect.fn("Upload.repair")(function* (deps: RepairDeps, op
 })
 
 const repairWith = Effect.fnUntraced(function* (deps: RepairDeps, journal: Journal, options: RepairOptions) {
-  const owner = yield* ownerOf(deps, options)
+  const owner = yield* resolveOwner(deps.auth, options)
   const address = yield* parsePublicKey(owner.address)
   const entries = yield* journal.list(address)
   if (entries.length === 0) return []
@@ -205,7 +207,7 @@ const repairWith = Effect.fnUntraced(function* (deps: RepairDeps, journal: Journ
  * uploads and this one: with entries pending it needs a JWT.
  */
 export const finishPending = Effect.fnUntraced(function* (deps: RepairDeps, options: Options, journal: Journal) {
-  const owner = yield* ownerOf(deps, options)
+  const owner = yield* resolveOwner(deps.auth, options)
   const address = yield* parsePublicKey(owner.address)
   const pending = yield* journal.list(address)
   if (pending.length === 0) return
