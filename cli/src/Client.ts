@@ -22,7 +22,5 @@ export const layerWith = (networks: Networks.NetworkTable) =>
     }).pipe(Effect.provide(LighthouseConfig.layerConfig))
   )
 
+/** The services over the library's own network table: provided once, to the command tree's root. */
 export const layer = layerWith({})
-
-/** Runs `effect` with the library's services. */
-export const withLibrary = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, layer)
