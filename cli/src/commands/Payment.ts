@@ -70,7 +70,7 @@ const wholeNumber = /^\d+$/
 
 /** A whole number of a token's smallest unit (an asset's base units), as a flag or argument takes it. */
 const Units = Schema.String.check(
-  Schema.isPattern(wholeNumber, { expected: "a whole number of the token's smallest unit" })
+  Schema.isPattern(wholeNumber, { message: "a whole number of the token's smallest unit (digits only)" })
 ).pipe(Schema.decodeTo(Schema.BigInt, SchemaTransformation.bigintFromString))
 
 const priceLine = (price: Payment.Price) =>
@@ -154,7 +154,7 @@ export const pay = Command.make(
 /** A token's address as the user writes it (any case); the handler checksums it. */
 const TokenAddress = Schema.String.check(
   Schema.makeFilter((text: string) => isAddress(text, { strict: false }), {
-    expected: "a token address (0x and 40 hex digits)"
+    message: "a token address (0x and 40 hex digits)"
   })
 )
 
