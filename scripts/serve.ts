@@ -44,13 +44,13 @@ const serve = Command.make(
   )
 )
 
+const hint = " (npm run serve -- --help lists the options)"
+
 /** A command line that cannot be served: one line per error, on stderr (not the whole help). */
 const presenter = CliOutput.layerPresenter({
   present: (event) =>
     event._tag === "InvalidInvocation"
-      ? Effect.forEach(event.errors, (error) =>
-          Console.error(`${error.message} (npm run serve -- --help lists the options)`)
-        )
+      ? Effect.forEach(event.errors, (error) => Console.error(`${error.message}${hint}`))
       : CliOutput.defaultPresenter.present(event)
 })
 
@@ -58,7 +58,7 @@ const presenter = CliOutput.layerPresenter({
 const failed = (error: unknown) =>
   error instanceof DevNetworkError
     ? Effect.as(
-        Effect.forEach(error.lines, (line) => Console.error(line)),
+        Effect.forEach(error.lines, (line) => Console.error(error.reason === "usage" ? `${line}${hint}` : line)),
         error.reason === "usage" ? 2 : 1
       )
     : CliError.isCliError(error)
