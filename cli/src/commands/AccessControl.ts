@@ -14,7 +14,7 @@ import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { Argument, Command, Flag } from "effect/cli"
-import { AccessControl, Auth } from "lighthouse-effect"
+import { AccessCondition, AccessControl, Auth } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import { UsageError } from "../Errors.ts"
 import * as Output from "../Output.ts"
@@ -115,10 +115,10 @@ const changeFlags = {
     Flag.withDescription("How the conditions combine, e.g. '([1] and [2]) or [3]' (needed with more than one)"),
     Flag.optional
   ),
-  chainType: Flag.String("chain-type").pipe(
-    Flag.withDescription("evm (default), solana, coreum or radix"),
-    Flag.optional
-  )
+  chainType: Flag.Literals(
+    "chain-type",
+    AccessCondition.ChainType.literals.map((chain) => chain.toLowerCase() as Lowercase<typeof chain>)
+  ).pipe(Flag.withDescription("The chain the conditions are checked on (default evm)"), Flag.optional)
 }
 
 type ChangeFlags = Command.Command.Config.Infer<typeof changeFlags>
@@ -140,9 +140,6 @@ const readConditions = (file: string) =>
     )
   })
 
-const optional = <K extends string>(key: K, value: Option.Option<string>) =>
-  Option.match(value, { onNone: () => ({}), onSome: (v) => ({ [key]: v }) as Record<K, string> })
-
 /** Signs in with the wallet and sends the conditions with `send` (`apply` or `update`). */
 const change = (flags: ChangeFlags, send: "apply" | "update") =>
   Effect.gen(function* () {
@@ -154,8 +151,8 @@ const change = (flags: ChangeFlags, send: "apply" | "update") =>
       cid: flags.cid,
       token,
       conditions,
-      ...optional("aggregator", flags.aggregator),
-      ...optional("chainType", flags.chainType)
+      aggregator: Option.getOrUndefined(flags.aggregator),
+      chainType: Option.getOrUndefined(flags.chainType)
     }
     const nodes = yield* AccessControl.AccessControl.use((access) => access[send](input))
     yield* Output.result({ cid: flags.cid, conditions: conditions.length, nodes }, [

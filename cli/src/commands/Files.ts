@@ -9,6 +9,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { Argument, Command, Flag } from "effect/cli"
 import { Files } from "lighthouse-effect"
@@ -16,6 +17,9 @@ import * as Credentials from "../Credentials.ts"
 import * as Output from "../Output.ts"
 
 const cid = Argument.String("cid").pipe(Argument.withDescription("The content's CID"))
+
+/** Whole seconds above 0. */
+const Seconds = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
 
 export const info = Command.make("info", { cid }, ({ cid }) =>
   Effect.gen(function* () {
@@ -129,8 +133,16 @@ const wait = Command.make(
   "wait",
   {
     cid,
-    interval: Flag.Int("interval").pipe(Flag.withDescription("Seconds between two reads"), Flag.withDefault(60)),
-    timeout: Flag.Int("timeout").pipe(Flag.withDescription("Seconds to wait in all"), Flag.withDefault(2400))
+    interval: Flag.Int("interval").pipe(
+      Flag.withSchema(Seconds),
+      Flag.withDescription("Seconds between two reads"),
+      Flag.withDefault(60)
+    ),
+    timeout: Flag.Int("timeout").pipe(
+      Flag.withSchema(Seconds),
+      Flag.withDescription("Seconds to wait in all"),
+      Flag.withDefault(2400)
+    )
   },
   ({ cid, interval, timeout }) =>
     Effect.gen(function* () {

@@ -27,7 +27,10 @@ const uploadFlags = {
     Flag.withDescription("Where a plain upload is stored"),
     Flag.withDefault("ipfs" as const)
   ),
-  cidVersion: Flag.Literals("cid-version", ["0", "1"]).pipe(Flag.withDefault("1" as const)),
+  cidVersion: Flag.ChoiceWithValue("cid-version", [
+    ["0", 0],
+    ["1", 1]
+  ] as const).pipe(Flag.withDescription("The CID's version"), Flag.withDefault(1 as const)),
   skipUnreadable: Flag.Boolean("skip-unreadable").pipe(
     Flag.withDescription(
       "In a folder, leave out entries that cannot be read (symlink loops, broken links, no permission) and list them"
@@ -106,7 +109,7 @@ const runUpload = (flags: UploadFlags) =>
   Effect.gen(function* () {
     const apiKey = yield* Credentials.apiKey
     const input = yield* inputOf(flags.path, flags.name, flags.skipUnreadable)
-    const cidVersion = flags.cidVersion === "0" ? 0 : 1
+    const cidVersion = flags.cidVersion
     const entries = flags.encrypted
       ? yield* encryptedUpload(input, { apiKey, cidVersion })
       : yield* plainUpload(input, { apiKey, cidVersion, storageType: flags.storageType })
