@@ -16,7 +16,5 @@ import * as LighthouseNode from "lighthouse-effect/node"
 export const layerWith = (networks: Networks.NetworkTable) =>
   LighthouseNode.layerConfig({ networks: Config.succeed({ ...Networks.networks, ...networks }) })
 
+/** The services over the library's own network table: provided once, to the command tree's root. */
 export const layer = layerWith({})
-
-/** Runs `effect` with the library's services. */
-export const withLibrary = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, layer)

@@ -4,9 +4,12 @@
  * are terminals. Without any of them the command fails naming the flag and the variable; it
  * never waits for input nobody can type.
  *
- * - API key: `LIGHTHOUSE_API_KEY`, `--api-key-file FILE`, else the key `api-key` saved.
+ * - API key: `--api-key-file FILE`, `LIGHTHOUSE_API_KEY`, else the key `api-key` saved.
  * - Signer: `LIGHTHOUSE_PRIVATE_KEY`, else the stored keystore opened with its password
  *   (`--password-file FILE`, `LIGHTHOUSE_WALLET_PASSWORD`, or a prompt).
+ *
+ * `--api-key-file` and `--password-file` are global settings, defined once here for every
+ * command; each falls back to its variable through `Flag.withFallbackConfig`.
  *
  * @since 0.1.0
  */
@@ -17,11 +20,28 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { Flag, Prompt, TerminalCapabilities } from "effect/cli"
+import { Flag, GlobalFlag, Prompt, TerminalCapabilities } from "effect/cli"
 import { Signer } from "lighthouse-effect"
 import { missingSecret, UsageError } from "./Errors.ts"
 import * as Keystore from "./Keystore.ts"
 import * as Store from "./Store.ts"
+
+/**
+ * A secret as the command line got it: the file its flag names (`-`: stdin), or the value of the
+ * variable the flag falls back to (`Flag.withFallbackConfig`).
+ */
+export type SecretInput =
+  | { readonly _tag: "File"; readonly path: string }
+  | { readonly _tag: "Value"; readonly value: Redacted.Redacted<string> }
+
+/** `--NAME FILE`, else the variable `env`; neither: `None`. */
+export const secretFlag = (name: string, env: string, description: string) =>
+  Flag.String(name).pipe(
+    Flag.map((path): SecretInput => ({ _tag: "File", path })),
+    Flag.withFallbackConfig(Config.Redacted(env).pipe(Config.map((value): SecretInput => ({ _tag: "Value", value })))),
+    Flag.withDescription(`${description} (- for stdin); or set ${env}`),
+    Flag.optional
+  )
 
 /** Where one secret may come from. */
 export interface SecretSource {
@@ -29,8 +49,8 @@ export interface SecretSource {
   readonly what: string
   /** The flag naming a file with it (`-`: stdin), e.g. `password-file`. */
   readonly fileFlag: string
-  readonly file: Option.Option<string>
   readonly env: string
+  readonly given: Option.Option<SecretInput>
 }
 
 /** The first line of stdin or of a file (a trailing newline is not part of a secret). */
@@ -61,12 +81,19 @@ export const canPrompt = Effect.gen(function* () {
   return terminal.canPrompt
 })
 
-/** The secret from its file flag, its variable, or a prompt; else a usage error naming both. */
+/** The secret as given (its file read), else `None`. */
+const given = (input: Option.Option<SecretInput>) =>
+  Effect.gen(function* () {
+    if (Option.isNone(input)) return Option.none<Redacted.Redacted<string>>()
+    const secret = input.value
+    return Option.some(secret._tag === "Value" ? secret.value : Redacted.make(firstLine(yield* fromFile(secret.path))))
+  })
+
+/** The secret from its file flag or its variable, or a prompt; else a usage error naming both. */
 export const secret = (source: SecretSource, options?: { readonly confirm?: boolean }) =>
   Effect.gen(function* () {
-    if (Option.isSome(source.file)) return Redacted.make(firstLine(yield* fromFile(source.file.value)))
-    const env = yield* Config.option(Config.Redacted(source.env))
-    if (Option.isSome(env)) return env.value
+    const found = yield* given(source.given)
+    if (Option.isSome(found)) return found.value
     if (!(yield* canPrompt)) return yield* missingSecret(source.what, `--${source.fileFlag} FILE`, source.env)
     const first = yield* Prompt.run(Prompt.Password({ message: `${source.what}:` }))
     if (options?.confirm !== true) return first
@@ -76,29 +103,31 @@ export const secret = (source: SecretSource, options?: { readonly confirm?: bool
     return first
   })
 
-/** `--password-file FILE`: the wallet's password from a file (`-`: stdin). */
-export const passwordFile = Flag.String("password-file").pipe(
-  Flag.withDescription("Read the wallet's password from FILE (- for stdin); or set LIGHTHOUSE_WALLET_PASSWORD"),
-  Flag.optional
-)
+/**
+ * `--password-file FILE` (or `LIGHTHOUSE_WALLET_PASSWORD`): the wallet's password, for every
+ * command that opens the wallet; a global setting, defined once.
+ */
+export const PasswordFile = GlobalFlag.Setting("password-file")({
+  flag: secretFlag("password-file", "LIGHTHOUSE_WALLET_PASSWORD", "Read the wallet's password from FILE")
+})
 
-export type PasswordFlag = Option.Option<string>
+/** `--api-key-file FILE` (or `LIGHTHOUSE_API_KEY`): the API key, for every command that needs one. */
+export const ApiKeyFile = GlobalFlag.Setting("api-key-file")({
+  flag: secretFlag("api-key-file", "LIGHTHOUSE_API_KEY", "Read the API key from FILE")
+})
 
-/** `--api-key-file FILE`: the API key from a file (`-`: stdin). */
-export const apiKeyFile = Flag.String("api-key-file").pipe(
-  Flag.withDescription("Read the API key from FILE (- for stdin); or set LIGHTHOUSE_API_KEY"),
-  Flag.optional
-)
-
-export const walletPassword = (file: Option.Option<string>, options?: { readonly confirm?: boolean }) =>
-  secret({ what: "The wallet's password", fileFlag: "password-file", file, env: "LIGHTHOUSE_WALLET_PASSWORD" }, options)
-
-/** The API key: the variable, the file flag, else the saved one. */
-export const apiKey = (file: Option.Option<string>) =>
+/** The wallet's password: `--password-file`, `LIGHTHOUSE_WALLET_PASSWORD`, or a prompt. */
+export const walletPassword = (options?: { readonly confirm?: boolean }) =>
   Effect.gen(function* () {
-    if (Option.isSome(file)) return Redacted.make(firstLine(yield* fromFile(file.value)))
-    const env = yield* Config.option(Config.Redacted("LIGHTHOUSE_API_KEY"))
-    if (Option.isSome(env)) return env.value
+    const source = { what: "The wallet's password", fileFlag: "password-file", env: "LIGHTHOUSE_WALLET_PASSWORD" }
+    return yield* secret({ ...source, given: yield* PasswordFile }, options)
+  })
+
+/** An API key from `input` (`--api-key-file` or `LIGHTHOUSE_API_KEY`), else the saved one. */
+export const apiKeyFrom = (input: Option.Option<SecretInput>) =>
+  Effect.gen(function* () {
+    const found = yield* given(input)
+    if (Option.isSome(found)) return found.value
     const saved = yield* Store.readConfig
     if (saved.apiKey !== undefined) return Redacted.make(saved.apiKey)
     return yield* new UsageError({
@@ -107,25 +136,27 @@ export const apiKey = (file: Option.Option<string>) =>
     })
   })
 
+/** The API key: `--api-key-file`, `LIGHTHOUSE_API_KEY`, else the saved one. */
+export const apiKey = Effect.gen(function* () {
+  return yield* apiKeyFrom(yield* ApiKeyFile)
+})
+
 /** The stored keystore opened with its password. */
-export const openWallet = (password: Option.Option<string>) =>
-  Effect.gen(function* () {
-    const { keystore } = yield* Store.paths
-    const text = yield* Store.readIfExists(keystore)
-    if (Option.isNone(text))
-      return yield* new UsageError({
-        detail: "No wallet: run `lighthouse-effect wallet create` or `wallet import`, or set LIGHTHOUSE_PRIVATE_KEY"
-      })
-    return yield* Keystore.decrypt(text.value, yield* walletPassword(password))
-  })
+export const openWallet = Effect.gen(function* () {
+  const { keystore } = yield* Store.paths
+  const text = yield* Store.readIfExists(keystore)
+  if (Option.isNone(text))
+    return yield* new UsageError({
+      detail: "No wallet: run `lighthouse-effect wallet create` or `wallet import`, or set LIGHTHOUSE_PRIVATE_KEY"
+    })
+  return yield* Keystore.decrypt(text.value, yield* walletPassword())
+})
 
 /** The wallet's private key: `LIGHTHOUSE_PRIVATE_KEY`, else the stored keystore opened. */
-export const privateKey = (password: Option.Option<string>) =>
-  Effect.gen(function* () {
-    const env = yield* Config.option(Config.Redacted("LIGHTHOUSE_PRIVATE_KEY"))
-    return Option.isSome(env) ? env.value : (yield* openWallet(password)).privateKey
-  })
+export const privateKey = Effect.gen(function* () {
+  const env = yield* Config.option(Config.Redacted("LIGHTHOUSE_PRIVATE_KEY"))
+  return Option.isSome(env) ? env.value : (yield* openWallet).privateKey
+})
 
 /** Who signs: `LIGHTHOUSE_PRIVATE_KEY`, else the stored wallet. */
-export const signer = (password: Option.Option<string>) =>
-  Effect.flatMap(privateKey(password), Signer.makeFromPrivateKey)
+export const signer = Effect.flatMap(privateKey, Signer.makeFromPrivateKey)

@@ -14,18 +14,20 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Stdio from "effect/Stdio"
 import { CliError, CliOutput, Command, TerminalCapabilities } from "effect/cli"
-import * as Conditions from "./commands/Conditions.ts"
+import * as Client from "./Client.ts"
+import * as AccessControl from "./commands/AccessControl.ts"
 import * as Dev from "./commands/Dev.ts"
-import * as Keeping from "./commands/Keeping.ts"
-import * as Names from "./commands/Names.ts"
-import * as Records from "./commands/Records.ts"
-import * as Repair from "./commands/Repair.ts"
-import * as Transfer from "./commands/Transfer.ts"
+import * as Download from "./commands/Download.ts"
+import * as Files from "./commands/Files.ts"
+import * as Ipns from "./commands/Ipns.ts"
+import * as Payment from "./commands/Payment.ts"
+import * as PendingKeys from "./commands/PendingKeys.ts"
+import * as Upload from "./commands/Upload.ts"
 import * as Wallet from "./commands/Wallet.ts"
+import * as Credentials from "./Credentials.ts"
+import { failureJson, failureLine } from "./Errors.ts"
 import * as Output from "./Output.ts"
 import * as Progress from "./Progress.ts"
-import * as Payment from "./commands/Payment.ts"
-import { failureJson, failureLine } from "./Errors.ts"
 
 export const version = "0.1.0"
 
@@ -34,28 +36,28 @@ export const root = Command.make("lighthouse-effect").pipe(
     "Lighthouse storage from the command line: upload, download verified, manage keys and access. Every command takes --json; exit 0 ok, 1 failure, 2 bad usage."
   ),
   Command.withSubcommands([
-    Transfer.upload,
-    Transfer.uploadEncrypted,
-    Repair.repair,
-    Transfer.download,
-    Transfer.cat,
-    Transfer.verify,
-    Records.info,
-    Records.uploads,
-    Records.deals,
-    Records.proof,
-    Records.usage,
-    Records.remove,
-    Records.walrusBlobs,
-    Keeping.pin,
-    Keeping.pdp,
-    Names.keys,
-    Names.share,
-    Names.revoke,
-    Names.transfer,
-    Names.delegate,
-    Names.undelegate,
-    Conditions.conditions,
+    Upload.upload,
+    Upload.uploadEncrypted,
+    PendingKeys.repair,
+    Download.download,
+    Download.cat,
+    Download.verify,
+    Files.info,
+    Files.uploads,
+    Files.deals,
+    Files.proof,
+    Files.usage,
+    Files.remove,
+    Files.walrusBlobs,
+    Files.pin,
+    Files.pdp,
+    Ipns.keys,
+    AccessControl.share,
+    AccessControl.revoke,
+    AccessControl.transfer,
+    AccessControl.delegate,
+    AccessControl.undelegate,
+    AccessControl.conditions,
     Payment.quote,
     Payment.pay,
     Payment.x402Upload,
@@ -64,7 +66,9 @@ export const root = Command.make("lighthouse-effect").pipe(
     ...Wallet.providerNames,
     Dev.dev
   ]),
-  Command.withGlobalFlags([Output.Json, Progress.Mode])
+  Command.withGlobalFlags([Output.Json, Progress.Mode, Credentials.ApiKeyFile, Credentials.PasswordFile]),
+  // Every command's handler runs with the library's services (`quote` and `pay` over their own table).
+  Command.provide(Client.layer)
 )
 
 /** Whether `--json` is among the flags (before `--`): known even when parsing fails. */
@@ -136,7 +140,7 @@ const report = (error: unknown, json: boolean) =>
     if (json)
       yield* Output.stdout(
         Output.toJson({
-          error: { ...failureJson(error, reported.tag, reported.message), ...Repair.jsonDetails(error) }
+          error: { ...failureJson(error, reported.tag, reported.message), ...PendingKeys.jsonDetails(error) }
         })
       )
     return reported.code

@@ -14,7 +14,7 @@ import { deployLocal, type LocalDeployment, testUsdcAbi } from "lighthouse-effec
 import { createMockNetwork, type MockNetwork } from "lighthouse-effect/mocks"
 import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
-import { freshConfigHome, json, run } from "./support.ts"
+import { freshConfigHome, json, lastLine, run } from "./support.ts"
 
 let chain: LocalChain
 let deployment: LocalDeployment
@@ -149,14 +149,20 @@ describe("x402-upload", () => {
   it("bad flags and a missing key exit 2 before any request", async () => {
     const path = await fileWith("unsent.txt", "unsent")
     const env = { LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[3]! }
-    expect(await run(["x402-upload", path, "--amount", "1.5"], env)).toMatchObject({
-      code: 2,
-      stderr: "--amount is a whole number of the asset's base units, not 1.5\n"
-    })
-    expect(await run(["x402-upload", path, "--asset", "usdc"], env)).toMatchObject({
-      code: 2,
-      stderr: "--asset must be a token address (0x and 40 hex digits), not usdc\n"
-    })
+    // The flags' schemas refuse them: the command's help, then the error, on stderr.
+    const fraction = await run(["x402-upload", path, "--amount", "1.5"], env)
+    expect(fraction).toMatchObject({ code: 2, stdout: "" })
+    expect(lastLine(fraction.stderr)).toBe(
+      `Invalid value for flag --amount: "1.5". Expected: Schema validation failed: a whole number of the token's smallest unit (digits only)`
+    )
+    const asset = await run(["x402-upload", path, "--asset", "usdc"], env)
+    expect(asset).toMatchObject({ code: 2, stdout: "" })
+    expect(lastLine(asset.stderr)).toBe(
+      `Invalid value for flag --asset: "usdc". Expected: Schema validation failed: a token address (0x and 40 hex digits)`
+    )
+    const window = await run(["x402-upload", path, "--max-timeout", "0", "--json"], env)
+    expect(window.code).toBe(2)
+    expect(json(window)).toMatchObject({ error: { _tag: "InvalidValue" } })
     const noKey = await run(["x402-upload", path, "--json"], { XDG_CONFIG_HOME: await freshConfigHome() })
     expect(noKey.code).toBe(2)
     expect(json(noKey)).toEqual({

@@ -81,13 +81,15 @@ export const runExecutable = (
 /** A `dev` process serving the local network on free ports: its hosts' variables, and its stop. */
 export interface Dev {
   readonly hosts: Record<string, string>
+  /** Everything its `--json` line says. */
+  readonly served: Record<string, unknown>
   /** Ctrl-C, then waits for its exit. */
   readonly stop: () => Promise<void>
 }
 
-/** Starts `lighthouse-effect dev --free-ports --json`; resolves once it prints its hosts. */
-export const startDev = async (executable: Executable): Promise<Dev> => {
-  const dev = spawn(process.execPath, [executable.bin, "dev", "--free-ports", "--json"], {
+/** Starts `lighthouse-effect dev --free-ports --json [...args]`; resolves once it prints its hosts. */
+export const startDev = async (executable: Executable, args: ReadonlyArray<string> = []): Promise<Dev> => {
+  const dev = spawn(process.execPath, [executable.bin, "dev", "--free-ports", "--json", ...args], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -95,8 +97,8 @@ export const startDev = async (executable: Executable): Promise<Dev> => {
   dev.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString()
   })
-  const hosts = await new Promise<Record<string, string>>((resolve, reject) => {
-    createInterface({ input: dev.stdout }).on("line", (line) => resolve(JSON.parse(line).env))
+  const served = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    createInterface({ input: dev.stdout }).on("line", (line) => resolve(JSON.parse(line)))
     dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)))
   })
   const stop = async () => {
@@ -105,5 +107,5 @@ export const startDev = async (executable: Executable): Promise<Dev> => {
     dev.kill("SIGINT")
     await exited
   }
-  return { hosts, stop }
+  return { hosts: served.env as Record<string, string>, served, stop }
 }

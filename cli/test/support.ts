@@ -93,3 +93,6 @@ export const freshConfigHome = () => mkdtemp(join(tmpdir(), "lh-cli-"))
 
 /** The one JSON value on stdout. */
 export const json = (ran: Ran): unknown => JSON.parse(ran.stdout)
+
+/** The last line of `text` (a usage error's own line, after the help that goes with it). */
+export const lastLine = (text: string): string | undefined => text.trimEnd().split("\n").at(-1)?.trim()

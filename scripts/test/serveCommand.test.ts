@@ -1,6 +1,7 @@
 /**
  * `npm run serve`'s command line, as a child process: `--help` prints every option and exits 0
- * (the README's serve section names each one too); a wrong option is one line and exit 2; each
+ * (the README's serve section names each one too); a wrong option or value is one line and exit 2
+ * (the flags' own schemas refuse a value); each
  * taken port, the chain's included, is one line naming it and its flag, and exit 1, with no stack
  * trace; and the banner's "point a client at it" lines compile under strict TypeScript, with the
  * chain's deployment and without the chain.
@@ -25,7 +26,7 @@ const options = [
   "--free-ports",
   "--gateway",
   "--chain-port",
-  "--no-chain",
+  "--chain",
   "--state-dir",
   "--gc",
   "--seed",
@@ -34,6 +35,9 @@ const options = [
   "--json",
   "--help"
 ]
+
+/** Named in the README's serve section besides: the negation of `--chain` (the help shows `--chain`). */
+const readmeOnly = ["--no-chain"]
 
 interface Finished {
   readonly code: number | null
@@ -95,12 +99,13 @@ describe("serve --help", () => {
     const { code, stdout, stderr } = await run(["--help"])
     expect(code).toBe(0)
     expect(stderr).toBe("")
-    expect(stdout.split("\n")[0]).toBe("npm run serve -- [options]")
-    for (const option of options) expect(stdout).toMatch(new RegExp(`^\\s+(-h, )?${option}\\b`, "m"))
+    expect(stdout).toContain("USAGE\n  npm run serve -- [flags]\n")
+    for (const option of options) expect(stdout).toMatch(new RegExp(`^\\s+${option}\\b`, "m"))
+    expect(stdout).toContain("--no-chain: none")
     const readme = await readFile(join(root, "README.md"), "utf8")
     const section = readme.slice(readme.indexOf("## The local network as a development node"))
     const serveSection = section.slice(0, section.indexOf("\n## ", 1))
-    for (const option of options) expect(serveSection).toContain(`\`${option}`)
+    for (const option of [...options, ...readmeOnly]) expect(serveSection).toContain(`\`${option}`)
     expect((await run(["-h"])).stdout).toBe(stdout)
   })
 
@@ -108,12 +113,17 @@ describe("serve --help", () => {
     const unknown = await run(["--bogus"])
     expect(unknown.code).toBe(2)
     expect(unknown.stdout).toBe("")
-    expect(unknown.stderr).toBe("Unknown option '--bogus' (npm run serve -- --help lists the options)\n")
-    const badPort = await run(["--chain-port", "70000"])
-    expect(badPort.code).toBe(2)
-    expect(badPort.stderr).toBe(
-      "--chain-port must be at most 65535, got 70000 (npm run serve -- --help lists the options)\n"
+    expect(unknown.stderr).toBe(
+      "Unrecognized flag: --bogus in command npm run serve -- (npm run serve -- --help lists the options)\n"
     )
+    const badPort = await run(["--chain-port", "70000"])
+    expect(badPort).toMatchObject({ code: 2, stdout: "" })
+    expect(badPort.stderr).toBe(
+      'Invalid value for flag --chain-port: "70000". Expected: Schema validation failed: Expected a value between 0 and 65535 (npm run serve -- --help lists the options)\n'
+    )
+    const badLimit = await run(["--data-limit", "-1"])
+    expect(badLimit).toMatchObject({ code: 2, stdout: "" })
+    expect(badLimit.stderr).toMatch(/^Invalid value for flag --data-limit: "-1"\. /)
   })
 })
 

@@ -18,12 +18,14 @@ import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Redacted from "effect/Redacted"
+import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import { Argument, Command, Flag } from "effect/cli"
-import { type Address as EvmAddress, formatUnits, getAddress, isAddress } from "viem"
+import { formatUnits, getAddress, isAddress } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { Address, Mime, Networks, Payment } from "lighthouse-effect"
-import { layerWith, withLibrary } from "../Client.ts"
+import * as Client from "../Client.ts"
 import * as Credentials from "../Credentials.ts"
 import { UsageError } from "../Errors.ts"
 import * as Output from "../Output.ts"
@@ -55,17 +57,21 @@ const extraNetworks = (file: Option.Option<string>) =>
     )
   })
 
-/** Runs `effect` with the library's services over the table with `--networks`' rows. */
-const withNetworks =
-  (file: Option.Option<string>) =>
-  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.flatMap(extraNetworks(file), (networks) => Effect.provide(effect, layerWith(networks)))
+/** The library's services over the table with `--networks`' rows (in place of the root's). */
+const withNetworks = <const Name extends string, Input extends { readonly networks: Option.Option<string> }, C, E, R>(
+  command: Command.Command<Name, Input, C, E, R>
+) => Command.provide(command, (flags) => Layer.unwrap(Effect.map(extraNetworks(flags.networks), Client.layerWith)))
 
 const target = (network: Option.Option<string>, token: string) =>
   Option.match(network, { onNone: () => ({ token }), onSome: (network) => ({ network, token }) })
 
 /** A whole number of bytes or of a token's smallest unit. */
 const wholeNumber = /^\d+$/
+
+/** A whole number of a token's smallest unit (an asset's base units), as a flag or argument takes it. */
+const Units = Schema.String.check(
+  Schema.isPattern(wholeNumber, { message: "a whole number of the token's smallest unit (digits only)" })
+).pipe(Schema.decodeTo(Schema.BigInt, SchemaTransformation.bigintFromString))
 
 const priceLine = (price: Payment.Price) =>
   `${price.formatted} ${price.token} on ${price.network} (${price.amount} in the smallest unit, ${price.usd} USD)`
@@ -79,7 +85,7 @@ export const quote = Command.make(
     ),
     ...targetFlags
   },
-  ({ inputs, network, token, networks }) =>
+  ({ inputs, network, token }) =>
     Effect.gen(function* () {
       const payment = yield* Payment.Payment
       const sizes = inputs.filter((input) => wholeNumber.test(input)).map(Number)
@@ -91,8 +97,9 @@ export const quote = Command.make(
         ...quoted.metaData.map((file) => `${file.fileSize}  ${file.mimeType ?? "-"}  ${file.fileName || "-"}`),
         `total ${quoted.totalSize} bytes: ${priceLine(quoted.price)}`
       ])
-    }).pipe(withNetworks(networks))
+    })
 ).pipe(
+  withNetworks,
   Command.withDescription("The price of storing files, folders or sizes as one upload"),
   Command.withExamples([
     { command: "lighthouse-effect quote photos/ --token usdc --json", description: "A folder's price in USDC" },
@@ -104,20 +111,16 @@ export const pay = Command.make(
   "pay",
   {
     amount: Argument.String("amount").pipe(
+      Argument.withSchema(Units),
       Argument.withDescription("In the token's smallest unit (the `amount` of a quote's price)")
     ),
-    ...targetFlags,
-    passwordFile: Credentials.passwordFile
+    ...targetFlags
   },
-  ({ amount, network, token, networks, passwordFile }) =>
+  ({ amount, network, token }) =>
     Effect.gen(function* () {
-      if (!wholeNumber.test(amount))
-        return yield* new UsageError({
-          detail: `the amount is a whole number of the token's smallest unit, not ${amount}`
-        })
-      const privateKey = yield* Credentials.privateKey(passwordFile)
+      const privateKey = yield* Credentials.privateKey
       const paid = yield* Payment.Payment.use((payment) =>
-        payment.fund({ amount: BigInt(amount), privateKey, ...target(network, token) })
+        payment.fund({ amount, privateKey, ...target(network, token) })
       )
       const summary = {
         hash: paid.hash,
@@ -129,8 +132,9 @@ export const pay = Command.make(
         `paid ${amount} (${token}) in ${paid.hash}`,
         ...(paid.explorerUrl === undefined ? [] : [paid.explorerUrl])
       ])
-    }).pipe(withNetworks(networks))
+    })
 ).pipe(
+  withNetworks,
   Command.withDescription(
     "Pays the network's payment contract; the private key from the wallet or LIGHTHOUSE_PRIVATE_KEY"
   ),
@@ -147,35 +151,15 @@ export const pay = Command.make(
 // x402-upload
 // =============================================================================
 
-/** A token's address as the user wrote it, checksummed; anything else is a usage error. */
-const assetOf = (asset: Option.Option<string>) =>
-  Option.match(asset, {
-    onNone: () => Effect.succeed(undefined),
-    onSome: (text): Effect.Effect<EvmAddress, UsageError> =>
-      isAddress(text, { strict: false })
-        ? Effect.succeed(getAddress(text))
-        : Effect.fail(new UsageError({ detail: `--asset must be a token address (0x and 40 hex digits), not ${text}` }))
+/** A token's address as the user writes it (any case); the handler checksums it. */
+const TokenAddress = Schema.String.check(
+  Schema.makeFilter((text: string) => isAddress(text, { strict: false }), {
+    message: "a token address (0x and 40 hex digits)"
   })
+)
 
-/** A flag of whole base units (`--amount`, `--max-amount`); absent: `fallback`. */
-const unitsOf = (flag: string, value: Option.Option<string>, fallback?: bigint) =>
-  Option.match(value, {
-    onNone: () => Effect.succeed(fallback),
-    onSome: (text) =>
-      wholeNumber.test(text)
-        ? Effect.succeed(BigInt(text))
-        : Effect.fail(new UsageError({ detail: `${flag} is a whole number of the asset's base units, not ${text}` }))
-  })
-
-/** `--max-timeout`, whole seconds above 0. */
-const secondsOf = (value: Option.Option<string>) =>
-  Option.match(value, {
-    onNone: () => Effect.succeed(Payment.x402DefaultMaxTimeoutSeconds),
-    onSome: (text) =>
-      /^[1-9]\d{0,8}$/.test(text)
-        ? Effect.succeed(Number(text))
-        : Effect.fail(new UsageError({ detail: `--max-timeout is a whole number of seconds above 0, not ${text}` }))
-  })
+/** Whole seconds above 0 (an authorisation's validity). */
+const Seconds = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 999_999_999 }))
 
 /** The file on disk as a `File` named by `--name` or its own base name. */
 const fileOf = (path: string, name: Option.Option<string>) =>
@@ -216,61 +200,62 @@ const x402Flags = {
     Flag.optional
   ),
   asset: Flag.String("asset").pipe(
+    Flag.withSchema(TokenAddress),
     Flag.withDescription("The token you pay with (default: the network's USDC); another is refused, nothing signed"),
     Flag.optional
   ),
   maxAmount: Flag.String("max-amount").pipe(
+    Flag.withSchema(Units),
     Flag.withDescription(
       `The most you pay, in the asset's base units (default ${maxAmountDefault} = ${formatUnits(maxAmountDefault, 6)} USDC); a higher price is refused, nothing signed`
     ),
-    Flag.optional
+    Flag.withDefault(maxAmountDefault)
   ),
-  maxTimeout: Flag.String("max-timeout").pipe(
+  maxTimeout: Flag.Int("max-timeout").pipe(
+    Flag.withSchema(Seconds),
     Flag.withDescription(
       `The longest the authorisation may stay valid, in seconds (default ${Payment.x402DefaultMaxTimeoutSeconds})`
     ),
-    Flag.optional
+    Flag.withDefault(Payment.x402DefaultMaxTimeoutSeconds)
   ),
   amount: Flag.String("amount").pipe(
+    Flag.withSchema(Units),
     Flag.withDescription("Pay this many base units instead of the price asked (a price agreed beforehand)"),
     Flag.optional
   ),
   dryRun: Flag.Boolean("dry-run").pipe(
     Flag.withDescription("Ask the price and show price, payee, chain and token; sign nothing, store nothing"),
     Flag.withDefault(false)
-  ),
-  passwordFile: Credentials.passwordFile
+  )
 }
 
 /** The signing account: `LIGHTHOUSE_PRIVATE_KEY` or the wallet opened with its password. */
-const accountOf = (passwordFile: Option.Option<string>) =>
-  Effect.gen(function* () {
-    const key = yield* Address.parsePrivateKey(yield* Credentials.privateKey(passwordFile))
-    return privateKeyToAccount(Redacted.value(key))
-  })
+const account = Effect.gen(function* () {
+  const key = yield* Address.parsePrivateKey(yield* Credentials.privateKey)
+  return privateKeyToAccount(Redacted.value(key))
+})
 
 export const x402Upload = Command.make(
   "x402-upload",
   x402Flags,
-  ({ file, name, network, asset, maxAmount, maxTimeout, amount, dryRun, passwordFile }) =>
+  ({ file, name, network, asset, maxAmount, maxTimeout, amount, dryRun }) =>
     Effect.gen(function* () {
       const limits = {
         network: Option.getOrUndefined(network),
-        asset: yield* assetOf(asset),
-        maxAmount: yield* unitsOf("--max-amount", maxAmount, maxAmountDefault),
-        maxTimeoutSeconds: yield* secondsOf(maxTimeout)
+        asset: Option.getOrUndefined(Option.map(asset, getAddress)),
+        maxAmount,
+        maxTimeoutSeconds: maxTimeout
       }
-      const paying = yield* unitsOf("--amount", amount)
       const payment = yield* Payment.Payment
       if (dryRun) {
         const quoted = yield* payment.x402Quote({ file: yield* fileOf(file, name), ...limits })
         return yield* Output.result(quoted, quoteLines(quoted))
       }
-      const account = yield* accountOf(passwordFile)
       const upload = yield* fileOf(file, name)
-      const result = yield* payment.x402Upload({ file: upload, account, amount: paying, ...limits })
+      const paying = { account: yield* account, amount: Option.getOrUndefined(amount) }
+      const result = yield* payment.x402Upload({ file: upload, ...paying, ...limits })
       yield* Output.result(result, x402Lines(result))
-    }).pipe(withLibrary)
+    })
 ).pipe(
   Command.withDescription(
     `Uploads a file paid per upload over x402 (USDC, EIP-3009), no API key; pays at most --max-amount (default ${formatUnits(maxAmountDefault, 6)} USDC) on --network (default ${Payment.x402DefaultNetwork}); the key from the wallet or LIGHTHOUSE_PRIVATE_KEY`

@@ -15,7 +15,6 @@ import * as Schema from "effect/Schema"
 import { Command, Flag } from "effect/cli"
 import { Address, Auth } from "lighthouse-effect"
 import { generatePrivateKey } from "viem/accounts"
-import { withLibrary } from "../Client.ts"
 import * as Credentials from "../Credentials.ts"
 import { UsageError, WouldOverwrite } from "../Errors.ts"
 import * as Keystore from "../Keystore.ts"
@@ -34,26 +33,27 @@ const ensureFree = (force: boolean) =>
   })
 
 /** Encrypts `privateKey` under a new password and stores the keystore. */
-const store = (privateKey: Redacted.Redacted<`0x${string}`>, passwordFile: Option.Option<string>, force: boolean) =>
+const store = (privateKey: Redacted.Redacted<`0x${string}`>, force: boolean) =>
   Effect.gen(function* () {
     const target = yield* ensureFree(force)
-    const password = yield* Credentials.walletPassword(passwordFile, { confirm: true })
+    const password = yield* Credentials.walletPassword({ confirm: true })
     const keystore = yield* Keystore.encrypt(privateKey, password)
     yield* Store.writeSecretFile(target, `${JSON.stringify(keystore, null, 2)}\n`)
     const address = `0x${keystore.address}`
     yield* Output.result({ address, keystore: target }, [address])
   })
 
-const createFlags = { passwordFile: Credentials.passwordFile, force }
-const createWalletKey = ({ passwordFile, force }: Command.Command.Config.Infer<typeof createFlags>) =>
-  store(Redacted.make(generatePrivateKey(), { label: "PrivateKey" }), passwordFile, force)
+const createFlags = { force }
+const createWalletKey = ({ force }: Command.Command.Config.Infer<typeof createFlags>) =>
+  store(Redacted.make(generatePrivateKey(), { label: "PrivateKey" }), force)
 const create = Command.make("create", createFlags, createWalletKey).pipe(
   Command.withDescription("Creates a wallet: a new key in a v3 keystore (scrypt), mode 0600")
 )
 
-const privateKeyFile = Flag.String("private-key-file").pipe(
-  Flag.withDescription("Read the private key from FILE (- for stdin); or set LIGHTHOUSE_PRIVATE_KEY"),
-  Flag.optional
+const privateKeyFile = Credentials.secretFlag(
+  "private-key-file",
+  "LIGHTHOUSE_PRIVATE_KEY",
+  "Read the private key from FILE"
 )
 
 const keystoreFile = Flag.String("keystore").pipe(
@@ -67,10 +67,10 @@ const fromProvider = Flag.Boolean("from-provider").pipe(
 )
 
 /** A keystore's text, checked to open with the password, stored as is. */
-const importKeystore = (text: string, passwordFile: Option.Option<string>, force: boolean) =>
+const importKeystore = (text: string, force: boolean) =>
   Effect.gen(function* () {
     const target = yield* ensureFree(force)
-    const opened = yield* Keystore.decrypt(text, yield* Credentials.walletPassword(passwordFile))
+    const opened = yield* Keystore.decrypt(text, yield* Credentials.walletPassword())
     yield* Store.writeSecretFile(target, text.endsWith("\n") ? text : `${text}\n`)
     return { address: opened.address, keystore: target }
   })
@@ -81,7 +81,7 @@ const ProviderConfig = Schema.Struct({
   LIGHTHOUSE_GLOBAL_API_KEY: Schema.optionalKey(Schema.String)
 })
 
-const importFromProvider = (passwordFile: Option.Option<string>, force: boolean) =>
+const importFromProvider = (force: boolean) =>
   Effect.gen(function* () {
     const path = yield* Path.Path
     const file = path.join(yield* Store.configHome, "@lighthouse-web3", "sdk-nodejs", "config.json")
@@ -90,32 +90,32 @@ const importFromProvider = (passwordFile: Option.Option<string>, force: boolean)
     const config = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(ProviderConfig))(text.value)
     if (config.LIGHTHOUSE_GLOBAL_WALLET === undefined)
       return yield* new UsageError({ detail: `the provider CLI's configuration (${file}) holds no wallet` })
-    const imported = yield* importKeystore(config.LIGHTHOUSE_GLOBAL_WALLET, passwordFile, force)
+    const imported = yield* importKeystore(config.LIGHTHOUSE_GLOBAL_WALLET, force)
     if (config.LIGHTHOUSE_GLOBAL_API_KEY !== undefined)
       yield* Store.updateConfig({ apiKey: config.LIGHTHOUSE_GLOBAL_API_KEY })
     return { ...imported, apiKey: config.LIGHTHOUSE_GLOBAL_API_KEY !== undefined }
   })
 
-const importFlags = { privateKeyFile, keystoreFile, fromProvider, passwordFile: Credentials.passwordFile, force }
+const importFlags = { privateKeyFile, keystoreFile, fromProvider, force }
 const importWalletKey = (flags: Command.Command.Config.Infer<typeof importFlags>) =>
   Effect.gen(function* () {
     if (flags.fromProvider) {
-      const imported = yield* importFromProvider(flags.passwordFile, flags.force)
+      const imported = yield* importFromProvider(flags.force)
       return yield* Output.result(imported, [imported.address])
     }
     if (Option.isSome(flags.keystoreFile)) {
       const text = yield* (yield* FileSystem.FileSystem).readFileString(flags.keystoreFile.value)
-      const imported = yield* importKeystore(text, flags.passwordFile, flags.force)
+      const imported = yield* importKeystore(text, flags.force)
       return yield* Output.result(imported, [imported.address])
     }
     const source = {
       what: "The private key",
       fileFlag: "private-key-file",
-      file: flags.privateKeyFile,
-      env: "LIGHTHOUSE_PRIVATE_KEY"
+      env: "LIGHTHOUSE_PRIVATE_KEY",
+      given: flags.privateKeyFile
     }
     const key = yield* Address.parsePrivateKey(yield* Credentials.secret(source))
-    yield* store(key, flags.passwordFile, flags.force)
+    yield* store(key, flags.force)
   })
 const importCommand = Command.make("import", importFlags, importWalletKey).pipe(
   Command.withDescription("Imports a private key (from a file, stdin, the environment or a prompt) or a keystore")
@@ -156,20 +156,20 @@ const forget = Command.make("forget", forgetFlags, forgetWallet).pipe(
 )
 
 const passwordFlags = {
-  passwordFile: Credentials.passwordFile,
-  newPasswordFile: Flag.String("new-password-file").pipe(
-    Flag.withDescription("Read the new password from FILE; or set LIGHTHOUSE_NEW_WALLET_PASSWORD"),
-    Flag.optional
+  newPasswordFile: Credentials.secretFlag(
+    "new-password-file",
+    "LIGHTHOUSE_NEW_WALLET_PASSWORD",
+    "Read the new password from FILE"
   )
 }
-const changePassword = ({ passwordFile, newPasswordFile }: Command.Command.Config.Infer<typeof passwordFlags>) =>
+const changePassword = ({ newPasswordFile }: Command.Command.Config.Infer<typeof passwordFlags>) =>
   Effect.gen(function* () {
-    const opened = yield* Credentials.openWallet(passwordFile)
+    const opened = yield* Credentials.openWallet
     const source = {
       what: "The new password",
       fileFlag: "new-password-file",
-      file: newPasswordFile,
-      env: "LIGHTHOUSE_NEW_WALLET_PASSWORD"
+      env: "LIGHTHOUSE_NEW_WALLET_PASSWORD",
+      given: newPasswordFile
     }
     const keystore = yield* Keystore.encrypt(opened.privateKey, yield* Credentials.secret(source, { confirm: true }))
     const { keystore: target } = yield* Store.paths
@@ -201,7 +201,6 @@ export const providerNames = [
 export const apiKey = Command.make(
   "api-key",
   {
-    passwordFile: Credentials.passwordFile,
     print: Flag.Boolean("print").pipe(
       Flag.withDescription("Also print the API key (it is saved either way)"),
       Flag.withDefault(false)
@@ -211,10 +210,12 @@ export const apiKey = Command.make(
       Flag.optional
     )
   },
-  ({ passwordFile, print, importFile }) =>
+  ({ print, importFile }) =>
     Effect.gen(function* () {
-      const imported = Option.isSome(importFile) ? yield* Credentials.apiKey(importFile) : undefined
-      const signer = imported === undefined ? yield* Credentials.signer(passwordFile) : undefined
+      const imported = Option.isSome(importFile)
+        ? yield* Credentials.apiKeyFrom(Option.some({ _tag: "File", path: importFile.value }))
+        : undefined
+      const signer = imported === undefined ? yield* Credentials.signer : undefined
       const key = imported ?? (yield* Auth.Auth.use((auth) => auth.createApiKey(signer!)))
       const saved = yield* Store.updateConfig({ apiKey: Redacted.value(key) })
       const result = {
@@ -223,7 +224,7 @@ export const apiKey = Command.make(
         ...(print ? { apiKey: Redacted.value(key) } : {})
       }
       yield* Output.result(result, print ? [Redacted.value(key)] : [`API key saved to ${saved}`])
-    }).pipe(withLibrary)
+    })
 ).pipe(
   Command.withDescription("Gets an API key by signing with the wallet and saves it (mode 0600)"),
   Command.withExamples([

@@ -1,5 +1,5 @@
 /**
- * `repair`: finishes the encrypted uploads the key journal holds for the wallet's account
+ * The key journal (the library's `PendingKeys`) from the command line. `repair`: finishes the encrypted uploads the key journal holds for the wallet's account
  * (`Upload.repair`): saves the shards of stored files, drops the entries of uploads that never
  * completed, with `--delete-orphans` deletes files stored but never acknowledged. Each entry's
  * outcome on a line (`--json`: one value); exit 1 while an entry could not be finished.
@@ -16,7 +16,6 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { Command, Flag } from "effect/cli"
 import { type Errors, PendingKeys, Upload } from "lighthouse-effect"
-import { withLibrary } from "../Client.ts"
 import * as Credentials from "../Credentials.ts"
 import * as Output from "../Output.ts"
 
@@ -143,14 +142,12 @@ export const repair = Command.make(
     deleteOrphans: Flag.Boolean("delete-orphans").pipe(
       Flag.withDescription("Delete files that were stored but never acknowledged, instead of saving their key shards"),
       Flag.withDefault(false)
-    ),
-    apiKeyFile: Credentials.apiKeyFile,
-    passwordFile: Credentials.passwordFile
+    )
   },
-  ({ deleteOrphans, apiKeyFile, passwordFile }) =>
+  ({ deleteOrphans }) =>
     Effect.gen(function* () {
-      const apiKey = yield* Credentials.apiKey(apiKeyFile)
-      const signer = yield* Credentials.signer(passwordFile)
+      const apiKey = yield* Credentials.apiKey
+      const signer = yield* Credentials.signer
       const outcomes = yield* Upload.Upload.use((upload) => upload.repair({ apiKey, signer, deleteOrphans }))
       const failed = outcomes.filter((o) => o.outcome === "failed")
       if (failed.length > 0)
@@ -169,7 +166,7 @@ export const repair = Command.make(
           ? [`Nothing to repair: no pending encrypted upload of ${signer.address}`]
           : outcomes.map(outcomeLine)
       )
-    }).pipe(withLibrary)
+    })
 ).pipe(
   Command.withDescription(
     "Finishes encrypted uploads a crash, Ctrl-C or a key-node outage left: saves their key shards, or drops what was never stored"

@@ -1,0 +1,189 @@
+/**
+ * `download <cid> [-o FILE|-]` (verified; `--decrypt` with the wallet; `--resume` after an
+ * interruption), `cat <cid>` (to stdout) and `verify <cid>` (the gateway's CAR, every block
+ * checked). Each is a call of the library's `Download` service; the command line only picks the
+ * output.
+ *
+ * A download writes only to the path chosen (`-o`, or `./<cid>`), never replaces a file without
+ * `--force`, and the library's `toFile` makes the file appear only once the content checked.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import * as Path from "effect/Path"
+import * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
+import { Argument, Command, Flag } from "effect/cli"
+import { Download } from "lighthouse-effect"
+import * as Credentials from "../Credentials.ts"
+import { WouldOverwrite } from "../Errors.ts"
+import * as Output from "../Output.ts"
+import * as Progress from "../Progress.ts"
+
+const cid = Argument.String("cid").pipe(Argument.withDescription("The content's CID"))
+
+const decryptFlags = {
+  decrypt: Flag.Boolean("decrypt").pipe(
+    Flag.withDescription("Decrypt with the key recovered from the key nodes for your wallet"),
+    Flag.withDefault(false)
+  )
+}
+
+/**
+ * `--unverified`: a gateway that cannot answer verifiably is read unverified (the library's
+ * `verification: "if-supported"`), and the result says so. Without it every byte is verified
+ * against the CID, or the command fails.
+ */
+const unverifiedFlag = Flag.Boolean("unverified").pipe(
+  Flag.withDescription(
+    "Accept the gateway's bytes unverified when it cannot serve them verifiably (the result then says verified: false)"
+  ),
+  Flag.withDefault(false)
+)
+
+const verificationOf = (unverified: boolean) => ({ verification: unverified ? "if-supported" : "required" }) as const
+
+const decryption = (decrypt: boolean) =>
+  decrypt ? Effect.map(Credentials.signer, (signer) => ({ decrypt: { signer } })) : Effect.succeed({})
+
+/**
+ * The stored bytes, verified; with `unverified`, read unverified when the gateway cannot answer
+ * verifiably (that refusal comes before any byte), `report` then saying so.
+ */
+const storedBytes = (download: Download.Download["Service"], cid: string, unverified: boolean) => {
+  let report: Download.VerificationReport = { verified: true }
+  const verified = download.stream(cid, { verification: "required" })
+  const stream = unverified
+    ? Stream.catchTag(verified, "UnverifiableGateway", (refused) =>
+        Stream.suspend(() => {
+          const reason = `the gateway answered ${refused.answer} to ?format=${refused.format}`
+          report = { verified: false, reason }
+          // Said on stderr as the library says it for a file: stdout holds only the content.
+          return Stream.fromEffectDrain(Effect.logWarning(`Downloading ${cid} unverified: ${reason}`)).pipe(
+            Stream.concat(download.stream(cid, { verification: "off" }))
+          )
+        })
+      )
+    : verified
+  return { stream, report: () => report }
+}
+
+/** The content on stdout: streamed as verified when plain, whole once the tag checks when decrypted. */
+const toStdout = (cid: string, decrypt: boolean, unverified: boolean) =>
+  Effect.gen(function* () {
+    const download = yield* Download.Download
+    if (decrypt) {
+      const options = { ...(yield* decryption(true)), ...verificationOf(unverified) }
+      const retrieved = yield* Progress.around(() => download.retrieve(cid, options), {
+        bytesOf: (retrieved) => retrieved.bytes.length
+      })
+      yield* Output.stdoutBytes(retrieved.bytes)
+      return { bytes: retrieved.bytes.length, verification: retrieved.verification }
+    }
+    const stdio = yield* Stdio.Stdio
+    const { stream, report } = storedBytes(download, cid, unverified)
+    let bytes = 0
+    yield* Progress.around((onProgress) =>
+      stream.pipe(
+        Stream.tap((chunk) => {
+          bytes += chunk.length
+          return onProgress === undefined ? Effect.void : onProgress({ bytesSent: bytes, totalBytes: undefined })
+        }),
+        Stream.run(stdio.stdout({ endOnDone: false }))
+      )
+    )
+    return { bytes, verification: report() }
+  })
+
+/**
+ * Where a download goes: `-o`, else `./<cid>`; a folder given as `-o` gets `<cid>` inside it. An
+ * existing file there is refused unless replaced (`force`) or resumed (`resume`: the library
+ * checks its bytes against the CID and keeps only the verified ones).
+ */
+const targetOf = (cid: string, output: Option.Option<string>, force: boolean) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const chosen = Option.getOrElse(output, () => cid)
+    const isFolder = (yield* fs.exists(chosen)) && (yield* fs.stat(chosen)).type === "Directory"
+    const target = path.resolve(isFolder ? path.join(chosen, cid) : chosen)
+    if (!force && (yield* fs.exists(target))) return yield* new WouldOverwrite({ path: target })
+    return target
+  })
+
+export const download = Command.make(
+  "download",
+  {
+    cid,
+    output: Flag.String("output").pipe(
+      Flag.withAlias("o"),
+      Flag.withDescription("The file to write (- for stdout); default ./<cid>"),
+      Flag.optional
+    ),
+    force: Flag.Boolean("force").pipe(Flag.withDescription("Replace an existing file"), Flag.withDefault(false)),
+    resume: Flag.Boolean("resume").pipe(
+      Flag.withDescription(
+        "Go on from an interrupted download (<file>.partial, or for a plain file the file itself) after checking its bytes against the CID"
+      ),
+      Flag.withDefault(false)
+    ),
+    unverified: unverifiedFlag,
+    ...decryptFlags
+  },
+  ({ cid, output, force, resume, unverified, decrypt }) =>
+    Effect.gen(function* () {
+      if (Option.getOrUndefined(output) === "-") {
+        const summary = yield* toStdout(cid, decrypt, unverified)
+        return yield* Output.result({ cid, output: "-", ...summary }, [], { contentOnStdout: true })
+      }
+      const target = yield* targetOf(cid, output, force || (resume && !decrypt))
+      const download = yield* Download.Download
+      const fs = yield* FileSystem.FileSystem
+      const options = { ...(yield* decryption(decrypt)), ...verificationOf(unverified), resume }
+      // The library's toFile reports no progress: only the final event, with the file's size.
+      const written = yield* Progress.around(
+        () =>
+          Effect.gen(function* () {
+            const verification = yield* download.toFile(cid, target, options)
+            return { verification, bytes: Number((yield* fs.stat(target)).size) }
+          }),
+        { bytesOf: (written) => written.bytes }
+      )
+      yield* Output.result({ cid, output: target, ...written }, [target])
+    })
+).pipe(
+  Command.withAlias("decrypt-file"),
+  Command.withDescription(
+    "Downloads content checked against its CID (--unverified to accept a gateway that cannot serve it verifiably); --decrypt for encrypted files"
+  ),
+  Command.withExamples([
+    { command: "lighthouse-effect download bafy… -o photo.jpg", description: "Into a file (refuses to replace one)" },
+    { command: "lighthouse-effect download bafy… -o big.iso --resume", description: "Goes on after an interruption" },
+    { command: "lighthouse-effect download bafy… -o - --decrypt > plain.pdf", description: "Decrypted, to stdout" }
+  ])
+)
+
+export const cat = Command.make(
+  "cat",
+  { cid, unverified: unverifiedFlag, ...decryptFlags },
+  ({ cid, unverified, decrypt }) =>
+    Effect.gen(function* () {
+      const summary = yield* toStdout(cid, decrypt, unverified)
+      yield* Output.result({ cid, ...summary }, [], { contentOnStdout: true })
+    })
+).pipe(Command.withDescription("Writes content to stdout, checked against its CID"))
+
+export const verify = Command.make("verify", { cid }, ({ cid }) =>
+  Effect.gen(function* () {
+    const download = yield* Download.Download
+    const bytes = yield* download.stream(cid, { verification: "required" }).pipe(
+      Stream.runFold(
+        () => 0,
+        (total, chunk: Uint8Array) => total + chunk.length
+      )
+    )
+    yield* Output.result({ cid, verified: true, bytes }, [`${cid}  verified  ${bytes} bytes`])
+  })
+).pipe(Command.withDescription("Fetches the gateway's CAR of a CID and checks every block"))

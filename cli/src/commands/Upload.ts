@@ -1,0 +1,149 @@
+/**
+ * `upload <path|->` (plain, or `--encrypted` under the wallet's key shards) and its provider's name
+ * `upload-encrypted`: a call of the library's `Upload` service; the command line only picks the
+ * input and prints the result.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Stdio from "effect/Stdio"
+import { Argument, Command, Flag } from "effect/cli"
+import { PendingKeys, Upload } from "lighthouse-effect"
+import * as Credentials from "../Credentials.ts"
+import * as Output from "../Output.ts"
+import * as Progress from "../Progress.ts"
+import * as Journal from "./PendingKeys.ts"
+
+const uploadFlags = {
+  path: Argument.String("path").pipe(Argument.withDescription("A file or a folder; - reads stdin")),
+  encrypted: Flag.Boolean("encrypted").pipe(
+    Flag.withDescription("Encrypt on this machine; the key's shards go to the 5 key nodes under your wallet"),
+    Flag.withDefault(false)
+  ),
+  name: Flag.String("name").pipe(Flag.withDescription("The file's name when reading stdin"), Flag.withDefault("stdin")),
+  storageType: Flag.Literals("storage-type", ["ipfs", "walrus"]).pipe(
+    Flag.withAlias("s"),
+    Flag.withDescription("Where a plain upload is stored"),
+    Flag.withDefault("ipfs" as const)
+  ),
+  cidVersion: Flag.ChoiceWithValue("cid-version", [
+    ["0", 0],
+    ["1", 1]
+  ] as const).pipe(Flag.withDescription("The CID's version"), Flag.withDefault(1 as const)),
+  skipUnreadable: Flag.Boolean("skip-unreadable").pipe(
+    Flag.withDescription(
+      "In a folder, leave out entries that cannot be read (symlink loops, broken links, no permission) and list them"
+    ),
+    Flag.withDefault(false)
+  ),
+  yes: Flag.Boolean("yes").pipe(
+    Flag.withAlias("y"),
+    Flag.withDescription("Accepted for scripts written for other CLIs; nothing here asks to confirm an upload"),
+    Flag.withDefault(false)
+  )
+}
+
+/**
+ * The upload's input: stdin, a folder, or a file. A folder whose unreadable entries are to be
+ * skipped is walked here, so that what was skipped is known for encrypted uploads too (their
+ * result has one entry per file and no room for it).
+ */
+const inputOf = (path: string, name: string, skipUnreadable: boolean) =>
+  Effect.gen(function* () {
+    if (path === "-") {
+      const stdio = yield* Stdio.Stdio
+      return { _tag: "File", input: Upload.Input.stream(stdio.stdin, { name }), skipped: undefined } as const
+    }
+    const info = yield* (yield* FileSystem.FileSystem).stat(path)
+    if (info.type !== "Directory") return { _tag: "File", input: Upload.Input.path(path), skipped: undefined } as const
+    if (!skipUnreadable) return { _tag: "Folder", input: Upload.Input.directory(path), skipped: undefined } as const
+    const read = yield* Upload.Input.readDirectory(path, { skipUnreadable })
+    return { _tag: "Folder", input: read.files, skipped: read.skipped } as const
+  })
+
+type UploadInput = Effect.Success<ReturnType<typeof inputOf>>
+
+const plainUpload = (
+  input: UploadInput,
+  options: Omit<Upload.FileOptions, "onProgress" | "apiKey"> & { readonly apiKey: Upload.Options["apiKey"] }
+) =>
+  Effect.gen(function* () {
+    const upload = yield* Upload.Upload
+    return yield* Progress.around((onProgress) => {
+      const withProgress = { ...options, onProgress }
+      return input._tag === "Folder" ? upload.folder(input.input, withProgress) : upload.file(input.input, withProgress)
+    }).pipe(Effect.map((entry) => [entry]))
+  })
+
+const encryptedUpload = (
+  input: UploadInput,
+  options: {
+    readonly apiKey: Upload.Options["apiKey"]
+    readonly cidVersion: 0 | 1
+  }
+) =>
+  Effect.gen(function* () {
+    // With the signer the journal's entries are sealed for the wallet (PendingKeys.ts says what is journaled).
+    const signer = yield* Credentials.signer
+    const upload = yield* Upload.Upload
+    const noted = yield* Journal.noting
+    return yield* Progress.around((onProgress) => {
+      const encryption = { apiKey: options.apiKey, signer, cidVersion: options.cidVersion, onProgress }
+      return input._tag === "Folder"
+        ? upload.encryptedFiles(input.input, encryption)
+        : Effect.map(upload.encryptedFile(input.input, encryption), (entry) => [entry])
+    }).pipe(
+      Effect.provideService(PendingKeys.PendingKeys, noted.service),
+      Effect.provideService(Upload.SaveGrace, Journal.saveGrace),
+      Effect.catchTag(["EncryptedUploadIncomplete", "PendingKeysUnfinished"], (error) =>
+        Effect.fail(Journal.unfinishedOf(error))
+      ),
+      Effect.onInterrupt(() => Journal.reportInterrupted(noted))
+    )
+  })
+
+type UploadFlags = Command.Command.Config.Infer<typeof uploadFlags>
+
+const runUpload = (flags: UploadFlags) =>
+  Effect.gen(function* () {
+    const apiKey = yield* Credentials.apiKey
+    const input = yield* inputOf(flags.path, flags.name, flags.skipUnreadable)
+    const cidVersion = flags.cidVersion
+    const entries = flags.encrypted
+      ? yield* encryptedUpload(input, { apiKey, cidVersion })
+      : yield* plainUpload(input, { apiKey, cidVersion, storageType: flags.storageType })
+    const results = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, size: Number(entry.Size) }))
+    const result = results.length === 1 ? results[0] : results
+    for (const { path, reason } of input.skipped ?? []) {
+      yield* Output.note(`Skipped unreadable entry: ${path} (${reason})`)
+    }
+    // With --skip-unreadable the result lists what was skipped (a list of results becomes `files`).
+    yield* Output.result(
+      input.skipped === undefined
+        ? result
+        : Array.isArray(result)
+          ? { files: result, skipped: input.skipped }
+          : { ...result, skipped: input.skipped },
+      results.map((r) => `${r.cid}  ${r.name}  ${r.size}`)
+    )
+  })
+
+export const upload = Command.make("upload", uploadFlags, runUpload).pipe(
+  Command.withDescription("Uploads a file, a folder or stdin; prints the CID"),
+  Command.withExamples([
+    { command: "lighthouse-effect upload photo.jpg --json", description: "Upload a file; {cid,name,size} on stdout" },
+    { command: "tar c dir | lighthouse-effect upload - --name dir.tar", description: "Upload stdin" },
+    {
+      command: "lighthouse-effect upload site/ --skip-unreadable",
+      description: "Upload a folder without its broken links and symlink loops; each one skipped is named on stderr"
+    },
+    { command: "lighthouse-effect upload secret.pdf --encrypted", description: "Encrypt, upload, save the key shards" }
+  ])
+)
+
+/** `upload-encrypted <path>`: the provider's name for `upload --encrypted`. */
+const { encrypted: _always, ...encryptedFlags } = uploadFlags
+export const uploadEncrypted = Command.make("upload-encrypted", encryptedFlags, (flags) =>
+  runUpload({ ...flags, encrypted: true })
+).pipe(Command.withDescription("Same as upload --encrypted (the provider's command name)"))
