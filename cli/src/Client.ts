@@ -8,7 +8,6 @@
  * @since 0.1.0
  */
 import * as Config from "effect/Config"
-import * as Effect from "effect/Effect"
 import { Networks } from "lighthouse-effect"
 import * as LighthouseNode from "lighthouse-effect/node"
 

@@ -11,10 +11,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { Argument, Command, Flag } from "effect/cli"
-import { AccessCondition, AccessControl, Auth } from "lighthouse-effect"
+import { AccessCondition, AccessControl, type Auth } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import { UsageError } from "../Errors.ts"
 import * as Output from "../Output.ts"
@@ -26,15 +25,9 @@ const accessFlags = {
   address: Argument.String("address").pipe(Argument.withDescription("The EVM address to grant or revoke"))
 }
 
-/** Signs in with the wallet and runs `change` with its address and token. */
-const asOwner = <A, E, R>(
-  change: (owner: { readonly address: string; readonly token: Redacted.Redacted<string> }) => Effect.Effect<A, E, R>
-) =>
-  Effect.gen(function* () {
-    const signer = yield* Credentials.signer
-    const token = yield* Auth.Auth.use((auth) => auth.token(signer))
-    return yield* change({ address: signer.address, token })
-  })
+/** Runs `change` with the wallet as the owner (`Auth.Owner`): the library signs in with it. */
+const asOwner = <A, E, R>(change: (owner: Auth.SignerOwner) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Credentials.signer, (signer) => change({ signer }))
 
 export const share = Command.make("share", accessFlags, ({ cid, address }) =>
   Effect.gen(function* () {
@@ -140,16 +133,13 @@ const readConditions = (file: string) =>
     )
   })
 
-/** Signs in with the wallet and sends the conditions with `send` (`apply` or `update`). */
+/** Sends the conditions with `send` (`apply` or `update`), the wallet as the owner. */
 const change = (flags: ChangeFlags, send: "apply" | "update") =>
   Effect.gen(function* () {
     const conditions = yield* readConditions(flags.conditions)
-    const signer = yield* Credentials.signer
-    const token = yield* Auth.Auth.use((auth) => auth.token(signer))
     const input = {
-      address: signer.address,
+      signer: yield* Credentials.signer,
       cid: flags.cid,
-      token,
       conditions,
       aggregator: Option.getOrUndefined(flags.aggregator),
       chainType: Option.getOrUndefined(flags.chainType)
