@@ -27,6 +27,9 @@ import type {
   ApplyFailure,
   ApplyInput,
   ChangeFailure,
+  DelegateInput,
+  DelegationFailure,
+  RevokeDelegatesInput,
   RevokeInput,
   ShareInput,
   TransferInput,
@@ -37,8 +40,6 @@ import type { CidNotFound, InvalidCid, InvalidResponse, NodeError } from "./Erro
 import { type FanOutResult, KeyNodes } from "./KeyNodes.ts"
 
 export * from "./accessControl/Models.ts"
-export { DelegateInput, RevokeDelegatesInput } from "./accessControl/Delegation.ts"
-export type { DelegationFailure } from "./accessControl/Delegation.ts"
 
 // =============================================================================
 // Service
@@ -63,13 +64,9 @@ export interface Service {
   /** Makes `newOwner` the file's owner (`POST /api/transferOwnership/{n}`). */
   readonly transferOwnership: (input: TransferInput) => Effect.Effect<FanOutResult, ChangeFailure>
   /** Lets `delegates` recover the key of every file the owner has (`POST /api/setAllFilesAccess/{n}`); replaces the list. */
-  readonly delegateAllFiles: (
-    input: Delegation.DelegateInput
-  ) => Effect.Effect<FanOutResult, Delegation.DelegationFailure>
+  readonly delegateAllFiles: (input: DelegateInput) => Effect.Effect<FanOutResult, DelegationFailure>
   /** Revokes every delegate of the owner. */
-  readonly revokeDelegates: (
-    input: Delegation.RevokeDelegatesInput
-  ) => Effect.Effect<FanOutResult, Delegation.DelegationFailure>
+  readonly revokeDelegates: (input: RevokeDelegatesInput) => Effect.Effect<FanOutResult, DelegationFailure>
 }
 
 /**

@@ -255,10 +255,12 @@ describe("the owner's shape through the Promise facade", () => {
   const both = { signer: aliceSigner, address: alice.address, token: "jwt" }
 
   it("an owner given both ways, or neither, is an InvalidArgument naming the input", async () => {
-    const share = "Invalid argument to accessControl.share: argument 1 must be { cid, shareTo } with { signer } or { address, token }"
+    const share =
+      "Invalid argument to accessControl.share: argument 1 must be { cid, shareTo } with { signer } or { address, token }"
     assert.strictEqual(await messageOf("accessControl", "share", { cid, shareTo: [], ...both }), share)
     assert.strictEqual(await messageOf("accessControl", "share", { cid, shareTo: [] }), share)
-    const save = "Invalid argument to keyShards.save: argument 1 must be { cid, keyShards, shareTo? } with { signer } or { address, token }"
+    const save =
+      "Invalid argument to keyShards.save: argument 1 must be { cid, keyShards, shareTo? } with { signer } or { address, token }"
     assert.strictEqual(await messageOf("keyShards", "save", { cid, keyShards: [], ...both }), save)
     assert.strictEqual(
       await messageOf("accessControl", "revokeDelegates", {}),

@@ -10,39 +10,12 @@
  *
  * The provider's SDKs have no call for this route; see docs/PROTOCOL.md#account-delegation.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
-import type { SignInFailure } from "../auth/Models.ts"
 import { addressOf, resolveOwner } from "../auth/Owner.ts"
-import type { InvalidPublicKey, NodeError, NodesDisagree } from "../Errors.ts"
 import { parsePublicKey } from "../schema/Address.ts"
-import { Owner, owned } from "../schema/Owner.ts"
-import type { AccessControlDeps } from "./Models.ts"
-
-/**
- * `delegateAllFiles`: the owner (`{ signer }`, or `{ address, token }` with its JWT `jwt:…` or a
- * raw signature of the node message), and the addresses that may recover any of its keys
- * (replacing the owner's delegates; `[]` revokes every one).
- *
- * @category schemas
- */
-export const DelegateInput = owned({ delegates: Schema.Array(Schema.String) })
-/** @category models */
-export type DelegateInput = typeof DelegateInput.Type
-
-/**
- * `revokeDelegates`: the owner.
- *
- * @category schemas
- */
-export const RevokeDelegatesInput = Owner
-/** @category models */
-export type RevokeDelegatesInput = typeof RevokeDelegatesInput.Type
-
-/** Failures of a delegation change: a bad address, a node's refusal, nodes that disagree, signing in. */
-export type DelegationFailure = InvalidPublicKey | NodeError | NodesDisagree | SignInFailure
+import type { AccessControlDeps, DelegateInput, RevokeDelegatesInput } from "./Models.ts"
 
 /** Sets the owner's delegates on the 5 nodes (the delegates' addresses checked first). */
 export const delegateAllFiles = Effect.fn("AccessControl.delegateAllFiles")(function* (

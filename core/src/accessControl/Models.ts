@@ -17,7 +17,7 @@ import * as Schema from "effect/Schema"
 import type { SignInFailure } from "../auth/Models.ts"
 import type { SignerTokens } from "../auth/Owner.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
-import { owned } from "../schema/Owner.ts"
+import { Owner, owned } from "../schema/Owner.ts"
 import { AnyObject, KeyShardInput } from "../schema/Shape.ts"
 
 /**
@@ -140,3 +140,26 @@ export type ApplyFailure =
 
 /** Failures of `share`, `revoke` and `transferOwnership` (signing in included, when a signer is given). */
 export type ChangeFailure = InvalidCid | InvalidPublicKey | NodeRefusal | SignInFailure
+
+/**
+ * `delegateAllFiles`: the owner (`{ signer }`, or `{ address, token }` with its JWT `jwt:…` or a
+ * raw signature of the node message), and the addresses that may recover any of its keys
+ * (replacing the owner's delegates; `[]` revokes every one).
+ *
+ * @category schemas
+ */
+export const DelegateInput = owned({ delegates: Schema.Array(Schema.String) })
+/** @category models */
+export type DelegateInput = typeof DelegateInput.Type
+
+/**
+ * `revokeDelegates`: the owner.
+ *
+ * @category schemas
+ */
+export const RevokeDelegatesInput = Owner
+/** @category models */
+export type RevokeDelegatesInput = typeof RevokeDelegatesInput.Type
+
+/** Failures of a delegation change: a bad address, a node's refusal, nodes that disagree, signing in. */
+export type DelegationFailure = InvalidPublicKey | NodeError | NodesDisagree | SignInFailure

@@ -154,7 +154,6 @@ export const UploadsPageOptions = Schema.Struct({
 /** @category models */
 export type UploadsPageOptions = typeof UploadsPageOptions.Type
 
-
 /** What a pin takes: the CID, and the name its record gets (the CID itself without one). */
 export const PinInput = Schema.Struct({
   cid: Schema.String,

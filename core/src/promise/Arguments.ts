@@ -18,8 +18,15 @@
 import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import type { AccessControl } from "../AccessControl.ts"
-import { DelegateInput, RevokeDelegatesInput } from "../accessControl/Delegation.ts"
-import { ApplyInput, RevokeInput, ShareInput, TransferInput, UpdateInput } from "../accessControl/Models.ts"
+import {
+  ApplyInput,
+  DelegateInput,
+  RevokeDelegatesInput,
+  RevokeInput,
+  ShareInput,
+  TransferInput,
+  UpdateInput
+} from "../accessControl/Models.ts"
 import type { Auth } from "../Auth.ts"
 import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions, TokenCheckInput } from "../auth/Models.ts"
 import type { Download } from "../Download.ts"
