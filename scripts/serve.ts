@@ -15,10 +15,10 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
+import { CliError, CliOutput, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Stdio from "effect/Stdio"
-import { CliError, CliOutput, Command, Flag } from "effect/cli"
 import { DevNetworkError, devFlags, serveDev } from "lighthouse-effect/mocks/dev"
 
 const serve = Command.make(

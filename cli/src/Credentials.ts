@@ -14,13 +14,13 @@
  * @since 0.1.0
  */
 import * as Config from "effect/Config"
+import { Flag, GlobalFlag, Prompt, TerminalCapabilities } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { Flag, GlobalFlag, Prompt, TerminalCapabilities } from "effect/cli"
 import { Signer } from "lighthouse-effect"
 import { missingSecret, UsageError } from "./Errors.ts"
 import * as Keystore from "./Keystore.ts"

@@ -13,11 +13,11 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
+import { Flag, GlobalFlag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { GlobalFlag, Flag } from "effect/cli"
 
 /** The global `--json` flag: one JSON value on stdout instead of text. */
 export const Json = GlobalFlag.Setting("json")({

@@ -8,11 +8,11 @@
  * @since 0.1.0
  */
 import * as Clock from "effect/Clock"
+import { Flag, GlobalFlag, TerminalCapabilities } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { Flag, GlobalFlag, TerminalCapabilities } from "effect/cli"
 import type { Upload } from "lighthouse-effect"
 import * as Output from "./Output.ts"
 

@@ -10,10 +10,10 @@ import { createDecipheriv, scryptSync } from "node:crypto"
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import lighthouse from "@lighthouse-web3/sdk"
+import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
 import { concat, type Hex, keccak256, toHex } from "viem"
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startMockNetwork, type RunningMockNetwork } from "lighthouse-effect/mocks/node"
 import { freshConfigHome, json, run } from "./support.ts"
 
 let mock: RunningMockNetwork

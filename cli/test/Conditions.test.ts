@@ -5,8 +5,8 @@
  */
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startMockNetwork, type RunningMockNetwork } from "lighthouse-effect/mocks/node"
 import { freshConfigHome, json, run } from "./support.ts"
 
 let mock: RunningMockNetwork

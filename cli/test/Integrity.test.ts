@@ -6,8 +6,8 @@
  */
 import { readdir, readFile } from "node:fs/promises"
 import { join } from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { freshConfigHome, json, run } from "./support.ts"
 
 let mock: RunningMockNetwork

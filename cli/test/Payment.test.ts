@@ -6,11 +6,11 @@
  */
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { type Address, zeroAddress } from "viem"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Networks } from "lighthouse-effect"
 import { deployLocal, type LocalDeployment, localTokens, mockStablecoinAbi } from "lighthouse-effect/contracts"
 import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
-import { Networks } from "lighthouse-effect"
+import { type Address, zeroAddress } from "viem"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshConfigHome, json, lastLine, run } from "./support.ts"
 
 const MiB = 1_048_576

@@ -7,13 +7,13 @@
  */
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { HttpResponse, http } from "msw"
-import { type Address, erc20Abi } from "viem"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { deployLocal, type LocalDeployment, testUsdcAbi } from "lighthouse-effect/contracts"
 import { createMockNetwork, type MockNetwork } from "lighthouse-effect/mocks"
 import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
+import { HttpResponse, http } from "msw"
+import { type Address, erc20Abi } from "viem"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshConfigHome, json, lastLine, run } from "./support.ts"
 
 let chain: LocalChain

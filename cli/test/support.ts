@@ -11,11 +11,11 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { ChildProcessSpawner } from "effect/process"
 import * as Sink from "effect/Sink"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
 import * as Terminal from "effect/Terminal"
-import { ChildProcessSpawner } from "effect/process"
 import * as Main from "../src/Main.ts"
 
 export interface Ran {

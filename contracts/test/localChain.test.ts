@@ -1,10 +1,10 @@
 // The local chain helper used by the mocks, the simulate script and the Payment service tests.
 import assert from "node:assert/strict"
 import { after, before, describe, it } from "node:test"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { createPublicClient, createWalletClient, custom, erc20Abi, http, parseEther } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { hardhat } from "viem/chains"
-import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import {
   deployLocal,
   type LocalDeployment,

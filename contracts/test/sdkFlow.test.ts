@@ -5,6 +5,7 @@
 import assert from "node:assert/strict"
 import { readFileSync } from "node:fs"
 import { after, before, describe, it } from "node:test"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import {
   type Abi,
   type Account,
@@ -20,7 +21,6 @@ import {
   type WalletClient,
   zeroAddress
 } from "viem"
-import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { deployLocal, type LocalDeployment, lighthousePaymentAbi, mockStablecoinAbi } from "../abi/index.ts"
 
 const sdkAbi = JSON.parse(readFileSync(new URL("./fixtures/sdk-abi.json", import.meta.url), "utf8")) as Abi

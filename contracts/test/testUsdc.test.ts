@@ -2,9 +2,9 @@
 // signs it) settles on the local chain once, from any submitter.
 import assert from "node:assert/strict"
 import { after, before, describe, it } from "node:test"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { BaseError, ContractFunctionRevertedError, erc20Abi, type Hex, toHex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { deployLocal, type LocalDeployment, testUsdcAbi } from "../abi/index.ts"
 
 describe("TestUsdc with viem", () => {

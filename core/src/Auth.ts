@@ -24,12 +24,11 @@
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
 import * as Semaphore from "effect/Semaphore"
-import * as HttpClient from "effect/http/HttpClient"
 import * as ApiKey from "./auth/ApiKey.ts"
-import * as Hosts from "./internal/Hosts.ts"
 import type {
   ApiFailure,
   ApiKeyInput,
@@ -46,14 +45,15 @@ import * as NodeSignIn from "./auth/NodeSignIn.ts"
 import * as TokenCache from "./auth/TokenCache.ts"
 import * as TokenCheck from "./auth/TokenCheck.ts"
 import type { InvalidPublicKey, InvalidResponse, InvalidSignature, NodeError, SignerError } from "./Errors.ts"
+import * as Hosts from "./internal/Hosts.ts"
 import { KeyNodes } from "./KeyNodes.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
 import type { Signer } from "./Signer.ts"
 
 export * from "./auth/Models.ts"
+export { jwtExpiry } from "./auth/TokenCache.ts"
 export { Credential } from "./schema/Credential.ts"
 export { AddressOwner, Owner, SignerOwner } from "./schema/Owner.ts"
-export { jwtExpiry } from "./auth/TokenCache.ts"
 
 // =============================================================================
 // Service

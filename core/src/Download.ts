@@ -30,20 +30,20 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type { PlatformError } from "effect/PlatformError"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import * as HttpClient from "effect/http/HttpClient"
 import * as Content from "./download/Content.ts"
 import type {
   DecryptFailure,
   DecryptOptions,
   FetchFailure,
-  ToFileFailure,
-  ToFileOptions,
   Options,
   Retrieved,
+  ToFileFailure,
+  ToFileOptions,
   VerificationReport
 } from "./download/Models.ts"
 import * as Verified from "./download/Verified.ts"

@@ -18,10 +18,10 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type { PlatformError } from "effect/PlatformError"
 import type * as Stream from "effect/Stream"
-import * as HttpClient from "effect/http/HttpClient"
 import type {
   ContentUnreachable,
   HttpStatusError,
@@ -48,18 +48,18 @@ import type {
   QuoteInput,
   UploadedFile,
   UploadsOptions,
-  UploadsPageOptions,
   UploadsPage,
+  UploadsPageOptions,
   Usage
 } from "./files/Models.ts"
 import * as Pdp from "./files/Pdp.ts"
 import * as Pin from "./files/Pin.ts"
 import * as FileQuote from "./files/Quote.ts"
 import * as Records from "./files/Records.ts"
-import * as Hosts from "./internal/Hosts.ts"
 import * as Walrus from "./files/Walrus.ts"
-import type { Credential } from "./schema/Credential.ts"
+import * as Hosts from "./internal/Hosts.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
+import type { Credential } from "./schema/Credential.ts"
 import type { WalrusBlobId } from "./schema/Walrus.ts"
 
 export * from "./files/Models.ts"

@@ -12,11 +12,10 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
 import type { InvalidCid } from "./Errors.ts"
 import * as Hosts from "./internal/Hosts.ts"
-import type { Credential } from "./schema/Credential.ts"
 import type {
   IpnsFailure,
   IpnsKey,
@@ -27,6 +26,7 @@ import type {
 } from "./ipns/Models.ts"
 import * as Records from "./ipns/Records.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
+import type { Credential } from "./schema/Credential.ts"
 
 export * from "./ipns/Models.ts"
 

@@ -26,8 +26,8 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
 import type { NodeError, NodesDisagree } from "./Errors.ts"
 import * as Hosts from "./internal/Hosts.ts"
 import * as Call from "./keyNodes/Call.ts"

@@ -61,10 +61,9 @@ export const shardKey = Shamir.shardKey
 export const recoverKey = Shamir.recoverKey
 
 export type { GeneratedKey, RecoverOptions } from "./crypto/Shamir.ts"
-export type { KeyShard } from "./schema/KeyShard.ts"
-
 export * from "./keyShards/Models.ts"
 export { threshold } from "./keyShards/Recover.ts"
+export type { KeyShard } from "./schema/KeyShard.ts"
 
 // =============================================================================
 // Service

@@ -15,8 +15,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type { ConfigConflict } from "./errors/Config.ts"
 import { claim, mark } from "./ConfigClaims.ts"
+import type { ConfigConflict } from "./errors/Config.ts"
 import { defaultNetwork, type NetworkName, type NetworkTable, networks } from "./Networks.ts"
 
 /**

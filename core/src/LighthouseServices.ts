@@ -6,8 +6,8 @@
  * @since 0.1.0
  */
 import type * as FileSystem from "effect/FileSystem"
-import * as Layer from "effect/Layer"
 import type * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
 import { allInOne, type Options, storageServices } from "./AllInOne.ts"
 import type { ConfigConflict } from "./errors/Config.ts"
 import type { Services as StorageServices } from "./LighthouseStorage.ts"

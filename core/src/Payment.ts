@@ -32,9 +32,9 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type * as PlatformError from "effect/PlatformError"
-import * as HttpClient from "effect/http/HttpClient"
 import type { UnreadableEntry } from "./Errors.ts"
 import * as Hosts from "./internal/Hosts.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
@@ -45,8 +45,8 @@ import type {
   ChainFailure,
   FundFailure,
   FundInput,
-  NetworkInput,
   FundResult,
+  NetworkInput,
   Price,
   PriceFailure,
   PriceInput,

@@ -27,8 +27,8 @@ import * as FileJournal from "./pendingKeys/FileJournal.ts"
 import * as Memory from "./pendingKeys/Memory.ts"
 import type { PendingEntry } from "./pendingKeys/Models.ts"
 
-export * from "./pendingKeys/Models.ts"
 export { DIRECTORY_MODE, FILE_MODE } from "./pendingKeys/FileJournal.ts"
+export * from "./pendingKeys/Models.ts"
 export * as Seal from "./pendingKeys/Seal.ts"
 
 // =============================================================================

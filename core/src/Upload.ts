@@ -40,44 +40,44 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as FileSystem from "effect/FileSystem"
-import * as Layer from "effect/Layer"
 import * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { Auth } from "./Auth.ts"
 import type { SignInFailure } from "./auth/Models.ts"
 import type { InvalidPublicKey, JournalFailed } from "./Errors.ts"
+import * as Records from "./files/Records.ts"
+import * as Hosts from "./internal/Hosts.ts"
 import { KeyShards } from "./KeyShards.ts"
 import { LighthouseConfig } from "./LighthouseConfig.ts"
-import * as Hosts from "./internal/Hosts.ts"
-import * as Records from "./files/Records.ts"
 import { PendingKeys } from "./PendingKeys.ts"
 import * as Memory from "./pendingKeys/Memory.ts"
 import * as Encrypted from "./upload/Encrypted.ts"
 import * as Input from "./upload/Input.ts"
 import {
   type CarOptions,
+  type CarRoot,
   type EncryptedNamedOptions,
   type EncryptedUploadFailure,
   type EncryptionOptions,
-  FileReads,
   type FileOptions,
+  FileReads,
   type FolderEntry,
   type NamedOptions,
   type Options,
   type RepairOptions,
-  type UploadFailure,
   type UploadedEntry,
-  type CarRoot
+  type UploadFailure
 } from "./upload/Options.ts"
 import * as Plain from "./upload/Plain.ts"
 import * as Progress from "./upload/Progress.ts"
 import * as Repair from "./upload/Repair.ts"
 
-export { Input, Progress }
 export { SaveGrace } from "./upload/Journal.ts"
-export type { RepairOutcome } from "./upload/Repair.ts"
 export * from "./upload/Options.ts"
+export type { RepairOutcome } from "./upload/Repair.ts"
+export { Input, Progress }
 
 // =============================================================================
 // Service

@@ -11,8 +11,8 @@ import * as Layer from "effect/Layer"
 import { layer, type NodeOptions } from "./LighthouseNode.ts"
 import { type LighthouseClient, makeClient } from "./promise.ts"
 
-export * as FileCipherNode from "./crypto/FileCipherNode.ts"
 export type { ConfigOptions } from "./AllInOne.ts"
+export * as FileCipherNode from "./crypto/FileCipherNode.ts"
 export { layer, layerConfig, type NodeOptions } from "./LighthouseNode.ts"
 export type { Services } from "./LighthouseServices.ts"
 

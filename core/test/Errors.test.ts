@@ -1,5 +1,5 @@
-import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted, Schema } from "effect"
 import * as Errors from "../src/Errors.ts"
 

@@ -5,8 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Random, Redacted } from "effect"
-import { makeFaults } from "lighthouse-effect/mocks"
-import { makeKeyNodes } from "lighthouse-effect/mocks"
+import { makeFaults, makeKeyNodes } from "lighthouse-effect/mocks"
 import * as Auth from "../src/Auth.ts"
 import type { EncryptionFailed, NodeError, NodesDisagree } from "../src/Errors.ts"
 import * as KeyShards from "../src/KeyShards.ts"

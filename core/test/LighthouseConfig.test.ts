@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Layer } from "effect"
 import * as Config from "../src/LighthouseConfig.ts"
-import { withLocalDeployment, networks } from "../src/Networks.ts"
+import { networks, withLocalDeployment } from "../src/Networks.ts"
 
 const fromEnv = (env: Record<string, string>) =>
   Effect.gen(function* () {

@@ -10,8 +10,8 @@ import * as nodePath from "node:path"
 import { NodeFileSystem, NodePath } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { PendingKeys, Signer } from "lighthouse-effect"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 
 const shard = (n: number) => ({ key: `${n}`.repeat(64), index: `${n}f`.repeat(32) })
 const shards = [1, 2, 3, 4, 5].map(shard)

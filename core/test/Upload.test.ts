@@ -6,12 +6,13 @@
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import { CarWriter } from "@ipld/car"
 import { assert, describe, it } from "@effect/vitest"
+import { CarWriter } from "@ipld/car"
 import { Effect, Fiber, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { importer } from "ipfs-unixfs-importer"
 import * as Auth from "../src/Auth.ts"
+import * as FileCipher from "../src/crypto/FileCipher.ts"
 import type {
   AuthTokenMustBeJwt,
   DuplicateFileName,
@@ -25,7 +26,6 @@ import type {
   UploadRejected
 } from "../src/Errors.ts"
 import { SignerError } from "../src/Errors.ts"
-import * as FileCipher from "../src/crypto/FileCipher.ts"
 import * as KeyShards from "../src/KeyShards.ts"
 import * as Upload from "../src/Upload.ts"
 import { alice, aliceSigner, makeHarness, text } from "./upload/harness.ts"

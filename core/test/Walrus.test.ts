@@ -7,8 +7,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { HttpStatusError, InvalidCid, RequestFailed, UploadRejected } from "../src/Errors.ts"
 import * as Download from "../src/Download.ts"
+import type { HttpStatusError, InvalidCid, RequestFailed, UploadRejected } from "../src/Errors.ts"
 import * as Files from "../src/Files.ts"
 import * as Upload from "../src/Upload.ts"
 import { alice, aliceSigner, makeHarness, text } from "./upload/harness.ts"

@@ -2,9 +2,10 @@
  * Cancellation through the Promise facade, over real sockets: a trailing `{ signal }` interrupts
  * the call, the HTTP request is aborted, and the promise rejects with the typed `Aborted`.
  */
+
+import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import * as Errors from "../src/Errors.ts"
 import { createLighthouseNode } from "../src/node.ts"
 import type { LighthouseClient } from "../src/promise.ts"

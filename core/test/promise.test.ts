@@ -2,14 +2,14 @@ import { mkdtemp, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Redacted } from "effect"
+import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startMockNetwork, type RunningMockNetwork } from "lighthouse-effect/mocks/node"
 import * as Errors from "../src/Errors.ts"
 import { createLighthouseNode } from "../src/node.ts"
 import type { LighthouseClient } from "../src/promise.ts"
-import * as Input from "../src/upload/Input.ts"
 import * as Signer from "../src/Signer.ts"
+import * as Input from "../src/upload/Input.ts"
 
 const account = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
 const signer = Signer.makeFromAccount(account)

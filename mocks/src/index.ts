@@ -8,21 +8,7 @@
  *
  * @since 0.1.0
  */
-export {
-  createMockNetwork,
-  type ExtraGateway,
-  type MockHosts,
-  type MockNetwork,
-  type MockNetworkOptions,
-  type MockNetworkState,
-  type NetworkStorage,
-  type SeedAccountOptions
-} from "./MockNetwork.ts"
-export { type BlockStorage, type Blockstore, memoryBlocks } from "./storage/Blocks.ts"
-export { memoryState, type StateStore, StateTables, type StateTable } from "./storage/State.ts"
-export { logRouteErrorsToConsole, type RouteErrorLog, type RouteFailure } from "./http/Guard.ts"
-export { pathGatewayResponse, type PathGatewayContext } from "./gateway/PathGateway.ts"
-export { currentRecord, routingRecordResponse, type SignedRecord, signRecord } from "./ipns/IpnsRecords.ts"
+
 export { type Account, Accounts, DefaultDataLimit, type QuotaUpdate } from "./api/Accounts.ts"
 export { type Deal, type DealOptions, Deals, dealStatusEntry, proofResponse } from "./api/Deals.ts"
 export { type FileRecord, Files } from "./api/Files.ts"
@@ -38,8 +24,23 @@ export {
 } from "./api/Payments.ts"
 export * as Podsi from "./api/Podsi.ts"
 export { DefaultPrices, Tickers } from "./api/Tickers.ts"
-export * from "./faults/index.ts"
-export { makeKeyNodes, type KeyNodes, type KeyNodesOptions } from "./keyNodes/index.ts"
-export { ContentStore } from "./storage/ContentStore.ts"
-export { type AddSettings, addAll, importerOptions } from "./storage/Unixfs.ts"
 export { chainOptions, type X402Parties } from "./chain/ChainOptions.ts"
+export * from "./faults/index.ts"
+export { type PathGatewayContext, pathGatewayResponse } from "./gateway/PathGateway.ts"
+export { logRouteErrorsToConsole, type RouteErrorLog, type RouteFailure } from "./http/Guard.ts"
+export { currentRecord, routingRecordResponse, type SignedRecord, signRecord } from "./ipns/IpnsRecords.ts"
+export { type KeyNodes, type KeyNodesOptions, makeKeyNodes } from "./keyNodes/index.ts"
+export {
+  createMockNetwork,
+  type ExtraGateway,
+  type MockHosts,
+  type MockNetwork,
+  type MockNetworkOptions,
+  type MockNetworkState,
+  type NetworkStorage,
+  type SeedAccountOptions
+} from "./MockNetwork.ts"
+export { type BlockStorage, type Blockstore, memoryBlocks } from "./storage/Blocks.ts"
+export { ContentStore } from "./storage/ContentStore.ts"
+export { memoryState, type StateStore, type StateTable, StateTables } from "./storage/State.ts"
+export { type AddSettings, addAll, importerOptions } from "./storage/Unixfs.ts"

@@ -22,8 +22,8 @@ import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "./
 import { UnsupportedNode } from "./NodeSupport.ts"
 import { openNetworkStorage } from "./storage/OnDisk.ts"
 
-export { type DiskStorage, openNetworkStorage } from "./storage/OnDisk.ts"
 export { UnsupportedNode } from "./NodeSupport.ts"
+export { type DiskStorage, openNetworkStorage } from "./storage/OnDisk.ts"
 
 /** The options, with `storage` on disk under `stateDir` when one is given. */
 export const withStateDir = (options: MockNetworkOptions & { readonly stateDir?: string }): MockNetworkOptions =>

@@ -2,9 +2,10 @@
  * `createMockNetwork` options and helpers: custom hosts, the clock, page size and default quota,
  * starting ticker prices, seeding accounts and quotas, and what `reset` empties.
  */
+
+import { LighthouseConfig } from "lighthouse-effect"
 import { setupServer } from "msw/node"
 import { afterEach, describe, expect, it } from "vitest"
-import { LighthouseConfig } from "lighthouse-effect"
 import { createMockNetwork } from "../src/MockNetwork.ts"
 import { addFile, addFiles } from "./support/upload.ts"
 

@@ -23,7 +23,7 @@ import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { privateKeyToAccount } from "viem/accounts"
 import { type Operation, type OperationInput, PRIVATE_KEY } from "./client.ts"
-import { buildPackage, envNumber, MiB, type Measured, sha256Of } from "./measure.ts"
+import { buildPackage, envNumber, type Measured, MiB, sha256Of } from "./measure.ts"
 import { type Server, startServer } from "./network.ts"
 import * as Report from "./report.ts"
 

@@ -15,7 +15,7 @@
  * @since 0.1.0
  */
 import { execFile } from "node:child_process"
-import { createCipheriv, createDecipheriv, type CipherGCM } from "node:crypto"
+import { type CipherGCM, createCipheriv, createDecipheriv } from "node:crypto"
 import { Session } from "node:inspector/promises"
 import { fileURLToPath } from "node:url"
 import { setFlagsFromString } from "node:v8"

@@ -16,13 +16,14 @@
  * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/crypto.ts` prints the rows and
  * rewrites the `## Crypto` section of BENCHMARKS.md.
  */
-import { type Direction, inChild, type Kind, type Measure, MiB, type PassResult, type Profile } from "./cipher.ts"
-import * as Report from "./report.ts"
+
 import { cpus } from "node:os"
 import { fileURLToPath } from "node:url"
 import * as kavach from "@lighthouse-web3/kavach"
 import { Effect, Redacted } from "effect"
 import { Shamir } from "lighthouse-effect"
+import { type Direction, inChild, type Kind, type Measure, MiB, type PassResult, type Profile } from "./cipher.ts"
+import * as Report from "./report.ts"
 
 export type BenchRow = Report.BenchRow
 

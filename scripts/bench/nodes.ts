@@ -18,15 +18,16 @@
  * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/nodes.ts` prints the rows and rewrites the `## Key nodes` section of
  * BENCHMARKS.md; `run()` returns the rows.
  */
-import * as Report from "./report.ts"
+
 import { cpus } from "node:os"
 import { fileURLToPath } from "node:url"
 import * as kavach from "@lighthouse-web3/kavach"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { privateKeyToAccount } from "viem/accounts"
-import { startMockNetwork } from "lighthouse-effect/mocks/node"
 import { Auth, KeyNodes, KeyShards, LighthouseConfig, Signer } from "lighthouse-effect"
+import { startMockNetwork } from "lighthouse-effect/mocks/node"
+import { privateKeyToAccount } from "viem/accounts"
+import * as Report from "./report.ts"
 
 /** One measured figure: a median wall time in milliseconds over `runs` runs. */
 export interface BenchRow extends Report.BenchRow {

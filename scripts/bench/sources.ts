@@ -30,7 +30,7 @@ import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { Effect, ManagedRuntime } from "effect"
 import { Download, Upload } from "lighthouse-effect"
-import { clientLayer, envNumber, MiB, type Measured, makeFile, measure, sha256Of } from "./measure.ts"
+import { clientLayer, envNumber, type Measured, MiB, makeFile, measure, sha256Of } from "./measure.ts"
 import * as Report from "./report.ts"
 
 type Hosts = Readonly<Record<"api" | "node" | "gateway" | "encryption", string>>

@@ -28,8 +28,7 @@
  * `npx tsx --conditions=@lighthouse-effect/source scripts/bench/transfer.ts` prints the rows and rewrites the `## Transfers` section of
  * BENCHMARKS.md; `run()` returns the rows for `scripts/bench/index.ts`.
  */
-import { clientLayer, envNumber, MiB, type Measured, makeFile, measure, sha256Of } from "./measure.ts"
-import * as Report from "./report.ts"
+
 import { execFile } from "node:child_process"
 import * as fs from "node:fs/promises"
 import { createRequire } from "node:module"
@@ -37,9 +36,11 @@ import { cpus, tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, ManagedRuntime } from "effect"
-import { privateKeyToAccount } from "viem/accounts"
-import { serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { Auth, Download, Signer, Upload } from "lighthouse-effect"
+import { serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { privateKeyToAccount } from "viem/accounts"
+import { clientLayer, envNumber, type Measured, MiB, makeFile, measure, sha256Of } from "./measure.ts"
+import * as Report from "./report.ts"
 
 export type BenchRow = Report.BenchRow
 

@@ -26,7 +26,7 @@ import { Effect, ManagedRuntime } from "effect"
 import { Download, Upload } from "lighthouse-effect"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { privateKeyToAccount } from "viem/accounts"
-import { clientLayer, envNumber, MiB, type Measured, makeFile, measure, sha256Of } from "./measure.ts"
+import { clientLayer, envNumber, type Measured, MiB, makeFile, measure, sha256Of } from "./measure.ts"
 import * as Report from "./report.ts"
 
 type Case = "upload-verified" | "upload-unverified" | "download-verified" | "download-unverified"

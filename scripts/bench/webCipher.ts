@@ -21,8 +21,8 @@ import Chromium from "@sparticuz/chromium"
 import { build } from "esbuild"
 import { type Browser, chromium, type Page } from "playwright-core"
 import * as Report from "./report.ts"
-import type { PassKind, PassRequest, PassResult } from "./webCipherPage.ts"
 import { chunksOf, IV, MASTER, makeBlock, SALT } from "./webCipherInput.ts"
+import type { PassKind, PassRequest, PassResult } from "./webCipherPage.ts"
 
 const MiB = 1024 * 1024
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")

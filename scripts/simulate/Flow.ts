@@ -9,8 +9,8 @@ import { Cause, Clock, Effect, Option, Schema } from "effect"
 import type { Lighthouse } from "lighthouse-effect"
 import type { Env } from "./Environment.ts"
 import type { FlowReport } from "./Report.ts"
-import { describeCause, Recorder, type StepFailed, showError } from "./Step.ts"
 import type { Session } from "./Session.ts"
+import { describeCause, Recorder, type StepFailed, showError } from "./Step.ts"
 
 /** What a flow's steps may use. */
 export type FlowServices = Lighthouse.Services | Env | Session | Recorder

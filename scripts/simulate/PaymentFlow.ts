@@ -8,8 +8,8 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import { formatUnits } from "viem"
 import { Files, Payment } from "lighthouse-effect"
+import { formatUnits } from "viem"
 import { Env, mint, mock } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import * as Format from "./Format.ts"

@@ -9,8 +9,8 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import { erc20Abi, formatUnits } from "viem"
 import { Download, Payment } from "lighthouse-effect"
+import { erc20Abi, formatUnits } from "viem"
 import { ChainCallFailed, Env, mint, x402PayeeIndex } from "./Environment.ts"
 import type { Flow } from "./Flow.ts"
 import * as Format from "./Format.ts"

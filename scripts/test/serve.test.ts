@@ -13,14 +13,14 @@ import { createRequire } from "node:module"
 import * as nodePath from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
-import { type Address, createPublicClient, createWalletClient, erc20Abi, type Hex, http, isAddress } from "viem"
-import { privateKeyToAccount } from "viem/accounts"
-import { hardhat } from "viem/chains"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Networks, Signer } from "lighthouse-effect"
 import { testUsdcAbi } from "lighthouse-effect/contracts"
 import { createLighthouseNode } from "lighthouse-effect/node"
 import type { LighthouseClient } from "lighthouse-effect/promise"
+import { type Address, createPublicClient, createWalletClient, erc20Abi, type Hex, http, isAddress } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { hardhat } from "viem/chains"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 const tsx = createRequire(import.meta.url).resolve("tsx/cli")

@@ -6,13 +6,13 @@
  */
 import { execFile } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
 import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { runSimulation } from "../simulate.ts"
 import { capabilities, formatText, type Report } from "../simulate/Report.ts"
+import { runSimulation } from "../simulate.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 const tsx = createRequire(import.meta.url).resolve("tsx/cli")

@@ -9,10 +9,11 @@
  *
  * @since 0.1.0
  */
+
+import { Argument, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { Argument, Command, Flag } from "effect/cli"
 import { AccessCondition, AccessControl, type Auth } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import { UsageError } from "../Errors.ts"

@@ -7,8 +7,9 @@
  *
  * @since 0.1.0
  */
-import * as Effect from "effect/Effect"
+
 import { Command } from "effect/cli"
+import * as Effect from "effect/Effect"
 import { devFlags, serveDev } from "lighthouse-effect/mocks/dev"
 import { UsageError } from "../Errors.ts"
 import * as Output from "../Output.ts"

@@ -9,13 +9,14 @@
  *
  * @since 0.1.0
  */
+
+import { Argument, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { Argument, Command, Flag } from "effect/cli"
 import { Download } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import { WouldOverwrite } from "../Errors.ts"

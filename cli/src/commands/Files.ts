@@ -7,11 +7,12 @@
  *
  * @since 0.1.0
  */
+
+import { Argument, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { Argument, Command, Flag } from "effect/cli"
 import { Files } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import * as Output from "../Output.ts"

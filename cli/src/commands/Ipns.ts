@@ -4,8 +4,9 @@
  *
  * @since 0.1.0
  */
-import * as Effect from "effect/Effect"
+
 import { Argument, Command } from "effect/cli"
+import * as Effect from "effect/Effect"
 import { Ipns } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import * as Output from "../Output.ts"

@@ -13,18 +13,19 @@
  *
  * @since 0.1.0
  */
+
+import { Argument, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Redacted from "effect/Redacted"
-import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
-import { Argument, Command, Flag } from "effect/cli"
+import { Address, Mime, Networks, Payment } from "lighthouse-effect"
 import { formatUnits, getAddress, isAddress } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { Address, Mime, Networks, Payment } from "lighthouse-effect"
 import * as Client from "../Client.ts"
 import * as Credentials from "../Credentials.ts"
 import { UsageError } from "../Errors.ts"

@@ -11,10 +11,10 @@
  * @since 0.1.0
  */
 import { homedir } from "node:os"
+import { Command, Flag } from "effect/cli"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { Command, Flag } from "effect/cli"
 import { type Errors, PendingKeys, Upload } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import * as Output from "../Output.ts"

@@ -5,10 +5,11 @@
  *
  * @since 0.1.0
  */
+
+import { Argument, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Stdio from "effect/Stdio"
-import { Argument, Command, Flag } from "effect/cli"
 import { PendingKeys, Upload } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import * as Output from "../Output.ts"

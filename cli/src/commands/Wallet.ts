@@ -6,13 +6,14 @@
  *
  * @since 0.1.0
  */
+
+import { Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Command, Flag } from "effect/cli"
 import { Address, Auth } from "lighthouse-effect"
 import { generatePrivateKey } from "viem/accounts"
 import * as Credentials from "../Credentials.ts"

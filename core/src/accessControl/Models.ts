@@ -3,6 +3,10 @@
  *
  * @since 0.1.0
  */
+
+import * as Schema from "effect/Schema"
+import type { SignInFailure } from "../auth/Models.ts"
+import type { SignerTokens } from "../auth/Owner.ts"
 import type {
   AccessDenied,
   CidNotFound,
@@ -13,9 +17,6 @@ import type {
   NodeError,
   NodesDisagree
 } from "../Errors.ts"
-import * as Schema from "effect/Schema"
-import type { SignInFailure } from "../auth/Models.ts"
-import type { SignerTokens } from "../auth/Owner.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
 import { Owner, owned } from "../schema/Owner.ts"
 import { AnyObject, KeyShardInput } from "../schema/Shape.ts"

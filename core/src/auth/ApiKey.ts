@@ -6,13 +6,13 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { reveal } from "../internal/http.ts"
-import { parsePublicKey } from "../schema/Address.ts"
 import type { Signer } from "../Signer.ts"
+import { parsePublicKey } from "../schema/Address.ts"
 import type { ApiKeyInput } from "./Models.ts"
 
 const apiGetMessage = (hosts: Hosts, path: string, publicKey: string) =>

@@ -11,8 +11,8 @@ import * as Schema from "effect/Schema"
 import { InvalidResponse, InvalidSignature } from "../Errors.ts"
 import { reveal } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
-import { parsePublicKey } from "../schema/Address.ts"
 import type { Signer } from "../Signer.ts"
+import { parsePublicKey } from "../schema/Address.ts"
 import type { JwtInput, JwtPair, RefreshInput } from "./Models.ts"
 
 /** `GET /api/message/{address}` answers `[{ message }]`. */

@@ -7,8 +7,8 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
-import type { AddressOwner, Owner } from "../schema/Owner.ts"
 import type { Signer } from "../Signer.ts"
+import type { AddressOwner, Owner } from "../schema/Owner.ts"
 import type { SignInFailure } from "./Models.ts"
 
 /** What resolving needs of `Auth`: a signer's cached JWT. */

@@ -11,15 +11,15 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { Base64Url } from "effect/encoding"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import type * as Semaphore from "effect/Semaphore"
-import { Base64Url } from "effect/encoding"
 import { reveal } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
+import type { Signer } from "../Signer.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { Credential } from "../schema/Credential.ts"
-import type { Signer } from "../Signer.ts"
 import type { JwtPair } from "./Models.ts"
 import { refresh, signIn } from "./NodeSignIn.ts"
 

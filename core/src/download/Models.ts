@@ -3,8 +3,9 @@
  *
  * @since 0.1.0
  */
-import type { SignInFailure } from "../Auth.ts"
+
 import * as Schema from "effect/Schema"
+import type { SignInFailure } from "../Auth.ts"
 import type {
   AllSourcesFailed,
   ContentVerificationFailed,
@@ -27,8 +28,8 @@ import { StorageType } from "../schema/Walrus.ts"
 import type { VerificationReport as Verification } from "../verify/Retrieval.ts"
 import { type SourceReport, sourceFields } from "./SourceOptions.ts"
 
-export type { SourceReport }
 export { expandSources, publicGateways, sourceNames } from "./SourceOptions.ts"
+export type { SourceReport }
 
 /** What a download's verification came to; with `sources`, what each source did. */
 export type VerificationReport = Verification & { readonly sources?: ReadonlyArray<SourceReport> }

@@ -8,8 +8,8 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Stream from "effect/Stream"
 import { NetworkError } from "../Errors.ts"
 import { urlOf } from "../internal/Hosts.ts"
 import { slice } from "../verify/Retrieval.ts"

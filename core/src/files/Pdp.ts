@@ -15,14 +15,14 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { PdpDealTimedOut, PdpSizeLimitExceeded } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
-import type { Credential } from "../schema/Credential.ts"
 import { parseCid } from "../schema/Cid.ts"
+import type { Credential } from "../schema/Credential.ts"
 import { type AwaitPdpDealOptions, type CompletedPdpDeal, PdpDeal } from "./Models.ts"
 import { fileInfo } from "./Records.ts"
 

@@ -8,13 +8,13 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Schema from "effect/Schema"
 import { ContentUnreachable, InvalidArgument } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
-import type { Credential } from "../schema/Credential.ts"
 import { parseCid } from "../schema/Cid.ts"
+import type { Credential } from "../schema/Credential.ts"
 import { PinInput, UploadedFile } from "./Models.ts"
 
 /** The answer of a pin: the record it added to the uploads list. */

@@ -5,16 +5,16 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { ProofNotFound, type RequestFailed, type TransportFailure } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
-import type { Credential } from "../schema/Credential.ts"
 import { parseCid } from "../schema/Cid.ts"
-import { Deal, Deleted, FileInfo, Proof, type UploadedFile, UploadsPage, type UploadsOptions, Usage } from "./Models.ts"
+import type { Credential } from "../schema/Credential.ts"
+import { Deal, Deleted, FileInfo, Proof, type UploadedFile, type UploadsOptions, UploadsPage, Usage } from "./Models.ts"
 
 export const usage = Effect.fn("Files.usage")(function* (hosts: Hosts, apiKey: Credential) {
   return yield* json(hosts.api, HttpClientRequest.get("/api/user/user_data_usage").pipe(withBearer(apiKey)), Usage)

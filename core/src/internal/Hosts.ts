@@ -15,14 +15,14 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import type * as Schema from "effect/Schema"
 import * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type { HttpMethod } from "effect/http/HttpMethod"
 import * as Url from "effect/http/Url"
+import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
 import {
   type HttpStatusError,
   type InvalidResponse,
@@ -31,10 +31,10 @@ import {
   RequestTimedOut,
   type TransportFailure
 } from "../Errors.ts"
+import { causeText, redactUrl, scrub } from "../errors/Redact.ts"
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 import { decodeJson, fromHttpClientError, type StatusStyle, statusError } from "./http.ts"
-import { causeText, redactUrl, scrub } from "../errors/Redact.ts"
 
 /** A host's client: its failures are catalogue errors `E` (its non-2xx wording) or a transport failure. */
 export type Client<E> = HttpClient.HttpClient.With<TransportFailure | E>

@@ -21,9 +21,9 @@ import * as Http from "node:http"
 import * as Https from "node:https"
 import type * as Net from "node:net"
 import type * as Stream from "node:stream"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { freeBytes, markOwned } from "./OwnedBytes.ts"
 
 /** A stream handle as Node's sockets have it: `onread` receives each read's memory. */

@@ -7,11 +7,11 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { HttpStatusError, InvalidResponse, NetworkError, RequestFailed, type TransportFailure } from "../Errors.ts"
 import type { Credential } from "../schema/Credential.ts"
 

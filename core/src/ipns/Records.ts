@@ -6,13 +6,13 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Schema from "effect/Schema"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
-import type { Credential } from "../schema/Credential.ts"
 import { parseCid } from "../schema/Cid.ts"
-import { IpnsKey, IpnsRecord, type PublishRecordInput, PublishedRecord, RemovedKey } from "./Models.ts"
+import type { Credential } from "../schema/Credential.ts"
+import { IpnsKey, IpnsRecord, PublishedRecord, type PublishRecordInput, RemovedKey } from "./Models.ts"
 
 // The provider's client sends these two body-less GETs with a JSON content type; so do we.
 const jsonContent = HttpClientRequest.setHeader("Content-Type", "application/json")

@@ -8,8 +8,8 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Schedule from "effect/Schedule"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Schedule from "effect/Schedule"
 import { NodeError } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
 import { reveal } from "../internal/http.ts"

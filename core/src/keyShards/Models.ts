@@ -3,6 +3,10 @@
  *
  * @since 0.1.0
  */
+
+import * as Schema from "effect/Schema"
+import type { SignInFailure } from "../auth/Models.ts"
+import type { SignerTokens } from "../auth/Owner.ts"
 import type {
   AccessDenied,
   CannotRecoverKey,
@@ -15,14 +19,11 @@ import type {
   KeyNodesUnavailable,
   NodeError
 } from "../Errors.ts"
-import * as Schema from "effect/Schema"
-import type { SignInFailure } from "../auth/Models.ts"
-import type { SignerTokens } from "../auth/Owner.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
 import type * as LighthouseConfig from "../LighthouseConfig.ts"
+import type { KeyShard } from "../schema/KeyShard.ts"
 import { owned } from "../schema/Owner.ts"
 import { Fields, KeyShardInput } from "../schema/Shape.ts"
-import type { KeyShard } from "../schema/KeyShard.ts"
 
 /**
  * `save`: the shards of a freshly encrypted file, and its owner (`{ signer }` or

@@ -9,6 +9,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Random from "effect/Random"
 import * as Schema from "effect/Schema"
+import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import * as Shamir from "../crypto/Shamir.ts"
 import {
   AccessDenied,
@@ -18,7 +19,6 @@ import {
   KeyNodesUnavailable,
   NodeError
 } from "../Errors.ts"
-import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { innermostMessage } from "../internal/nodeAnswers.ts"
 import { allNodes, type KeyNodes } from "../KeyNodes.ts"
 import { parsePublicKey } from "../schema/Address.ts"

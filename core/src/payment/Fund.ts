@@ -13,14 +13,14 @@ import * as Redacted from "effect/Redacted"
 import {
   type Account,
   type Address,
-  type Chain as ViemChain,
   ChainMismatchError,
   erc20Abi,
   type Hex,
   isAddressEqual,
-  parseEventLogs,
   type PublicClient,
+  parseEventLogs,
   type TransactionReceipt,
+  type Chain as ViemChain,
   type WalletClient
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"

@@ -6,15 +6,15 @@
  */
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
-import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as Schema from "effect/Schema"
 import { formatUnits } from "viem"
 import { type HttpStatusError, TickerPriceFailed, type TransportFailure } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
+import * as Sizing from "../upload/Sizing.ts"
 import type { Price, PriceInput, QuoteInput, QuotePathsInput } from "./Models.ts"
 import * as Pricing from "./Pricing.ts"
 import * as Quote from "./Quote.ts"
-import * as Sizing from "../upload/Sizing.ts"
 import { type Resolved, resolve } from "./Target.ts"
 
 const TickerBody = Schema.Union([Schema.Number, Schema.String])

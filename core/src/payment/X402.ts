@@ -23,10 +23,10 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Base64 from "effect/encoding/Base64"
-import * as Result from "effect/Result"
-import * as Schema from "effect/Schema"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { type Address, type Hex, toHex } from "viem"
 import {
   InvalidArgument,

@@ -12,8 +12,8 @@ import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
 import * as Schema from "effect/Schema"
-import { JournalFailed } from "../Errors.ts"
 import { randomBytes } from "../crypto/FileFormat.ts"
+import { JournalFailed } from "../Errors.ts"
 import { type PendingEntry, PendingEntryJson } from "./Models.ts"
 
 export const DIRECTORY_MODE = 0o700

@@ -10,9 +10,9 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as Base64 from "effect/encoding/Base64"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import * as Base64 from "effect/encoding/Base64"
 import { randomBytes } from "../crypto/FileFormat.ts"
 import { JournalEntrySealed, type SignerError } from "../Errors.ts"
 import { KeyShard } from "../schema/KeyShard.ts"

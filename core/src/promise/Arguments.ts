@@ -18,6 +18,7 @@
 import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import type { AccessControl } from "../AccessControl.ts"
+import type { Auth } from "../Auth.ts"
 import {
   ApplyInput,
   DelegateInput,
@@ -27,7 +28,6 @@ import {
   TransferInput,
   UpdateInput
 } from "../accessControl/Models.ts"
-import type { Auth } from "../Auth.ts"
 import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions, TokenCheckInput } from "../auth/Models.ts"
 import type { Download } from "../Download.ts"
 import { DecryptOptions, Options as DownloadOptions, ToFileOptions } from "../download/Models.ts"
@@ -63,11 +63,11 @@ import * as Input from "../upload/Input.ts"
 import {
   CarOptions,
   EncryptedNamedOptions,
-  RepairOptions,
   EncryptionOptions,
   FileOptions,
   NamedOptions,
-  Options
+  Options,
+  RepairOptions
 } from "../upload/Options.ts"
 import { expectedOf } from "./Expected.ts"
 

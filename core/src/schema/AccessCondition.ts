@@ -17,8 +17,8 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import { ConditionValidationError, InvalidCid, InvalidKeyShards, InvalidPublicKey } from "../Errors.ts"
+import { type PublicKey, parsePublicKey } from "./Address.ts"
 import { type Cid, parseCid } from "./Cid.ts"
-import { parsePublicKey, type PublicKey } from "./Address.ts"
 
 // =============================================================================
 // Building blocks

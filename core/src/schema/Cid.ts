@@ -8,10 +8,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { CID } from "multiformats/cid"
 import { base16upper } from "multiformats/bases/base16"
 import { base32, base32upper } from "multiformats/bases/base32"
 import { base58btc } from "multiformats/bases/base58"
+import { CID } from "multiformats/cid"
 import { InvalidCid } from "../Errors.ts"
 import { describeInput } from "./describeInput.ts"
 

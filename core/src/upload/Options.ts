@@ -5,28 +5,28 @@
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
-import * as Schema from "effect/Schema"
 import type { PlatformError } from "effect/PlatformError"
+import * as Schema from "effect/Schema"
 import type { SignInFailure } from "../auth/Models.ts"
 import type {
   AuthTokenMustBeJwt,
   CidMismatch,
   DuplicateFileName,
   EncryptedUploadIncomplete,
-  JournalFailed,
-  PendingKeysUnfinished,
   FileStreamError,
-  UploadConnectionReset,
   InvalidPublicKey,
   InvalidUploadInput,
+  JournalFailed,
+  PendingKeysUnfinished,
   RequestFailed,
   TransportFailure,
   UnreadableEntry,
+  UploadConnectionReset,
   UploadRejected
 } from "../Errors.ts"
 import { UnreadableReason } from "../Errors.ts"
-import { Credential } from "../schema/Credential.ts"
 import { isNode } from "../internal/runtime.ts"
+import { Credential } from "../schema/Credential.ts"
 import { owned } from "../schema/Owner.ts"
 import { StorageType } from "../schema/Walrus.ts"
 import type * as Progress from "./Progress.ts"

@@ -12,8 +12,8 @@ import * as Input from "./Input.ts"
 import {
   BodyMode,
   type CarOptions,
-  type FolderEntry,
   type FileOptions,
+  type FolderEntry,
   type NamedOptions,
   type Options,
   type UploadFailure

@@ -15,22 +15,22 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import { resolveOwner } from "../auth/Owner.ts"
 import { PendingKeysUnfinished } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
-import type { Credential } from "../schema/Credential.ts"
+import { reveal } from "../internal/http.ts"
 import type { PendingEntry } from "../pendingKeys/Models.ts"
 import { open } from "../pendingKeys/Seal.ts"
 import { parsePublicKey } from "../schema/Address.ts"
+import type { Credential } from "../schema/Credential.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
-import { resolveOwner } from "../auth/Owner.ts"
 import type { AddressOwner } from "../schema/Owner.ts"
 import { type EncryptedDeps, isJwt, type Options } from "./Encrypted.ts"
 import { type Journal, journalFor, openingKey, toHex } from "./Journal.ts"
 import type { RepairOptions } from "./Options.ts"
-import { reveal } from "../internal/http.ts"
 
 /** An upload record as the uploads list gives it (the fields repair reads). */
 export interface StoredRecord {

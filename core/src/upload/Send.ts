@@ -6,11 +6,11 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HttpBody from "effect/http/HttpBody"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
-import * as HttpBody from "effect/http/HttpBody"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import {
   type FileStreamError,
   InvalidResponse,
@@ -21,11 +21,11 @@ import {
 import { type Hosts, resolvedUrl, uploadNodeOf } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
 import type { Credential } from "../schema/Credential.ts"
+import type { StorageType } from "../schema/Walrus.ts"
 import * as Multipart from "./Multipart.ts"
 import { BodyMode, type DealParameters, type UploadFailure } from "./Options.ts"
 import * as Progress from "./Progress.ts"
 import * as Response from "./Response.ts"
-import type { StorageType } from "../schema/Walrus.ts"
 
 /** One upload request, as it goes on the wire: built once per upload, from the operation's own request. */
 export interface SendRequest {

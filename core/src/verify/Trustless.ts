@@ -10,9 +10,9 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as Stream from "effect/Stream"
 import type { CID } from "multiformats/cid"
 import { type HttpStatusError, NetworkError, type TransportFailure } from "../Errors.ts"
 import { type ContentVerificationFailed, UnverifiableGateway, VerificationUnsupported } from "../errors/Verification.ts"

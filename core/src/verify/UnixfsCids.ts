@@ -10,17 +10,18 @@
  *
  * @since 0.1.0
  */
+
+import * as dagPb from "@ipld/dag-pb"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
-import { type FileDag, finish, newFileDag, write } from "../unixfs/FileDag.ts"
 import { encodeData } from "../unixfs/Data.ts"
+import { type FileDag, finish, newFileDag, write } from "../unixfs/FileDag.ts"
 import { andThen, dagPbCidOf, type Pending } from "../unixfs/Hashing.ts"
 import { kuboLayout, type Layout } from "../unixfs/Layout.ts"
 import { type Built, normalPath, treeEntries } from "../unixfs/Tree.ts"
-import * as dagPb from "@ipld/dag-pb"
 
 /** The node's import settings, as the `add` request's query gives them. */
 export interface AddSettings {

@@ -7,10 +7,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Config, ConfigProvider, Duration, Effect, Layer } from "effect"
-import { afterAll, beforeAll } from "vitest"
-import { Lighthouse } from "lighthouse-effect"
-import { Errors, LighthouseConfig, LighthouseStorage } from "lighthouse-effect"
+import { Errors, Lighthouse, LighthouseConfig, LighthouseStorage } from "lighthouse-effect"
 import * as LighthouseNode from "lighthouse-effect/node"
+import { afterAll, beforeAll } from "vitest"
 import { hostsNamed, originsOf, production, reachEveryHost, serveNetworks } from "./networks.ts"
 
 const fromEnvironment = hostsNamed("env")

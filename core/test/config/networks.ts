@@ -3,9 +3,9 @@
  * by origin, and one program that reaches all six hosts: the tests ask where requests went.
  */
 import { Effect } from "effect"
+import { createMockNetwork, type MockHosts, type MockNetwork } from "lighthouse-effect/mocks"
 import { setupServer } from "msw/node"
 import { afterAll, beforeAll, beforeEach } from "vitest"
-import { createMockNetwork, type MockHosts, type MockNetwork } from "lighthouse-effect/mocks"
 import * as Auth from "../../src/Auth.ts"
 import * as Download from "../../src/Download.ts"
 import * as Files from "../../src/Files.ts"

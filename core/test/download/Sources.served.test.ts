@@ -3,8 +3,9 @@
  * gateways, each on its own port with its own faults, read through the Promise facade (which
  * takes the same `sources`, `strategy` and `stallTimeout` options, decoded by the same schema).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { createLighthouseNode } from "../../src/node.ts"
 import type { LighthouseClient } from "../../src/promise.ts"
 import { alice } from "../upload/harness.ts"

@@ -4,8 +4,9 @@
  * request and the server's text; each request and its answer's status are logged at debug level;
  * a host that is no URL is a `ConfigError` when the layer is built, not a `Network error` later.
  */
-import { assert, describe, it } from "@effect/vitest"
+
 import { createServer } from "node:net"
+import { assert, describe, it } from "@effect/vitest"
 import { Config, ConfigProvider, Effect, Exit, Layer, Logger, References } from "effect"
 import { Errors, Files, Lighthouse, LighthouseConfig, Upload } from "lighthouse-effect"
 import { startMockNetwork } from "lighthouse-effect/mocks/node"

@@ -10,11 +10,11 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import type { Address } from "viem"
 import type { LocalDeployment } from "lighthouse-effect/contracts"
 import { mockStablecoinAbi } from "lighthouse-effect/contracts"
 import { createMockNetwork } from "lighthouse-effect/mocks"
 import type { LocalChain } from "lighthouse-effect/mocks/chain"
+import type { Address } from "viem"
 import * as KeyShards from "../../src/KeyShards.ts"
 import * as Signer from "../../src/Signer.ts"
 import { cid } from "../support/accounts.ts"

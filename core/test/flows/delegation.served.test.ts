@@ -4,8 +4,8 @@
  * revokes and the delegate is refused with the typed `AccessDenied`.
  */
 import { Effect, Redacted } from "effect"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import * as KeyShards from "../../src/KeyShards.ts"
 import { createLighthouseNode } from "../../src/node.ts"
 import type { LighthouseClient } from "../../src/promise.ts"

@@ -5,20 +5,21 @@
  * `ReceivedPayment` events (`syncPayments`), and the user's data limit, read over the API with
  * `Files.usage`, rises by at least what was priced.
  */
-import { assert, describe, it } from "@effect/vitest"
+
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import type { Address } from "viem"
-import { afterAll } from "vitest"
 import type { LocalDeployment } from "lighthouse-effect/contracts"
 import { createMockNetwork, type MockNetwork } from "lighthouse-effect/mocks"
-import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
 import type { LocalChain } from "lighthouse-effect/mocks/chain"
-import * as Config from "../../src/LighthouseConfig.ts"
+import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
+import type { Address } from "viem"
+import { afterAll } from "vitest"
 import * as Files from "../../src/Files.ts"
+import * as Lighthouse from "../../src/Lighthouse.ts"
+import * as Config from "../../src/LighthouseConfig.ts"
 import * as Payment from "../../src/Payment.ts"
 import { chainTransport, localNetworks, mint, withDeployedChain } from "../support/chain.ts"
-import * as Lighthouse from "../../src/Lighthouse.ts"
 
 // =============================================================================
 // Harness

@@ -13,9 +13,9 @@
  * Requests are counted where they arrive: a zero-delay `slow` fault on a route counts its hits.
  */
 import { Effect, Redacted } from "effect"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import type { FaultScope } from "lighthouse-effect/mocks"
+import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { createLighthouseNode } from "../../src/node.ts"
 import type { LighthouseClient } from "../../src/promise.ts"
 import * as Signer from "../../src/Signer.ts"

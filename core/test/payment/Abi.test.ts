@@ -6,8 +6,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { Abi } from "viem"
 import { lighthousePaymentAbi, mockStablecoinAbi } from "lighthouse-effect/contracts"
+import type { Abi } from "viem"
 import { paymentAbi, tokenAbi } from "../../src/payment/Abi.ts"
 
 type Parameter = {

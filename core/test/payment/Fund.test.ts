@@ -7,6 +7,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
+import { type LocalDeployment, lighthousePaymentAbi, mockStablecoinAbi } from "lighthouse-effect/contracts"
+import type { LocalChain } from "lighthouse-effect/mocks/chain"
 import {
   type Address,
   BaseError,
@@ -19,10 +21,8 @@ import {
   zeroAddress
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { type LocalDeployment, lighthousePaymentAbi, mockStablecoinAbi } from "lighthouse-effect/contracts"
-import type { LocalChain } from "lighthouse-effect/mocks/chain"
-import * as Config from "../../src/LighthouseConfig.ts"
 import type { ChainError, ContractReverted, OtherContractError } from "../../src/Errors.ts"
+import * as Config from "../../src/LighthouseConfig.ts"
 import * as Payment from "../../src/Payment.ts"
 import { ChainTransport, fromViemError } from "../../src/payment/Chain.ts"
 import { chainTransport, localNetworks, mint, withDeployedChain } from "../support/chain.ts"

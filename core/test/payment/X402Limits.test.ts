@@ -6,12 +6,12 @@
  * signs once; `x402Quote` shows the terms without an account.
  */
 import fc from "fast-check"
+import { createLighthouseNode } from "lighthouse-effect/node"
 import { HttpResponse, http } from "msw"
 import { setupServer } from "msw/node"
 import { type Address, getAddress, type LocalAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { createLighthouseNode } from "lighthouse-effect/node"
 
 const api = "https://x402.hostile.test"
 const baseUsdc = getAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")

@@ -3,10 +3,10 @@
  * two local stablecoins deployed: one chain for a test file, and the arrangements tests make on it.
  */
 import { Effect, Layer } from "effect"
-import { type Address, custom } from "viem"
-import { afterAll, beforeAll } from "vitest"
 import { deployLocal, type LocalDeployment, mockStablecoinAbi } from "lighthouse-effect/contracts"
 import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
+import { type Address, custom } from "viem"
+import { afterAll, beforeAll } from "vitest"
 import { withLocalDeployment } from "../../src/Networks.ts"
 import { ChainTransport } from "../../src/payment/Chain.ts"
 

@@ -4,10 +4,10 @@
 import { Layer } from "effect"
 import * as AccessControl from "../../src/AccessControl.ts"
 import * as Auth from "../../src/Auth.ts"
-import * as Config from "../../src/LighthouseConfig.ts"
+import * as Nodes from "../../src/KeyNodes.ts"
 import * as KeyShards from "../../src/KeyShards.ts"
 import * as Lighthouse from "../../src/Lighthouse.ts"
-import * as Nodes from "../../src/KeyNodes.ts"
+import * as Config from "../../src/LighthouseConfig.ts"
 
 /** `services` over the key nodes, the configuration (requests time out after a minute unless `options` say otherwise) and `fetch`. */
 export const overKeyNodes = <A, E, R>(services: Layer.Layer<A, E, R>, options: Config.PartialOptions = {}) =>

@@ -13,8 +13,8 @@ import { fixedSize } from "ipfs-unixfs-importer/chunker"
 import { balanced } from "ipfs-unixfs-importer/layout"
 import { pseudoRandomBytes } from "lighthouse-effect/mocks/testing"
 import { sha256 } from "multiformats/hashes/sha2"
-import { type AddSettings, calculatorWith, cidsOf } from "../../src/verify/UnixfsCids.ts"
 import { kuboLayout, type Layout } from "../../src/unixfs/Layout.ts"
+import { type AddSettings, calculatorWith, cidsOf } from "../../src/verify/UnixfsCids.ts"
 
 /**
  * SHA-256 now (as on Node) or as a promise (as with Web Crypto in browsers): the builder must

@@ -2,9 +2,10 @@
  * Sizing files for a quote: one walk for both quotes (a path, a folder, paths given as a list),
  * sizes of files in memory, and the media type rule (given type, else from the name, else `null`).
  */
+
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, FileSystem, Path, Stream } from "effect"
-import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Input from "../../src/upload/Input.ts"
 import * as Mime from "../../src/upload/Mime.ts"
 import * as Sizing from "../../src/upload/Sizing.ts"

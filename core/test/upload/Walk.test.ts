@@ -10,9 +10,9 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { NodeFileSystem } from "@effect/platform-node"
-import { describe, expect, it } from "vitest"
 import { Effect, FileSystem } from "effect"
 import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
 import * as Walk from "../../src/upload/Walk.ts"
 
 /** A generated entry: a file of some bytes, a folder, or a link to the `pick`-th candidate target. */

@@ -12,11 +12,11 @@ import * as nodePath from "node:path"
 import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import { afterAll, beforeAll, beforeEach, expect, it as vitestIt } from "vitest"
 import { Errors, Files, Signer, Upload } from "lighthouse-effect"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
-import { createLighthouseNode } from "lighthouse-effect/node"
 import * as LighthouseNode from "lighthouse-effect/node"
+import { createLighthouseNode } from "lighthouse-effect/node"
+import { afterAll, beforeAll, beforeEach, expect, it as vitestIt } from "vitest"
 
 const { Input } = Upload
 /** Hardhat's second test wallet. */

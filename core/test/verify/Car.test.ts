@@ -5,9 +5,9 @@
  * fails with the matching `ContentVerificationFailed`, and never gives out other bytes.
  */
 import { assert, describe, it } from "@effect/vitest"
+import * as dagPb from "@ipld/dag-pb"
 import { Effect, Exit, Stream } from "effect"
 import * as fc from "fast-check"
-import * as dagPb from "@ipld/dag-pb"
 import { varint } from "multiformats"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"

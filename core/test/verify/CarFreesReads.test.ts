@@ -13,9 +13,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import * as fc from "fast-check"
+import { carHeader, carSection } from "lighthouse-effect/mocks/testing"
 import { DownstreamCopies, markOwned, releaseOwned } from "../../src/internal/OwnedBytes.ts"
 import { verifyCarFreeingReads } from "../../src/verify/Car.ts"
-import { carHeader, carSection } from "lighthouse-effect/mocks/testing"
 import { type Block, type ImportShape, importDag, trustlessBlocks } from "./fixtures.ts"
 
 const MiB = 1024 * 1024

@@ -3,11 +3,12 @@
  * the upload path: the same roots for every header `@ipld/car` writes, and `undefined` wherever
  * `readHeader` throws (malformed DAG-CBOR, other keys, other versions, bytes missing or extra).
  */
-import { bytesReader, readHeader } from "@ipld/car/decoder"
+
 import { describe, expect, it } from "@effect/vitest"
+import { bytesReader, readHeader } from "@ipld/car/decoder"
 import fc from "fast-check"
-import { CID } from "multiformats/cid"
 import { varint } from "multiformats"
+import { CID } from "multiformats/cid"
 import { sha256 } from "multiformats/hashes/sha2"
 import { carV1Roots } from "../../src/verify/CarHeader.ts"
 import { encodeCar } from "./fixtures.ts"

@@ -10,9 +10,9 @@
 import { importer } from "ipfs-unixfs-importer"
 import { fixedSize } from "ipfs-unixfs-importer/chunker"
 import { balanced } from "ipfs-unixfs-importer/layout"
+import { type Block, carHeader, carSection, trustlessBlocks as gatewayBlocks } from "lighthouse-effect/mocks/testing"
 import { base58btc } from "multiformats/bases/base58"
 import type { CID } from "multiformats/cid"
-import { type Block, carHeader, carSection, trustlessBlocks as gatewayBlocks } from "lighthouse-effect/mocks/testing"
 
 export type { Block }
 

@@ -6,8 +6,9 @@
  * that address (`issueMessage` → `redeemSignature`); a message can be redeemed once. The same
  * signature scheme makes the one-time upload token `address$signature` the provider accepts.
  */
-import { recoverMessageAddress } from "viem"
+
 import { Address } from "lighthouse-effect"
+import { recoverMessageAddress } from "viem"
 
 /** Bytes. The provider's documented example account has 1 GiB. */
 export const DefaultDataLimit = 1024 * 1024 * 1024

@@ -6,18 +6,19 @@
  *
  * @since 0.1.0
  */
+
+import type { CID } from "multiformats/cid"
 import type { Faults } from "../faults/index.ts"
 import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import { bearerToken } from "../http/Request.ts"
 import { authenticationFailed } from "../http/Respond.ts"
+import type { NodeStat } from "../storage/Dag.ts"
 import type { Account, Accounts } from "./Accounts.ts"
 import type { Deals } from "./Deals.ts"
 import type { Files } from "./Files.ts"
 import type { IpnsKeys } from "./Ipns.ts"
 import type { PdpDeals } from "./PdpDeals.ts"
 import type { Tickers } from "./Tickers.ts"
-import type { CID } from "multiformats/cid"
-import type { NodeStat } from "../storage/Dag.ts"
 import type { WalrusBlobs } from "./WalrusBlobs.ts"
 
 export interface ApiHostContext {

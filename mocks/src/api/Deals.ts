@@ -10,11 +10,11 @@
 import { CarWriter } from "@ipld/car"
 import type { CID } from "multiformats/cid"
 import {
-  aggregate,
   type AggregateProof,
+  aggregate,
   commP,
-  maxIndexEntries,
   indexStart,
+  maxIndexEntries,
   type Piece,
   pieceCid,
   toHex

@@ -11,7 +11,7 @@
  * `sync()` reads the logs from the block after the last one it read up to the chain's head; each
  * log (transaction hash + log index) is credited once.
  */
-import { type Address, parseAbi, type PublicClient, zeroAddress } from "viem"
+import { type Address, type PublicClient, parseAbi, zeroAddress } from "viem"
 import type { Accounts } from "./Accounts.ts"
 import type { Tickers } from "./Tickers.ts"
 

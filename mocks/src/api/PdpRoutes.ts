@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { HttpResponse, type HttpHandler, http } from "msw"
+import { type HttpHandler, HttpResponse, http } from "msw"
 import { cidParam } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
 import type { Account } from "./Accounts.ts"

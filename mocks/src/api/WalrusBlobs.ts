@@ -11,8 +11,9 @@
  *
  * @since 0.1.0
  */
-import { CID } from "multiformats/cid"
+
 import { base64url } from "multiformats/bases/base64"
+import { CID } from "multiformats/cid"
 import { sha256 } from "viem"
 
 const blobIdPrefix = new TextEncoder().encode("walrus blob\n")

@@ -14,9 +14,9 @@
 import { type HttpHandler, http } from "msw"
 import { cidParam, queryOf } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
-import type { WalrusBlobs } from "./WalrusBlobs.ts"
 import type { Account } from "./Accounts.ts"
 import { type ApiHostContext, authed, route } from "./Context.ts"
+import type { WalrusBlobs } from "./WalrusBlobs.ts"
 
 const blobsOf = (walrus: WalrusBlobs, request: Request): Response => {
   const param = cidParam(request)

@@ -8,8 +8,9 @@
  *
  * @since 0.1.0
  */
-import type { Account, Address, Chain, PublicClient, Transport, WalletClient } from "viem"
+
 import { type LocalDeployment, localTokens } from "lighthouse-effect/contracts"
+import type { Account, Address, Chain, PublicClient, Transport, WalletClient } from "viem"
 import type { MockNetworkOptions } from "../MockNetwork.ts"
 
 /** Who takes x402 payments on the chain. */

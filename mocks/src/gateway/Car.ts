@@ -9,10 +9,10 @@
  * (their bytes are in the CID); with `dups=n` a block is sent once.
  */
 import * as CarBufferWriter from "@ipld/car/buffer-writer"
+import { varint } from "multiformats"
 import { base58btc } from "multiformats/bases/base58"
 import type { CID } from "multiformats/cid"
 import { identity } from "multiformats/hashes/identity"
-import { varint } from "multiformats"
 import { type Blockstore, blockSize } from "../storage/Blocks.ts"
 import {
   type Resolution,

@@ -19,16 +19,17 @@
  * The Walrus gateway (`https://gateway-walrus.lighthouse.storage`) is the same gateway limited by
  * `holds` to content stored on Walrus: anything else is a 404 `{"error":"… is not stored on Walrus"}`.
  */
-import type { CID } from "multiformats/cid"
+
 import { type HttpHandler, http } from "msw"
+import type { CID } from "multiformats/cid"
 import type { Files } from "../api/Files.ts"
 import type { IpnsKeys } from "../api/Ipns.ts"
 import type { Faults } from "../faults/index.ts"
-import { currentRecord, routingRecordResponse, type SignedRecord } from "../ipns/IpnsRecords.ts"
-import { cidOf, type PublishedRecords, routingPutResponse } from "../ipns/PublishedRecords.ts"
 import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import { parseCid } from "../http/Request.ts"
 import { errorResponse } from "../http/Respond.ts"
+import { currentRecord, routingRecordResponse, type SignedRecord } from "../ipns/IpnsRecords.ts"
+import { cidOf, type PublishedRecords, routingPutResponse } from "../ipns/PublishedRecords.ts"
 import { ContentNotFound } from "../storage/Blocks.ts"
 import type { ContentStore } from "../storage/ContentStore.ts"
 import { NotAFile, NotUnixFs } from "../storage/Dag.ts"

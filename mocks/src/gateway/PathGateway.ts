@@ -16,11 +16,11 @@
  */
 import { Mime } from "lighthouse-effect"
 import type { CID } from "multiformats/cid"
-import { type Blockstore, ContentNotFound, readBlock } from "../storage/Blocks.ts"
-import { listDirectory, NotAFile, readFile, type Resolution, resolvePath, statNode } from "../storage/Dag.ts"
-import { carBlocks, carContentType, carLength, carStream, carVariant } from "./Car.ts"
 import { MediaTypes } from "../http/MediaTypes.ts"
 import { normalizeIpnsName, recordResponse, type SignedRecord } from "../ipns/IpnsRecords.ts"
+import { type Blockstore, ContentNotFound, readBlock } from "../storage/Blocks.ts"
+import { listDirectory, NotAFile, type Resolution, readFile, resolvePath, statNode } from "../storage/Dag.ts"
+import { carBlocks, carContentType, carLength, carStream, carVariant } from "./Car.ts"
 import { type CarOptions, negotiateFormat, parseRange } from "./Negotiate.ts"
 
 /** What an IPNS name points at now, with the record that says so. */

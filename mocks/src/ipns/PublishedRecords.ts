@@ -18,9 +18,9 @@ import { ipnsValidator } from "ipns/validator"
 import { base36 } from "multiformats/bases/base36"
 import { CID } from "multiformats/cid"
 import type { MultihashDigest } from "multiformats/hashes/interface"
+import { MediaTypes } from "../http/MediaTypes.ts"
 import { concatBytes } from "../storage/Blocks.ts"
 import { normalizeIpnsName, routingName, type SignedRecord } from "./IpnsRecords.ts"
-import { MediaTypes } from "../http/MediaTypes.ts"
 
 /** The best record offered for each name. */
 export class PublishedRecords {

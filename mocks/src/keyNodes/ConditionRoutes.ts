@@ -20,8 +20,8 @@
  * @since 0.1.0
  */
 import { Effect, Result } from "effect"
-import { type HttpHandler, http } from "msw"
 import { AccessCondition, Cid } from "lighthouse-effect"
+import { type HttpHandler, http } from "msw"
 import { type KeyNodeContext, type NodeCall, nodeRoute, withFaults } from "./Context.ts"
 import { type FileRecord, zeroAddress } from "./NodeState.ts"
 import { accessDenied, badRequest, cidNotFound, invalidCid, reply, success } from "./Replies.ts"

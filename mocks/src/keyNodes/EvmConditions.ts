@@ -14,8 +14,9 @@
  *
  * @since 0.1.0
  */
-import { type AbiFunction, erc20Abi, erc721Abi, erc1155Abi, type PublicClient } from "viem"
+
 import type { AccessCondition } from "lighthouse-effect"
+import { type AbiFunction, erc20Abi, erc721Abi, erc1155Abi, type PublicClient } from "viem"
 import { type ComparatorSymbol, compare } from "./Comparator.ts"
 import { type EvaluationContext, subjectOf, substitute } from "./Parameters.ts"
 

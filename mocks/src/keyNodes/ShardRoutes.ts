@@ -19,12 +19,13 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
 import { Cid } from "lighthouse-effect"
+import { type HttpHandler, http } from "msw"
 import { normalizeAddress } from "./Auth.ts"
 import { conditionsGrant } from "./Conditions.ts"
-import { isDelegate } from "./DelegationRoutes.ts"
 import { type KeyNodeContext, type NodeCall, nodeRoute, parseAddressList, type Step } from "./Context.ts"
+import { isDelegate } from "./DelegationRoutes.ts"
 import type { FileRecord, KeyShard, Release } from "./NodeState.ts"
 import { accessDenied, badRequest, cidNotFound, invalidAddress, invalidCid, reply, success } from "./Replies.ts"
 

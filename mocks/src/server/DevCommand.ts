@@ -5,10 +5,11 @@
  * loaded (`DevNetwork.ts`) only when it starts, so the command line that registers `dev` pays
  * nothing for it on its other commands.
  */
+
+import { type Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { type Command, Flag } from "effect/cli"
 import type { DevNetwork, DevNetworkOptions } from "./DevNetwork.ts"
 
 /** Why the network did not start: a value it cannot serve, ports taken (a line each), or a failure. */

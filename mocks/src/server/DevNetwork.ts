@@ -21,8 +21,8 @@ import { type FaultKind, type HostName, HostNames } from "../faults/Faults.ts"
 import { logRouteErrorsToConsole } from "../http/Guard.ts"
 import type { MockNetwork, MockNetworkOptions } from "../MockNetwork.ts"
 import { devClockPath } from "./DevClock.ts"
-import { armGatewayFaults, gatewayFaultText, parseGatewayFaults } from "./GatewayFaults.ts"
 import { DevNetworkError } from "./DevCommand.ts"
+import { armGatewayFaults, gatewayFaultText, parseGatewayFaults } from "./GatewayFaults.ts"
 import { DefaultPorts, PortInUse, serveMockNetwork } from "./serve.ts"
 
 /** What the network is started with, every value checked. */

@@ -17,6 +17,7 @@ import type { HostName } from "../faults/index.ts"
 import { HostNames } from "../faults/index.ts"
 import { createMockNetwork, type MockNetwork, type MockNetworkOptions } from "../MockNetwork.ts"
 import { withStateDir } from "../node.ts"
+import { releaseOwnedChunk } from "../storage/Release.ts"
 import type { SweepResult } from "../storage/Sweep.ts"
 import {
   answerDevClock,
@@ -27,7 +28,6 @@ import {
   makeDevClock,
   ownOrigins
 } from "./DevClock.ts"
-import { releaseOwnedChunk } from "../storage/Release.ts"
 import { drained, requestBody, sized } from "./RequestBody.ts"
 
 export interface ServeOptions extends MockNetworkOptions {
@@ -294,6 +294,6 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
   }
 }
 
-export { pointProviderSdkAt } from "./providerSdk.ts"
 export { type DevClock, type DevClockState, devClockPath, makeDevClock } from "./DevClock.ts"
 export { armGatewayFaults, gatewayFaultText, parseGatewayFaults } from "./GatewayFaults.ts"
+export { pointProviderSdkAt } from "./providerSdk.ts"

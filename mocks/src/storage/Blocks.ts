@@ -8,8 +8,9 @@
  * as kubo's does: a CIDv0 and the CIDv1 of the same dag-pb block name the same bytes. Identity CIDs
  * are answered from the CID itself and never stored.
  */
-import { IdentityBlockstore } from "blockstore-core/identity"
+
 import { BaseBlockstore } from "blockstore-core/base"
+import { IdentityBlockstore } from "blockstore-core/identity"
 import type { Blockstore } from "interface-blockstore"
 import { NotFoundError } from "interface-store"
 import { base58btc } from "multiformats/bases/base58"

@@ -16,8 +16,8 @@ import type { CID } from "multiformats/cid"
 import { identity } from "multiformats/hashes/identity"
 import { sha256 } from "multiformats/hashes/sha2"
 import {
-  type Blockstore,
   type BlockStorage,
+  type Blockstore,
   countBlocks,
   makeStager,
   memoryBlocks,
@@ -29,9 +29,9 @@ import {
   type Block,
   type DirectoryEntry,
   listDirectory,
+  type NodeStat,
   NotAFile,
   NotUnixFs,
-  type NodeStat,
   readFile,
   resolvePath,
   statNode,

@@ -10,7 +10,7 @@ import { FsBlockstore } from "blockstore-fs"
 import { NextToLast } from "blockstore-fs/sharding"
 import { NotFoundError } from "interface-store"
 import type { CID } from "multiformats/cid"
-import { type Blockstore, type BlockStorage, type SizedBlockstore, SizedIdentityBlockstore } from "./Blocks.ts"
+import { type BlockStorage, type Blockstore, type SizedBlockstore, SizedIdentityBlockstore } from "./Blocks.ts"
 import { markFreshReads } from "./Release.ts"
 
 /** `blockstore-fs` that reads a block in one piece, and tells its length from its file's without opening it. */

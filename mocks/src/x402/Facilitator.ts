@@ -22,6 +22,10 @@
  *
  * @since 0.1.0
  */
+
+import { Payment } from "lighthouse-effect"
+import { testUsdcAbi } from "lighthouse-effect/contracts"
+import { base64 } from "multiformats/bases/base64"
 import {
   type Account,
   type Address,
@@ -35,9 +39,6 @@ import {
   verifyTypedData,
   type WalletClient
 } from "viem"
-import { base64 } from "multiformats/bases/base64"
-import { Payment } from "lighthouse-effect"
-import { testUsdcAbi } from "lighthouse-effect/contracts"
 
 /** What the network accepts for one resource (x402 version 1 `PaymentRequirements`). */
 export interface PaymentRequirements {

@@ -4,11 +4,11 @@
  */
 import { Effect, Exit, Schema } from "effect"
 import fc from "fast-check"
+import { Walrus } from "lighthouse-effect"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import { describe, expect, it } from "vitest"
-import { Walrus } from "lighthouse-effect"
 import { WalrusBlobs, walrusBlobId } from "../../src/api/WalrusBlobs.ts"
 
 const rawCid = (bytes: Uint8Array) => CID.createV1(raw.code, sha256.digest(bytes) as never).toString()

@@ -4,14 +4,14 @@
  * lie replaces every CID of its answer.
  */
 import { Effect, Stream } from "effect"
-import { CID } from "multiformats/cid"
 import { type Errors, Verify } from "lighthouse-effect"
+import { CID } from "multiformats/cid"
 import { describe, expect, it } from "vitest"
-import { GatewayLies, type GatewayLie, OTHER_FILE, tellLie } from "../../src/faults/Lies.ts"
-import { ContentStore } from "../../src/storage/ContentStore.ts"
+import { type GatewayLie, GatewayLies, OTHER_FILE, tellLie } from "../../src/faults/Lies.ts"
 import { pathGatewayResponse } from "../../src/gateway/PathGateway.ts"
 import { parseCid } from "../../src/http/Request.ts"
 import { type BlockStorage, memoryBlocks } from "../../src/storage/Blocks.ts"
+import { ContentStore } from "../../src/storage/ContentStore.ts"
 import { addAll } from "../../src/storage/Unixfs.ts"
 
 const bytes = new Uint8Array(700 * 1024).map((_, i) => (i * 7 + (i >> 10)) & 0xff)

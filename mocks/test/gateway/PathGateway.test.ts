@@ -15,11 +15,11 @@ import { CID } from "multiformats/cid"
 import { sha256 } from "multiformats/hashes/sha2"
 import { beforeAll, describe, expect, it } from "vitest"
 import { ipnsIdOf } from "../../src/api/Ipns.ts"
-import { signRecord } from "../../src/ipns/IpnsRecords.ts"
 import { type IpnsResolution, pathGatewayResponse } from "../../src/gateway/PathGateway.ts"
+import { parseCid } from "../../src/http/Request.ts"
+import { signRecord } from "../../src/ipns/IpnsRecords.ts"
 import { memoryBlockstore } from "../../src/storage/Blocks.ts"
 import { walkDag } from "../../src/storage/Dag.ts"
-import { parseCid } from "../../src/http/Request.ts"
 import { pseudoRandomBytes } from "../../src/testing/Bytes.ts"
 
 const bytesOf = pseudoRandomBytes

@@ -9,13 +9,13 @@
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import kavach from "@lighthouse-web3/kavach"
+import { mockStablecoinAbi, mockStablecoinBytecode } from "lighthouse-effect/contracts"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { setupServer } from "msw/node"
 import solc from "solc"
 import type { Abi, Account, Chain, Hex, PublicClient, Transport, WalletClient } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { mockStablecoinAbi, mockStablecoinBytecode } from "lighthouse-effect/contracts"
-import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { makeKeyNodes } from "../../src/keyNodes/index.ts"
 import {
   blockNumberAtLeast,

@@ -6,8 +6,9 @@
  * so that 1 000 requests for as many addresses show the bound), and an expired message can
  * neither be exchanged for a JWT nor used as a bearer token.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { cids, wallets } from "./support.ts"
 
 let served: ServedMockNetwork

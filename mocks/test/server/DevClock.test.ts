@@ -4,11 +4,12 @@
  * are 400s. A web page cannot move it: a body that is not `application/json` is 415, another
  * origin is 403 (its preflight too), and the clock stays where it was.
  */
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
 import { Signer } from "lighthouse-effect"
 import { createLighthouseNode } from "lighthouse-effect/node"
 import type { LighthouseClient } from "lighthouse-effect/promise"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeDevClock } from "../../src/server/DevClock.ts"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
 

@@ -6,8 +6,9 @@
  * name the caller does not hold), never a dropped connection, and the victim account's files,
  * quota, API keys, IPNS keys and key shards are exactly as they were.
  */
-import fc from "fast-check"
+
 import { Redacted } from "effect"
+import fc from "fast-check"
 import { Signer } from "lighthouse-effect"
 import { createLighthouseNode } from "lighthouse-effect/node"
 import type { LighthouseClient } from "lighthouse-effect/promise"

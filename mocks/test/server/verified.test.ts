@@ -15,8 +15,8 @@ import {
 } from "@helia/delegated-routing-v1-http-api-client"
 import { withHTTP } from "@helia/http"
 import { createVerifiedFetch, type VerifiedFetch } from "@helia/verified-fetch"
-import lighthouse from "@lighthouse-web3/sdk"
 import { generateKeyPair } from "@libp2p/crypto/keys"
+import lighthouse from "@lighthouse-web3/sdk"
 import { createHeliaLight } from "helia"
 import { createIPNSRecord, marshalIPNSRecord } from "ipns"
 import { base36 } from "multiformats/bases/base36"
@@ -24,8 +24,8 @@ import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pointProviderSdkAt } from "../../src/server/providerSdk.ts"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
-import { addFile, addFiles } from "../support/upload.ts"
 import { pseudoRandomBytes } from "../../src/testing/Bytes.ts"
+import { addFile, addFiles } from "../support/upload.ts"
 
 const MiB = 1024 * 1024
 // Hardhat's account #3: a throw-away key for the local network only.

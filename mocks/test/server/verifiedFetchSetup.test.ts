@@ -5,8 +5,9 @@
  * (when the gateway answered that route 404 the same call waited 30 s and failed). Also what that
  * route answers over a socket: the gateway's peer id and the address the client reached it at.
  */
-import { request as httpRequest } from "node:http"
+
 import { readFile } from "node:fs/promises"
+import { request as httpRequest } from "node:http"
 import { createVerifiedFetch, type VerifiedFetch } from "@helia/verified-fetch"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"

@@ -5,8 +5,8 @@
  * layout), and whole-DAG walks.
  */
 import * as dagPb from "@ipld/dag-pb"
-import fc from "fast-check"
 import { MemoryBlockstore } from "blockstore-core/memory"
+import fc from "fast-check"
 import { walkPath } from "ipfs-unixfs-exporter"
 import { importer } from "ipfs-unixfs-importer"
 import { fixedSize } from "ipfs-unixfs-importer/chunker"

@@ -4,8 +4,8 @@
  * block whose links cannot be read (dag-cbor) stops the sweep before anything is removed.
  */
 import { CarWriter } from "@ipld/car"
-import { ed25519 } from "@noble/curves/ed25519.js"
 import * as dagCbor from "@ipld/dag-cbor"
+import { ed25519 } from "@noble/curves/ed25519.js"
 import { getResponse } from "msw"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"

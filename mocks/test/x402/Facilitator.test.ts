@@ -4,11 +4,12 @@
  * funds (underpayment, another token, expired, replayed, a payer without funds, another payee,
  * a header that is not a payment).
  */
+
+import { deployLocal, type LocalDeployment, testUsdcAbi } from "lighthouse-effect/contracts"
+import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { type Address, erc20Abi, type Hex, toHex } from "viem"
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { deployLocal, type LocalDeployment, testUsdcAbi } from "lighthouse-effect/contracts"
-import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import {
   decodePaymentHeader,
   type FacilitatorOptions,

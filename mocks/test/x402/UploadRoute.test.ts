@@ -7,10 +7,10 @@
  * None of these touch the chain: the facilitator's clients point at a closed port.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http"
+import { base64 } from "multiformats/bases/base64"
 import { type Address, createPublicClient, createWalletClient, http } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { hardhat } from "viem/chains"
-import { base64 } from "multiformats/bases/base64"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
 

@@ -4,10 +4,11 @@
  * `nodejs_compat` is on by default), so the flags `no_nodejs_compat` and `no_nodejs_compat_v2`
  * turn it off. Outbound `fetch` may reach loopback only (the served local network).
  */
-import { createRequire } from "node:module"
+
 import { type ChildProcess, spawn } from "node:child_process"
 import { copyFile, mkdir, writeFile } from "node:fs/promises"
-import { createServer, connect } from "node:net"
+import { createRequire } from "node:module"
+import { connect, createServer } from "node:net"
 import { join } from "node:path"
 import { runProcess } from "./processes.ts"
 

@@ -4,8 +4,8 @@
  * as JSON, by the same rules the key nodes apply, then set on all 5 key nodes by the owner.
  */
 import { Effect } from "effect"
-import { type FormEvent, useState } from "react"
 import { type AccessCondition, AccessControl, type Signer } from "lighthouse-effect"
+import { type FormEvent, useState } from "react"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { DetailsList } from "../ui/DetailsList.tsx"

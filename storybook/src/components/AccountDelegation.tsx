@@ -5,8 +5,8 @@
  * shards only while the delegation stands.
  */
 import { Effect } from "effect"
-import { useState } from "react"
 import { AccessControl, Download, KeyShards, type Signer } from "lighthouse-effect"
+import { useState } from "react"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { DetailsList } from "../ui/DetailsList.tsx"

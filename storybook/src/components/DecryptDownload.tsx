@@ -6,8 +6,8 @@
  * that names the CID and what was wrong.
  */
 import { Effect } from "effect"
-import { type FormEvent, useEffect, useMemo, useState } from "react"
 import { Download, Files, KeyShards, type Signer } from "lighthouse-effect"
+import { type FormEvent, useEffect, useMemo, useState } from "react"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { TextField } from "../ui/Field.tsx"

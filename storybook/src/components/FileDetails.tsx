@@ -3,8 +3,8 @@
  * providers, and the proof that the file is inside a deal's piece (PoDSI) once a deal is made.
  */
 import { Effect } from "effect"
-import { type FormEvent, useState } from "react"
 import { type Errors, Files } from "lighthouse-effect"
+import { type FormEvent, useState } from "react"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { DetailsList } from "../ui/DetailsList.tsx"

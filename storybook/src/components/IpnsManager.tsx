@@ -3,8 +3,8 @@
  * the name stays), see where each name points, remove a key.
  */
 import { Effect } from "effect"
-import { useCallback, useEffect, useState } from "react"
 import { Ipns } from "lighthouse-effect"
+import { useCallback, useEffect, useState } from "react"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { type Column, DetailsTable } from "../ui/DetailsTable.tsx"

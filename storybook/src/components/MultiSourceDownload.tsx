@@ -5,8 +5,8 @@
  * why one was dropped (`lied: block … had other bytes`, `HTTP 429`).
  */
 import { Effect } from "effect"
-import { type FormEvent, useState } from "react"
 import { Download } from "lighthouse-effect"
+import { type FormEvent, useState } from "react"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { type Column, DetailsTable } from "../ui/DetailsTable.tsx"

@@ -1,5 +1,5 @@
+import { bytesForPayment, DefaultDataLimit } from "lighthouse-effect/mocks"
 import { expect } from "storybook/test"
-import { DefaultDataLimit, bytesForPayment } from "lighthouse-effect/mocks"
 import preview from "../../.storybook/preview.ts"
 import { deployment, mint, walletClientOf } from "../demo/chain.ts"
 import { demo, startDemo } from "../demo/DemoNetwork.ts"

@@ -4,9 +4,9 @@
  * the native coin), and shows the account's data limit before and after.
  */
 import { Effect } from "effect"
+import { Files, Payment } from "lighthouse-effect"
 import { type FormEvent, useState } from "react"
 import type { WalletClient } from "viem"
-import { Files, Payment } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { DetailsList } from "../ui/DetailsList.tsx"

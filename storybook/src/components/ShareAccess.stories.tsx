@@ -1,7 +1,7 @@
 import { expect } from "storybook/test"
 import preview from "../../.storybook/preview.ts"
-import { demo, startDemo } from "../demo/DemoNetwork.ts"
 import { uploadEncrypted } from "../demo/arrange.ts"
+import { demo, startDemo } from "../demo/DemoNetwork.ts"
 import { paste } from "../demo/paste.ts"
 import { alice, bob, carol } from "../demo/wallets.ts"
 import { withDemoRuntime } from "../demo/withDemoRuntime.tsx"

@@ -4,8 +4,8 @@
  * afterwards is what the nodes now hold.
  */
 import { Effect } from "effect"
-import { useState } from "react"
 import { AccessControl, type Signer } from "lighthouse-effect"
+import { useState } from "react"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { DetailsList } from "../ui/DetailsList.tsx"

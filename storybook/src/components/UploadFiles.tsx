@@ -6,8 +6,8 @@
  * wallet (and whoever it shares with) can recover it.
  */
 import { Effect } from "effect"
+import { Errors, type Signer, Upload } from "lighthouse-effect"
 import { type FormEvent, useState } from "react"
-import { Errors, Upload, type Signer } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { type Column, DetailsTable } from "../ui/DetailsTable.tsx"

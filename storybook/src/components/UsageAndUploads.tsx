@@ -3,8 +3,8 @@
  * at a time (the API's cursor is the last record of the page before).
  */
 import { Effect } from "effect"
-import { useEffect, useState } from "react"
 import { Files } from "lighthouse-effect"
+import { useEffect, useState } from "react"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { type Column, DetailsTable } from "../ui/DetailsTable.tsx"

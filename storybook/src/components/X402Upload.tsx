@@ -5,9 +5,9 @@
  * transaction and the stored CID; a refused payment shows its error, and nothing was stored.
  */
 import { Effect } from "effect"
+import { Payment } from "lighthouse-effect"
 import { useState } from "react"
 import type { Address, LocalAccount } from "viem"
-import { Payment } from "lighthouse-effect"
 import { useEffectCall } from "../runtime/useEffectCall.ts"
 import { CallStatus } from "../ui/CallStatus.tsx"
 import { DetailsList } from "../ui/DetailsList.tsx"

@@ -9,9 +9,9 @@
  * ```
  */
 import type { Effect } from "effect"
-import { type HttpHandler, http } from "msw"
 import type { LocalDeployment } from "lighthouse-effect/contracts"
 import { createMockNetwork, type MockNetwork } from "lighthouse-effect/mocks"
+import { type HttpHandler, http } from "msw"
 import { type LighthouseRuntime, type LighthouseServices, makeRuntime } from "../runtime/LighthouseLayer.ts"
 import { mockOptionsFor, networksFor, publicClient, x402OptionsFor } from "./chain.ts"
 import { alice, bob } from "./wallets.ts"

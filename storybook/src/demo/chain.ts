@@ -3,12 +3,13 @@
  * scripts and by the tests' global setup), the payment contract and test stablecoins deployed on
  * it on demand, and viem clients for the demo wallets.
  */
+
+import { Networks } from "lighthouse-effect"
+import { deployLocal, type LocalDeployment, mockStablecoinAbi } from "lighthouse-effect/contracts"
+import { chainOptions } from "lighthouse-effect/mocks"
 import { type Address, createPublicClient, createWalletClient, http } from "viem"
 import { mnemonicToAccount } from "viem/accounts"
 import { hardhat } from "viem/chains"
-import { deployLocal, mockStablecoinAbi, type LocalDeployment } from "lighthouse-effect/contracts"
-import { Networks } from "lighthouse-effect"
-import { chainOptions } from "lighthouse-effect/mocks"
 import { testMnemonic } from "./wallets.ts"
 
 export const rpcUrl = "http://127.0.0.1:8545"

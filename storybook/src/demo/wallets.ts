@@ -2,8 +2,9 @@
  * The demo's people: accounts of Hardhat's public test mnemonic, so the same addresses are funded
  * on the local chain. Each has a signer for the library and a fixed API key on the mock network.
  */
-import { type HDAccount, mnemonicToAccount } from "viem/accounts"
+
 import { Signer } from "lighthouse-effect"
+import { type HDAccount, mnemonicToAccount } from "viem/accounts"
 
 /** Hardhat's (and anvil's) public test mnemonic: never hold real funds with it. */
 export const testMnemonic = "test test test test test test test test test test test junk"

@@ -3,8 +3,8 @@
  * same schema the key nodes validate with, so that a mistake shows before anything is sent.
  */
 import { Effect, Result } from "effect"
-import { useMemo } from "react"
 import { AccessCondition } from "lighthouse-effect"
+import { useMemo } from "react"
 import { conditionOf, type FormCondition } from "./FormCondition.ts"
 
 export type EditMode = "form" | "json"
