@@ -28,8 +28,10 @@ const strategies = [
 
 const fetchFrom = Effect.fnUntraced(function* (cid: string, sources: ReadonlyArray<string>, strategy: Strategy) {
   const download = yield* Download.Download
-  // Small ranges so that even a small file is shared among the gateways.
-  const { bytes, verification } = yield* download.retrieve(cid, { sources, strategy, rangeSize: 256 * 1024 })
+  // Split: small ranges, so that even a small file is shared among the gateways (the other
+  // strategies take no ranges and refuse the option).
+  const options = strategy === "split" ? { sources, strategy, rangeSize: 256 * 1024 } : { sources, strategy }
+  const { bytes, verification } = yield* download.retrieve(cid, options)
   return { size: bytes.length, verified: verification.verified, sources: verification.sources ?? [] }
 })
 
