@@ -169,7 +169,7 @@ describe("the banner's client lines", () => {
   })
   afterAll(() => rm(dir, { recursive: true, force: true }))
 
-  /** The banner's lines from `import` to the end of `Lighthouse.layer({ … })`, as a module. */
+  /** The banner's lines from `import` to the end of `LighthouseNode.layer({ … })`, as a module. */
   const clientLines = (banner: string) => {
     const lines = banner.split("\n")
     const start = lines.findIndex((line) => line.startsWith("  import "))
@@ -195,7 +195,10 @@ describe("the banner's client lines", () => {
           module: "ESNext",
           moduleResolution: "Bundler",
           customConditions: ["@lighthouse-effect/source"],
-          paths: { "lighthouse-effect": [join(root, "core/src/index.ts")] },
+          paths: {
+            "lighthouse-effect": [join(root, "core/src/index.ts")],
+            "lighthouse-effect/node": [join(root, "core/src/node.ts")]
+          },
           strict: true,
           exactOptionalPropertyTypes: true,
           noUncheckedIndexedAccess: true,

@@ -69,7 +69,7 @@ interface ServeExtension {
     /** Added to the `--json` line under the extension's id. */
     readonly json?: unknown
     /**
-     * Lines added to the `Lighthouse.layer({ … })` options the banner suggests; they may use
+     * Lines added to the `LighthouseNode.layer({ … })` options the banner suggests; they may use
      * `Networks` and `Address` from `lighthouse-effect`.
      */
     readonly layerOptions?: ReadonlyArray<string>
@@ -330,8 +330,9 @@ const readyJson = (
 const layerSnippet = (urls: Served["urls"], started: ReadonlyArray<StartedExtension>) => {
   const networkLines = started.flatMap((service) => service.layerOptions)
   return [
-    `import { ${networkLines.length === 0 ? "Lighthouse" : "Address, Lighthouse, Networks"} } from "lighthouse-effect"`,
-    "const layer = Lighthouse.layer({",
+    ...(networkLines.length === 0 ? [] : ['import { Address, Networks } from "lighthouse-effect"']),
+    'import * as LighthouseNode from "lighthouse-effect/node"',
+    "const layer = LighthouseNode.layer({",
     `  hosts: { api: "${urls.api}", node: "${urls.node}",`,
     `    gateway: "${urls.gateway}", encryption: "${urls.encryption}" },`,
     ...networkLines.map((line) => `  ${line}`),
