@@ -14,7 +14,7 @@ import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/moc
 import { concat, type Hex, keccak256, toHex } from "viem"
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome, json, run } from "./support.ts"
+import { freshConfigHome, json, run } from "./support/commands.ts"
 
 let mock: RunningMockNetwork
 /** How far the network's clock is ahead of the machine's (PDP deals show up 20 minutes after a request). */

@@ -9,8 +9,8 @@ import { createServer, type Server } from "node:net"
 import * as nodePath from "node:path"
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./executable.ts"
-import { freshConfigHome, lastLine } from "./support.ts"
+import { freshConfigHome, lastLine } from "./support/commands.ts"
+import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
 
 let executable: Executable
 let dev: Dev | undefined

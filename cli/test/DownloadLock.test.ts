@@ -15,8 +15,8 @@ import { importer } from "ipfs-unixfs-importer"
 import { carHeader, carSection, trustlessBlocks } from "lighthouse-effect/mocks/testing"
 import { CID } from "multiformats/cid"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Executable } from "./executable.ts"
-import { freshConfigHome } from "./support.ts"
+import { freshConfigHome } from "./support/commands.ts"
+import { buildExecutable, type Executable } from "./support/executable.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 const content = new Uint8Array(700 * 1024).map((_, i) => (i * 37 + (i >> 12)) & 0xff)

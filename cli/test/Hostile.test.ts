@@ -19,8 +19,8 @@ import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./executable.ts"
-import { freshConfigHome } from "./support.ts"
+import { freshConfigHome } from "./support/commands.ts"
+import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 let executable: Executable

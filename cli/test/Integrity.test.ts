@@ -8,7 +8,7 @@ import { readdir, readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome, json, run } from "./support.ts"
+import { freshConfigHome, json, run } from "./support/commands.ts"
 
 let mock: RunningMockNetwork
 beforeAll(() => {

@@ -11,7 +11,7 @@ import { deployLocal, type LocalDeployment, localTokens, mockStablecoinAbi } fro
 import { type LocalChain, startLocalChain } from "lighthouse-effect/mocks/chain"
 import { type Address, zeroAddress } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome, json, lastLine, run } from "./support.ts"
+import { freshConfigHome, json, lastLine, run } from "./support/commands.ts"
 
 const MiB = 1_048_576
 

@@ -7,7 +7,7 @@ import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome, json, run } from "./support.ts"
+import { freshConfigHome, json, run } from "./support/commands.ts"
 
 let mock: RunningMockNetwork
 beforeAll(() => {

@@ -14,7 +14,7 @@ import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/moc
 import { HttpResponse, http } from "msw"
 import { type Address, erc20Abi } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome, json, lastLine, run } from "./support.ts"
+import { freshConfigHome, json, lastLine, run } from "./support/commands.ts"
 
 let chain: LocalChain
 let deployment: LocalDeployment

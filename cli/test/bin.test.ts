@@ -8,8 +8,8 @@ import { readFile, stat, writeFile } from "node:fs/promises"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./executable.ts"
-import { freshConfigHome } from "./support.ts"
+import { freshConfigHome } from "./support/commands.ts"
+import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 let executable: Executable

@@ -9,8 +9,8 @@ import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Executable } from "./executable.ts"
-import { freshConfigHome } from "./support.ts"
+import { freshConfigHome } from "./support/commands.ts"
+import { buildExecutable, type Executable } from "./support/executable.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 let executable: Executable

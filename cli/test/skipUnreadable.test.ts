@@ -8,8 +8,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./executable.ts"
-import { freshConfigHome } from "./support.ts"
+import { freshConfigHome } from "./support/commands.ts"
+import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
 
 let executable: Executable
 let dev: Dev | undefined

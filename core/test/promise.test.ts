@@ -10,8 +10,9 @@ import { createLighthouseNode } from "../src/node.ts"
 import type { LighthouseClient } from "../src/promise.ts"
 import * as Signer from "../src/Signer.ts"
 import * as Input from "../src/upload/Input.ts"
+import { alice } from "./support/accounts.ts"
 
-const account = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
+const account = alice
 const signer = Signer.makeFromAccount(account)
 
 describe("Promise facade over the composed layer", () => {

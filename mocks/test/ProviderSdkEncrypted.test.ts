@@ -10,7 +10,7 @@ import { join } from "node:path"
 import lighthouse from "@lighthouse-web3/sdk"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { settle } from "./keyNodes/support.ts"
+import { settle } from "./support/keyNodes.ts"
 import { sdkHarness } from "./support/sdk.ts"
 
 const wallet = privateKeyToAccount(generatePrivateKey())

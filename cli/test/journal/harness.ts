@@ -19,7 +19,7 @@ import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mock
 import * as LighthouseNode from "lighthouse-effect/node"
 import { getResponse, http } from "msw"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { buildExecutable, type Executable } from "../executable.ts"
+import { buildExecutable, type Executable } from "../support/executable.ts"
 
 const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 

@@ -6,19 +6,17 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
-import { privateKeyToAccount } from "viem/accounts"
 import * as Auth from "../../src/Auth.ts"
 import type * as Errors from "../../src/Errors.ts"
 import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as LighthouseNode from "../../src/LighthouseNode.ts"
 import * as Signer from "../../src/Signer.ts"
+import { alice } from "../support/accounts.ts"
 import { production, reachEveryHost, serveNetworks } from "./networks.ts"
 
 const { sent } = serveNetworks([production])
 
-const signer = Signer.makeFromAccount(
-  privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
-)
+const signer = Signer.makeFromAccount(alice)
 
 /** Every host once, and a key-node sign-in (a `GET` and a `POST` with a JSON body). */
 const program = Effect.gen(function* () {

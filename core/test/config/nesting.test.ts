@@ -5,7 +5,6 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { privateKeyToAccount } from "viem/accounts"
 import * as Auth from "../../src/Auth.ts"
 import * as Files from "../../src/Files.ts"
 import * as Lighthouse from "../../src/Lighthouse.ts"
@@ -13,6 +12,7 @@ import * as LighthouseConfig from "../../src/LighthouseConfig.ts"
 import * as LighthouseNode from "../../src/LighthouseNode.ts"
 import * as LighthouseStorage from "../../src/LighthouseStorage.ts"
 import * as Signer from "../../src/Signer.ts"
+import { alice } from "../support/accounts.ts"
 import { apiKey, hostsNamed, originsOf, reachEveryHost, serveNetworks } from "./networks.ts"
 
 const first = hostsNamed("first")
@@ -73,9 +73,7 @@ describe("an all-in-one layer nested in another", () => {
 })
 
 describe("one layer value provided twice is one client; two calls are two", () => {
-  const signer = Signer.makeFromAccount(
-    privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
-  )
+  const signer = Signer.makeFromAccount(alice)
   /** The key-node requests of a sign-in through the `Auth` in context (none when its cache holds a token). */
   const signIn = Effect.gen(function* () {
     const before = sent.length

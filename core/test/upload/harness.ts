@@ -9,7 +9,6 @@ import { Layer } from "effect"
 import { createMockNetwork, type MockNetworkOptions } from "lighthouse-effect/mocks"
 import { http } from "msw"
 import { setupServer } from "msw/node"
-import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, beforeEach } from "vitest"
 import * as Auth from "../../src/Auth.ts"
 import * as Download from "../../src/Download.ts"
@@ -21,6 +20,7 @@ import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as Config from "../../src/LighthouseConfig.ts"
 import * as Signer from "../../src/Signer.ts"
 import * as Upload from "../../src/Upload.ts"
+import { alice, bob } from "../support/accounts.ts"
 
 export interface Logged {
   readonly method: string
@@ -31,8 +31,7 @@ export interface Logged {
 }
 
 /** Well-known test wallets (Hardhat's). */
-export const alice = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")
-export const bob = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a")
+export { alice, bob }
 export const aliceSigner = Signer.makeFromAccount(alice)
 export const bobSigner = Signer.makeFromAccount(bob)
 

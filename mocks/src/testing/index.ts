@@ -1,9 +1,10 @@
 /**
  * What tests of every area share about the local network's content (`lighthouse-effect/mocks/testing`):
- * reproducible bytes, and the blocks and CARs a trustless gateway answers, worked out from the
+ * the fixed test wallets and CIDs, reproducible bytes, and the blocks and CARs a trustless gateway answers, worked out from the
  * UnixFS layout alone (apart from both the gateway and the client's walk).
  *
  * @since 0.1.0
  */
 export { lcgMegabyte, pseudoRandomBytes } from "./Bytes.ts"
 export { type Block, carHeader, carSection, type GetBlock, trustlessBlocks } from "./Trustless.ts"
+export { testCids, testKeys, testWallets } from "./Wallets.ts"

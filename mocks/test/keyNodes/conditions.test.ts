@@ -16,7 +16,7 @@ import {
   serveKeyNodes,
   shard,
   wallets
-} from "./support.ts"
+} from "../support/keyNodes.ts"
 
 const { keyNodes } = serveKeyNodes()
 

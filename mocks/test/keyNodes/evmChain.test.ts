@@ -28,7 +28,7 @@ import {
   signIn,
   wallets,
   watch
-} from "./support.ts"
+} from "../support/keyNodes.ts"
 
 const require = createRequire(import.meta.url)
 

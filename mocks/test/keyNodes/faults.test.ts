@@ -7,7 +7,7 @@ import kavach from "@lighthouse-web3/kavach"
 import { beforeEach, describe, expect, it, vi } from "vitest"
 import { makeFaults } from "../../src/faults/index.ts"
 import { type NodeId, nodeIds } from "../../src/keyNodes/index.ts"
-import { call, cids, jwtFor, serveKeyNodes, settle, shard, wallets } from "./support.ts"
+import { call, cids, jwtFor, serveKeyNodes, settle, shard, wallets } from "../support/keyNodes.ts"
 
 const faults = makeFaults()
 const { keyNodes } = serveKeyNodes({ faults })

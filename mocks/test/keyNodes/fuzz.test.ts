@@ -7,7 +7,7 @@ import fc from "fast-check"
 import { setupServer } from "msw/node"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeKeyNodes } from "../../src/keyNodes/index.ts"
-import { call, cids, jwtFor, shard, wallets } from "./support.ts"
+import { call, cids, jwtFor, shard, wallets } from "../support/keyNodes.ts"
 
 const keyNodes = makeKeyNodes()
 const server = setupServer(...keyNodes.handlers)

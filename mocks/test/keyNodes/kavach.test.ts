@@ -6,7 +6,15 @@
  */
 import kavach from "@lighthouse-web3/kavach"
 import { describe, expect, it } from "vitest"
-import { blockNumberAtLeast, cids, erc20Balance, fantomToken, serveKeyNodes, settle, wallets } from "./support.ts"
+import {
+  blockNumberAtLeast,
+  cids,
+  erc20Balance,
+  fantomToken,
+  serveKeyNodes,
+  settle,
+  wallets
+} from "../support/keyNodes.ts"
 
 const { keyNodes } = serveKeyNodes({}, { fakeTimers: true })
 

@@ -9,7 +9,7 @@
 
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { cids, wallets } from "./support.ts"
+import { cids, wallets } from "../support/keyNodes.ts"
 
 let served: ServedMockNetwork
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { makeRadixLedger, parseRadixDecimal } from "../../src/keyNodes/RadixLedger.ts"
-import { call, cids, createAsAlice, jwtFor, serveKeyNodes, shard, wallets } from "./support.ts"
+import { call, cids, createAsAlice, jwtFor, serveKeyNodes, shard, wallets } from "../support/keyNodes.ts"
 
 const { keyNodes } = serveKeyNodes()
 

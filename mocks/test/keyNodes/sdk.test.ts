@@ -5,7 +5,7 @@
 import kavach from "@lighthouse-web3/kavach"
 import lighthouse from "@lighthouse-web3/sdk"
 import { describe, expect, it } from "vitest"
-import { cids, erc20Balance, fantomToken, serveKeyNodes, settle, signIn, wallets } from "./support.ts"
+import { cids, erc20Balance, fantomToken, serveKeyNodes, settle, signIn, wallets } from "../support/keyNodes.ts"
 
 serveKeyNodes({}, { fakeTimers: true })
 

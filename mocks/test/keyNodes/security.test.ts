@@ -16,7 +16,7 @@ import {
   shard,
   signIn,
   wallets
-} from "./support.ts"
+} from "../support/keyNodes.ts"
 
 let clock = Date.parse("2026-01-01T00:00:00Z")
 const { keyNodes, server } = serveKeyNodes({ now: () => clock, jwtTtlSeconds: 60, refreshTtlSeconds: 600 })

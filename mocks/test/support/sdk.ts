@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, beforeEach } from "vitest"
 import type { MockNetwork } from "../../src/MockNetwork.ts"
 import { startMockNetwork } from "../../src/node.ts"
-import { watch } from "../keyNodes/support.ts"
+import { watch } from "./keyNodes.ts"
 
 export interface SdkHarness {
   readonly network: MockNetwork

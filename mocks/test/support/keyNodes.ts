@@ -5,29 +5,18 @@
  * cost no real time.
  */
 import { type SetupServer, setupServer } from "msw/node"
-import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
+import type { PrivateKeyAccount } from "viem/accounts"
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from "vitest"
 import { type KeyNodesOptions, makeKeyNodes } from "../../src/keyNodes/index.ts"
+import { testCids, testWallets } from "../../src/testing/Wallets.ts"
 
 /** Fixed test accounts (never used anywhere real). */
-export const wallets = {
-  alice: privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"),
-  bob: privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a"),
-  carol: privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6"),
-  dave: privateKeyToAccount("0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a")
-} as const
+export const wallets = testWallets
 
 export const host = "https://encryption.lighthouse.storage"
 
 /** CIDs that pass the provider's pattern and decode. */
-export const cids = {
-  a: "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQA",
-  b: "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH",
-  c: "QmPzhJDbMgoxXH7JoRc1roXqkLGtngLiGVhegiDEmmTnbM",
-  d: "QmVkHgHnYVUfvTXsaJisHRgc89zsrgVL6ATh9mSiegRYrX",
-  e: "QmeYAMQLG7n4y2XNVwTexkzxNSzP4FQZyXdYM2U6cJhx8S",
-  unknown: "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQZ"
-} as const
+export const cids = testCids
 
 export interface Answer {
   readonly status: number

@@ -16,7 +16,7 @@ import * as Sink from "effect/Sink"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
 import * as Terminal from "effect/Terminal"
-import * as Main from "../src/Main.ts"
+import * as Main from "../../src/Main.ts"
 
 export interface Ran {
   readonly code: number

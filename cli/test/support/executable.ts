@@ -13,7 +13,7 @@ import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { build, type Plugin } from "esbuild"
 
-const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
+const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 
 /** The library (by its name) is bundled from source; every other package stays an import. */
 const otherPackagesExternal: Plugin = {
