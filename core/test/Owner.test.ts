@@ -9,7 +9,6 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted, Schema } from "effect"
-import { createMockNetwork } from "lighthouse-effect/mocks"
 import * as AccessControl from "../src/AccessControl.ts"
 import * as Auth from "../src/Auth.ts"
 import { InvalidArgument, type NodeError } from "../src/Errors.ts"
@@ -18,22 +17,9 @@ import { createLighthouseNode } from "../src/node.ts"
 import * as Signer from "../src/Signer.ts"
 import { alice, bob, carol, cid } from "./support/accounts.ts"
 import { keyServices } from "./support/layers.ts"
-import { makeNetworkHarness } from "./support/network.ts"
+import { makeSkewedNetworkHarness } from "./support/skewedNetwork.ts"
 
-/** How far the key nodes' clock runs ahead of the client's (the TestClock), in milliseconds. */
-let nodeAhead = 0
-const { network, log, settle } = makeNetworkHarness((clock) => {
-  const network = createMockNetwork({ clock: () => clock() + nodeAhead })
-  return {
-    handlers: network.handlers,
-    state: network.state,
-    faults: network.faults,
-    reset: () => {
-      network.reset()
-      nodeAhead = 0
-    }
-  }
-})
+const { network, log, settle, runNodesAhead } = makeSkewedNetworkHarness()
 const nodeStates = network.state.keyNodes.nodes
 const TestLayer = keyServices({ mode: "sequential" })
 
@@ -104,7 +90,7 @@ describe("KeyShards with a signer owner", () => {
     Effect.gen(function* () {
       const shards = yield* KeyShards.KeyShards
       yield* savedBySigner
-      nodeAhead = 2 * 24 * 3600 * 1000
+      runNodesAhead(2 * 24 * 3600 * 1000)
       log.length = 0
       yield* settle(shards.fetchKey({ cid, signer: aliceSigner }))
       const wire = log.map((e) => `${e.method} ${e.path}`)

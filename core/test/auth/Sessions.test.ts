@@ -1,6 +1,6 @@
 /**
  * Sessions and the token check on the wire, against the composed mock network in process, whose
- * clock can run ahead of the client's (`nodeAhead`): the key nodes then refuse a JWT the client
+ * clock can run ahead of the client's (`runNodesAhead`): the key nodes then refuse a JWT the client
  * still holds for fresh, as a served network whose clock was moved does.
  *
  * - A token from `Auth.token` renews itself once when a node refuses it (refresh first, then a
@@ -9,29 +9,15 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import { createMockNetwork } from "lighthouse-effect/mocks"
 import * as Auth from "../../src/Auth.ts"
 import type { InvalidSignature, NodeError } from "../../src/Errors.ts"
 import * as KeyShards from "../../src/KeyShards.ts"
 import * as Signer from "../../src/Signer.ts"
 import { alice, bob, cid } from "../support/accounts.ts"
 import { keyServices } from "../support/layers.ts"
-import { makeNetworkHarness } from "../support/network.ts"
+import { makeSkewedNetworkHarness } from "../support/skewedNetwork.ts"
 
-/** How far the key nodes' clock runs ahead of the client's (the TestClock), in milliseconds. */
-let nodeAhead = 0
-const { network, log, settle } = makeNetworkHarness((clock) => {
-  const network = createMockNetwork({ clock: () => clock() + nodeAhead })
-  return {
-    handlers: network.handlers,
-    state: network.state,
-    faults: network.faults,
-    reset: () => {
-      network.reset()
-      nodeAhead = 0
-    }
-  }
-})
+const { network, log, settle, runNodesAhead } = makeSkewedNetworkHarness()
 const TestLayer = keyServices({ mode: "sequential" })
 
 const aliceSigner = Signer.makeFromAccount(alice)
@@ -49,7 +35,7 @@ describe("sessions", () => {
     Effect.gen(function* () {
       const auth = yield* Auth.Auth
       const token = yield* settle(auth.token(aliceSigner))
-      nodeAhead = twoDays
+      runNodesAhead(twoDays)
       log.length = 0
       const saved = yield* save(token)
       assert.deepStrictEqual(
@@ -80,7 +66,7 @@ describe("sessions", () => {
       const auth = yield* Auth.Auth
       const token = yield* settle(auth.token(aliceSigner))
       network.state.keyNodes.auth.refreshTokens.clear()
-      nodeAhead = twoDays
+      runNodesAhead(twoDays)
       log.length = 0
       yield* save(token)
       assert.deepStrictEqual(wire().slice(0, 5), [
@@ -97,7 +83,7 @@ describe("sessions", () => {
     Effect.gen(function* () {
       const auth = yield* Auth.Auth
       const token = yield* settle(auth.token(aliceSigner))
-      nodeAhead = twoDays
+      runNodesAhead(twoDays)
       log.length = 0
       // Saving reports a node's refusal as the provider's `Error encrypting file`, the refusal its cause.
       const refusalOf = (error: { readonly cause?: unknown }) => error.cause as NodeError
@@ -161,7 +147,7 @@ describe("Auth.checkToken", () => {
       assert.strictEqual(invalid._tag, "InvalidSignature")
       assert.strictEqual((invalid.cause as NodeError).statusCode, 401)
 
-      nodeAhead = twoDays
+      runNodesAhead(twoDays)
       const expired = (yield* Effect.flip(settle(auth.checkToken({ address: alice.address, token })))) as NodeError
       assert.strictEqual(expired._tag, "NodeError")
       assert.strictEqual(expired.message, "jwt expired")
