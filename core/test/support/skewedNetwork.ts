@@ -20,5 +20,8 @@ export const makeSkewedNetworkHarness = () => {
       }
     }
   })
-  return { ...harness, runNodesAhead: (ms: number) => void (nodesAhead = ms) }
+  const runNodesAhead = (ms: number) => {
+    nodesAhead = ms
+  }
+  return { ...harness, runNodesAhead }
 }
