@@ -386,3 +386,104 @@ describe("TestTrustlessCarFormatPrecedence", () => {
     expect(response.headers.get("content-type")).toBe("application/vnd.ipld.raw")
   })
 })
+
+describe("TestTrustlessRaw", () => {
+  const ascii = () => `/ipfs/${rawBlock().cid("dir", "ascii.txt")}`
+  const raw = { accept: "application/vnd.ipld.raw" }
+  it("GET with format=raw param returns a raw block", async () => {
+    const response = await get(`/ipfs/${rawBlock().cid("dir")}?format=raw`)
+    expect(response.status).toBe(200)
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(rawBlock().block("dir"))
+  })
+  it("GET with application/vnd.ipld.raw header returns a raw block", async () => {
+    const response = await get(`/ipfs/${rawBlock().cid("dir")}`, raw)
+    expect(response.status).toBe(200)
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(rawBlock().block("dir"))
+  })
+  it("GET with application/vnd.ipld.raw header returns expected response headers", async () => {
+    const response = await get(ascii(), raw)
+    const block = rawBlock().block("dir", "ascii.txt")
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toBe("application/vnd.ipld.raw")
+    expect(response.headers.get("content-length")).toBe(String(block.byteLength))
+    expect(response.headers.get("content-disposition")).toContain("attachment;")
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff")
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(block)
+  })
+  it("GET with application/vnd.ipld.raw header and filename param returns expected Content-Disposition header with custom filename", async () => {
+    const response = await get(`${ascii()}?filename=foobar.bin`, raw)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="foobar.bin"')
+  })
+  it("GET with application/vnd.ipld.raw header returns expected caching headers", async () => {
+    const response = await get(ascii(), raw)
+    const cid = rawBlock().cid("dir", "ascii.txt").toString()
+    expect(response.status).toBe(200)
+    expect(response.headers.get("etag") ?? "").not.toBe("")
+    expect(response.headers.get("x-ipfs-path")).toBe(`/ipfs/${cid}`)
+    expect(response.headers.get("x-ipfs-roots")).toContain(cid)
+    const directives = new Map(
+      (response.headers.get("cache-control") ?? "").split(",").map((directive) => {
+        const [name = "", value = ""] = directive.trim().split("=")
+        return [name, value] as const
+      })
+    )
+    expect(directives.has("public")).toBe(true)
+    expect(directives.has("immutable")).toBe(true)
+    expect(Number(directives.get("max-age"))).toBeGreaterThanOrEqual(29030400)
+  })
+})
+
+describe("TestTrustlessRawRanges", () => {
+  // The suite takes a 206 or the whole block for a single range; this gateway answers 206.
+  const name = "GET with application/vnd.ipld.raw with range request includes correct bytes"
+  const ascii = () => `/ipfs/${rawBlock().cid("dir", "ascii.txt")}`
+  it(`${name} - single range`, async () => {
+    const block = rawBlock().block("dir", "ascii.txt")
+    const response = await get(ascii(), { accept: "application/vnd.ipld.raw", range: "bytes=7-9" })
+    expect(response.status).toBe(206)
+    expect(response.headers.get("content-range")).toBe(`bytes 7-9/${block.byteLength}`)
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(block.subarray(7, 10))
+  })
+  it(`${name} - multi range`, async () => {
+    // Several ranges may be answered whole (RFC 9110), the first of them, or as multipart; whole here.
+    const block = rawBlock().block("dir", "ascii.txt")
+    const response = await get(ascii(), { accept: "application/vnd.ipld.raw", range: "bytes=7-9,1-3" })
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toBe("application/vnd.ipld.raw")
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(block)
+  })
+})
+
+describe("TestGatewayIPNSRecord", () => {
+  const record = async (path: string, headers: Record<string, string>, fixture: typeof ipnsV2) => {
+    const response = await get(path, headers)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-disposition")).toContain("attachment;")
+    expect(response.headers.get("content-type")).toContain("application/vnd.ipfs.ipns-record")
+    expect(response.headers.get("cache-control")).toContain("public, max-age=1800")
+    // The gateway serves the record as published: the same signed bytes, for the same value.
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(new Uint8Array(await fixtureBytes(fixture.file)))
+  }
+  it.each([
+    ["V1+V2", ipnsV1V2],
+    ["V2", ipnsV2]
+  ] as const)("GET IPNS Record (%s) with format=ipns-record has expected HTTP headers and valid key", (_, fixture) =>
+    record(`/ipns/${fixture.name}?format=ipns-record`, {}, fixture)
+  )
+  it.each([
+    ["V1+V2", ipnsV1V2],
+    ["V2", ipnsV2]
+  ] as const)(
+    "GET IPNS Record (%s) with 'Accept: application/vnd.ipfs.ipns-record' has expected HTTP headers and valid key",
+    (_, fixture) => record(`/ipns/${fixture.name}`, { accept: "application/vnd.ipfs.ipns-record" }, fixture)
+  )
+  it("GET IPNS Record with explicit ?filename= succeeds with modified Content-Disposition header", async () => {
+    const query = new URLSearchParams({ format: "ipns-record", filename: "testтест.ipns-record" })
+    const response = await get(`/ipns/${ipnsV1V2.name}?${query}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-disposition")).toContain(
+      `attachment; filename="test____.ipns-record"; filename*=UTF-8''test%D1%82%D0%B5%D1%81%D1%82.ipns-record`
+    )
+  })
+})

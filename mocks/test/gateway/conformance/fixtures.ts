@@ -16,7 +16,9 @@ const directory = join(import.meta.dirname, "..", "..", "fixtures", "conformance
 /** A CID as the suite compares blocks: CIDv1, so a CIDv0 and its CIDv1 are one block. */
 export const normal = (cid: CID | string): string => (typeof cid === "string" ? CID.parse(cid) : cid).toV1().toString()
 
-export const fixtureBytes = (name: string): Promise<Uint8Array> => readFile(join(directory, name))
+/** A fixture file's bytes, as a plain `Uint8Array` (not a `Buffer`) so that they compare with answers. */
+export const fixtureBytes = async (name: string): Promise<Uint8Array> =>
+  new Uint8Array(await readFile(join(directory, name)))
 
 export interface Fixture {
   readonly bytes: Uint8Array
@@ -38,7 +40,7 @@ export const openFixture = async (name: string): Promise<Fixture> => {
   const bytes = await fixtureBytes(name)
   const reader = await CarReader.fromBytes(bytes)
   const blocks = new Map<string, Uint8Array>()
-  for await (const block of reader.blocks()) blocks.set(normal(block.cid), block.bytes)
+  for await (const block of reader.blocks()) blocks.set(normal(block.cid), new Uint8Array(block.bytes))
   const [root] = await reader.getRoots()
   const read = (cid: CID) => {
     const found = blocks.get(normal(cid))
