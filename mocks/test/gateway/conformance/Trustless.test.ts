@@ -487,3 +487,16 @@ describe("TestGatewayIPNSRecord", () => {
     )
   })
 })
+
+describe("DAG-CBOR pathing beyond the suite's cases", () => {
+  it("a path that ends on a map inside the block is that block; a field it lacks is 404", async () => {
+    const document = cborLinks().cid("document")
+    const inside = await get(`/ipfs/${document}/files?format=raw`)
+    expect(inside.status).toBe(200)
+    expect(inside.headers.get("x-ipfs-roots")).toBe(document.toString())
+    expect(new Uint8Array(await inside.arrayBuffer())).toEqual(cborLinks().block("document"))
+    const absent = await get(`/ipfs/${document}/files/none?format=car`)
+    expect(absent.status).toBe(404)
+    expect(await absent.json()).toEqual({ error: `path not found: ${document}/files/none` })
+  })
+})
