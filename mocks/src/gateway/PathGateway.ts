@@ -6,9 +6,13 @@
  * - Files: `Accept-Ranges: bytes`, a single `Range` answered 206 with `Content-Range` (416 when it
  *   starts past the end), `Etag: "<cid>"` and `If-None-Match` → 304, immutable caching under
  *   `/ipfs/`, the TTL under `/ipns/`. A directory serves its `index.html` or an HTML listing.
- * - `?format=raw` / `application/vnd.ipld.raw`: the block at the end of the path, verbatim.
- * - `?format=car` / `application/vnd.ipld.car`: see `Car.ts`; `version=1; order=dfs; dups=y|n`.
+ * - `?format=raw` / `application/vnd.ipld.raw`: the block at the end of the path, verbatim; a single
+ *   `Range` of it answered 206 as a file's is.
+ * - `?format=car` / `application/vnd.ipld.car`: see `Car.ts`; `version=1; order=dfs; dups=y|n`;
+ *   `Accept-Ranges: none` (a part of a CAR is asked for with `entity-bytes`).
  * - `?format=ipns-record` / `application/vnd.ipfs.ipns-record` under `/ipns/`: the signed record.
+ * - `?filename=` names a raw block, CAR or record in `Content-Disposition` (`http/ContentDisposition.ts`).
+ * - Paths cross UnixFS directories and fields inside DAG-CBOR / DAG-JSON blocks (`IpldPath.ts`).
  *
  * Every answer names the path (`X-Ipfs-Path`) and the blocks crossed (`X-Ipfs-Roots`); a raw block
  * or CAR chosen by `Accept` alone also names its `?format=` URL (`Content-Location`). A root block
@@ -125,9 +129,14 @@ const rangeOf = (request: Request, size: number) => {
   const range = parseRange(request.headers.get("range"), size)
   if (range.kind === "unsatisfiable") return { kind: "unsatisfiable" as const, contentRange: `bytes */${size}` }
   if (range.kind === "whole") return { kind: "served" as const, status: 200, start: 0, end: size, headers: {} }
-  const contentRange = `bytes ${range.start}-${range.end - 1}/${size}`
   const { start, end } = range
-  return { kind: "served" as const, status: 206, start, end, headers: { "content-range": contentRange } }
+  return {
+    kind: "served" as const,
+    status: 206,
+    start,
+    end,
+    headers: { "content-range": `bytes ${start}-${end - 1}/${size}` }
+  }
 }
 
 const rawResponse = async (context: PathGatewayContext, served: Served): Promise<Response> => {
