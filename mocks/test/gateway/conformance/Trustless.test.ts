@@ -85,6 +85,15 @@ const pb = (fixture: Fixture, ...path: ReadonlyArray<string>) =>
 const cids = (...values: ReadonlyArray<string | { toString(): string } | ReadonlyArray<string>>) =>
   values.flatMap((value) => (Array.isArray(value) ? value : [value.toString()])).map((cid) => normal(cid))
 
+/** The blocks of `subdir/multiblock.txt` in the mixed fixture, from the root down, the whole file. */
+const multiblockFile = () =>
+  cids(
+    mixed().cid(),
+    mixed().cid("subdir"),
+    mixed().cid("subdir", "multiblock.txt"),
+    mixed().descendants("subdir", "multiblock.txt")
+  )
+
 interface CarCase {
   readonly name: string
   readonly path: () => string
@@ -193,13 +202,7 @@ carCases("TestTrustlessCarDagScopeEntity", [
     name: "GET CAR with dag-scope=entity of a chunked UnixFS file",
     path: () => `/ipfs/${pb(mixed())}/subdir/multiblock.txt`,
     query: { "dag-scope": "entity" },
-    blocks: () =>
-      cids(
-        mixed().cid(),
-        mixed().cid("subdir"),
-        mixed().cid("subdir", "multiblock.txt"),
-        mixed().descendants("subdir", "multiblock.txt")
-      )
+    blocks: () => multiblockFile()
   },
   {
     name: "GET CAR with dag-scope=entity of DAG-CBOR with Links",
@@ -220,13 +223,7 @@ carCases("TestTrustlessCarDagScopeAll", [
     name: "GET CAR with dag-scope=all of a chunked UnixFS file",
     path: () => `/ipfs/${pb(mixed())}/subdir/multiblock.txt`,
     query: { "dag-scope": "all" },
-    blocks: () =>
-      cids(
-        mixed().cid(),
-        mixed().cid("subdir"),
-        mixed().cid("subdir", "multiblock.txt"),
-        mixed().descendants("subdir", "multiblock.txt")
-      )
+    blocks: () => multiblockFile()
   }
 ])
 
@@ -263,13 +260,7 @@ carCases("TestTrustlessCarEntityBytes", [
     name: "GET CAR with entity-bytes of a full UnixFS file",
     path: () => `/ipfs/${pb(mixed())}/subdir/multiblock.txt`,
     query: { "dag-scope": "entity", "entity-bytes": "0:*" },
-    blocks: () =>
-      cids(
-        mixed().cid(),
-        mixed().cid("subdir"),
-        mixed().cid("subdir", "multiblock.txt"),
-        mixed().descendants("subdir", "multiblock.txt")
-      )
+    blocks: () => multiblockFile()
   },
   {
     name: "GET CAR with entity-bytes of a UnixFS directory",
