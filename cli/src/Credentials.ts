@@ -8,13 +8,13 @@
  * - Signer: `LIGHTHOUSE_PRIVATE_KEY`, else the stored keystore opened with its password
  *   (`--password-file FILE`, `LIGHTHOUSE_WALLET_PASSWORD`, or a prompt).
  *
- * `--api-key-file` and `--password-file` are global settings, defined once here for every
- * command; each falls back to its variable through `Flag.withFallbackConfig`.
+ * `--api-key-file` and `--password-file` are global settings, defined once for every command in
+ * `SecretFlags.ts` (loaded for `--help` without what opens a wallet).
  *
  * @since 0.1.0
  */
 import * as Config from "effect/Config"
-import { Flag, GlobalFlag, Prompt, TerminalCapabilities } from "effect/cli"
+import { Prompt, TerminalCapabilities } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
@@ -24,24 +24,10 @@ import * as Stream from "effect/Stream"
 import { Signer } from "lighthouse-effect"
 import { missingSecret, UsageError } from "./Errors.ts"
 import * as Keystore from "./Keystore.ts"
+import { ApiKeyFile, PasswordFile, type SecretInput } from "./SecretFlags.ts"
 import * as Store from "./Store.ts"
 
-/**
- * A secret as the command line got it: the file its flag names (`-`: stdin), or the value of the
- * variable the flag falls back to (`Flag.withFallbackConfig`).
- */
-export type SecretInput =
-  | { readonly _tag: "File"; readonly path: string }
-  | { readonly _tag: "Value"; readonly value: Redacted.Redacted<string> }
-
-/** `--NAME FILE`, else the variable `env`; neither: `None`. */
-export const secretFlag = (name: string, env: string, description: string) =>
-  Flag.String(name).pipe(
-    Flag.map((path): SecretInput => ({ _tag: "File", path })),
-    Flag.withFallbackConfig(Config.Redacted(env).pipe(Config.map((value): SecretInput => ({ _tag: "Value", value })))),
-    Flag.withDescription(`${description} (- for stdin); or set ${env}`),
-    Flag.optional
-  )
+export { ApiKeyFile, PasswordFile, type SecretInput, secretFlag } from "./SecretFlags.ts"
 
 /** Where one secret may come from. */
 export interface SecretSource {
@@ -102,19 +88,6 @@ export const secret = (source: SecretSource, options?: { readonly confirm?: bool
       return yield* new UsageError({ detail: "the two entries differ" })
     return first
   })
-
-/**
- * `--password-file FILE` (or `LIGHTHOUSE_WALLET_PASSWORD`): the wallet's password, for every
- * command that opens the wallet; a global setting, defined once.
- */
-export const PasswordFile = GlobalFlag.Setting("password-file")({
-  flag: secretFlag("password-file", "LIGHTHOUSE_WALLET_PASSWORD", "Read the wallet's password from FILE")
-})
-
-/** `--api-key-file FILE` (or `LIGHTHOUSE_API_KEY`): the API key, for every command that needs one. */
-export const ApiKeyFile = GlobalFlag.Setting("api-key-file")({
-  flag: secretFlag("api-key-file", "LIGHTHOUSE_API_KEY", "Read the API key from FILE")
-})
 
 /** The wallet's password: `--password-file`, `LIGHTHOUSE_WALLET_PASSWORD`, or a prompt. */
 export const walletPassword = (options?: { readonly confirm?: boolean }) =>

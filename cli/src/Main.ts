@@ -14,62 +14,249 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Stdio from "effect/Stdio"
-import * as Client from "./Client.ts"
-import * as Credentials from "./Credentials.ts"
-import * as AccessControl from "./commands/AccessControl.ts"
-import * as Dev from "./commands/Dev.ts"
-import * as Download from "./commands/Download.ts"
-import * as Files from "./commands/Files.ts"
-import * as Ipns from "./commands/Ipns.ts"
-import * as Payment from "./commands/Payment.ts"
-import * as PendingKeys from "./commands/PendingKeys.ts"
-import * as Upload from "./commands/Upload.ts"
-import * as Wallet from "./commands/Wallet.ts"
-import { failureJson, failureLine } from "./Errors.ts"
 import * as Output from "./Output.ts"
 import * as Progress from "./Progress.ts"
+import * as SecretFlags from "./SecretFlags.ts"
 
 export const version = "0.1.0"
 
-export const root = Command.make("lighthouse-effect").pipe(
-  Command.withDescription(
-    "Lighthouse storage from the command line: upload, download verified, manage keys and access. Every command takes --json; exit 0 ok, 1 failure, 2 bad usage."
-  ),
-  Command.withSubcommands([
-    Upload.upload,
-    Upload.uploadEncrypted,
-    PendingKeys.repair,
-    Download.download,
-    Download.cat,
-    Download.verify,
-    Files.info,
-    Files.uploads,
-    Files.deals,
-    Files.proof,
-    Files.usage,
-    Files.remove,
-    Files.walrusBlobs,
-    Files.pin,
-    Files.pdp,
-    Ipns.keys,
-    AccessControl.share,
-    AccessControl.revoke,
-    AccessControl.transfer,
-    AccessControl.delegate,
-    AccessControl.undelegate,
-    AccessControl.conditions,
-    Payment.quote,
-    Payment.pay,
-    Payment.x402Upload,
-    Wallet.wallet,
-    Wallet.apiKey,
-    ...Wallet.providerNames,
-    Dev.dev
-  ]),
-  Command.withGlobalFlags([Output.Json, Progress.Mode, Credentials.ApiKeyFile, Credentials.PasswordFile]),
-  // Every command's handler runs with the library's services (`quote` and `pay` over their own table).
-  Command.provide(Client.layer)
-)
+/**
+ * Every command under the root, each loaded by `import()` only when it runs: a command's module
+ * brings the library's services it calls (and `dev` the whole simulated network), which `--help`
+ * and a mistyped command must not wait for. `line` is its line in the root's help (its
+ * `shortDescription`); `cli/test/Main.test.ts` checks each entry against the command it loads.
+ */
+export const commands = [
+  {
+    name: "upload",
+    line: "Uploads a file, a folder or stdin; prints the CID",
+    load: () => import("./commands/Upload.ts").then((m) => m.upload)
+  },
+  {
+    name: "upload-encrypted",
+    line: "Same as upload --encrypted (the provider's command name)",
+    load: () => import("./commands/Upload.ts").then((m) => m.uploadEncrypted)
+  },
+  {
+    name: "repair",
+    line: "Finishes encrypted uploads a crash, Ctrl-C or a key-node outage left",
+    load: () => import("./commands/PendingKeys.ts").then((m) => m.repair)
+  },
+  {
+    name: "download",
+    alias: "decrypt-file",
+    line: "Downloads content checked against its CID; --decrypt for encrypted files",
+    load: () => import("./commands/Download.ts").then((m) => m.download)
+  },
+  {
+    name: "cat",
+    line: "Writes content to stdout, checked against its CID",
+    load: () => import("./commands/Download.ts").then((m) => m.cat)
+  },
+  {
+    name: "verify",
+    line: "Fetches the gateway's CAR of a CID and checks every block",
+    load: () => import("./commands/Download.ts").then((m) => m.verify)
+  },
+  {
+    name: "info",
+    line: "A file's record: name, size, type, whether it is encrypted",
+    load: () => import("./commands/Files.ts").then((m) => m.info)
+  },
+  {
+    name: "uploads",
+    alias: "get-uploads",
+    line: "Every upload of the account, newest first",
+    load: () => import("./commands/Files.ts").then((m) => m.uploads)
+  },
+  {
+    name: "deals",
+    alias: "deal-status",
+    line: "The Filecoin deals of a CID",
+    load: () => import("./commands/Files.ts").then((m) => m.deals)
+  },
+  {
+    name: "proof",
+    line: "The PoDSI (proof of data segment inclusion) of a CID's deals",
+    load: () => import("./commands/Files.ts").then((m) => m.proof)
+  },
+  {
+    name: "usage",
+    alias: "balance",
+    line: "The account's data usage and limit",
+    load: () => import("./commands/Files.ts").then((m) => m.usage)
+  },
+  {
+    name: "delete",
+    alias: "delete-file",
+    line: "Deletes an upload record by its id",
+    load: () => import("./commands/Files.ts").then((m) => m.remove)
+  },
+  {
+    name: "walrus-blobs",
+    line: "The Walrus blob ids of a CID stored on Walrus",
+    load: () => import("./commands/Files.ts").then((m) => m.walrusBlobs)
+  },
+  {
+    name: "pin",
+    line: "Pins content already on IPFS to the account",
+    load: () => import("./commands/Files.ts").then((m) => m.pin)
+  },
+  {
+    name: "pdp",
+    line: "PDP storage deals: request, status, wait",
+    load: () => import("./commands/Files.ts").then((m) => m.pdp)
+  },
+  {
+    name: "keys",
+    alias: "ipns",
+    line: "IPNS keys: generate, publish, list, remove",
+    load: () => import("./commands/Ipns.ts").then((m) => m.keys)
+  },
+  {
+    name: "share",
+    alias: "share-file",
+    line: "Lets an address recover an encrypted file's key",
+    load: () => import("./commands/AccessControl.ts").then((m) => m.share)
+  },
+  {
+    name: "revoke",
+    alias: "revoke-access",
+    line: "Takes back an address's access to a file",
+    load: () => import("./commands/AccessControl.ts").then((m) => m.revoke)
+  },
+  {
+    name: "transfer",
+    line: "Makes another address the owner of an encrypted file",
+    load: () => import("./commands/AccessControl.ts").then((m) => m.transfer)
+  },
+  {
+    name: "delegate",
+    line: "Lets addresses open every encrypted file of the wallet; replaces the delegates",
+    load: () => import("./commands/AccessControl.ts").then((m) => m.delegate)
+  },
+  {
+    name: "undelegate",
+    line: "Revokes every delegate of the wallet",
+    load: () => import("./commands/AccessControl.ts").then((m) => m.undelegate)
+  },
+  {
+    name: "conditions",
+    line: "Access conditions of an encrypted file: apply, update, show",
+    load: () => import("./commands/AccessControl.ts").then((m) => m.conditions)
+  },
+  {
+    name: "quote",
+    line: "The price of storing files, folders or sizes as one upload",
+    load: () => import("./commands/Payment.ts").then((m) => m.quote)
+  },
+  {
+    name: "pay",
+    line: "Pays the network's payment contract",
+    load: () => import("./commands/Payment.ts").then((m) => m.pay)
+  },
+  {
+    name: "x402-upload",
+    line: "Uploads a file paid per upload over x402 (USDC), no API key",
+    load: () => import("./commands/Payment.ts").then((m) => m.x402Upload)
+  },
+  {
+    name: "wallet",
+    line: "The wallet in the config directory (with no subcommand: its address)",
+    load: () => import("./commands/Wallet.ts").then((m) => m.wallet)
+  },
+  {
+    name: "api-key",
+    line: "Gets an API key by signing with the wallet and saves it (mode 0600)",
+    load: () => import("./commands/Wallet.ts").then((m) => m.apiKey)
+  },
+  {
+    name: "create-wallet",
+    line: "= wallet create",
+    load: () => import("./commands/Wallet.ts").then((m) => m.providerNames[0])
+  },
+  {
+    name: "import-wallet",
+    line: "= wallet import",
+    load: () => import("./commands/Wallet.ts").then((m) => m.providerNames[1])
+  },
+  {
+    name: "wallet-forget",
+    line: "= wallet forget",
+    load: () => import("./commands/Wallet.ts").then((m) => m.providerNames[2])
+  },
+  {
+    name: "reset-password",
+    line: "= wallet password",
+    load: () => import("./commands/Wallet.ts").then((m) => m.providerNames[3])
+  },
+  {
+    name: "dev",
+    line: "Serves the local network (the library's mock of every Lighthouse host) until Ctrl-C",
+    load: () => import("./commands/Dev.ts").then((m) => m.dev)
+  }
+] as const
+
+type Entry = (typeof commands)[number]
+
+/** Any command of the table, as loaded (the union of their types: errors and services checked). */
+export type Loaded = Awaited<ReturnType<Entry["load"]>>
+
+/** The library's services, loaded with the first command that runs (not for help or a usage error). */
+const services = Layer.unwrap(Effect.promise(() => import("./Client.ts")).pipe(Effect.map((client) => client.layer)))
+
+/** The root over `subcommands`, with the global flags and the services every handler runs with. */
+const rootOf = (subcommands: ReadonlyArray<Loaded>) =>
+  Command.make("lighthouse-effect").pipe(
+    Command.withDescription(
+      "Lighthouse storage from the command line: upload, download verified, manage keys and access. Every command takes --json; exit 0 ok, 1 failure, 2 bad usage."
+    ),
+    Command.withSubcommands(subcommands),
+    Command.withGlobalFlags([Output.Json, Progress.Mode, SecretFlags.ApiKeyFile, SecretFlags.PasswordFile]),
+    // Every command's handler runs with the library's services (`quote` and `pay` over their own table).
+    Command.provide(services)
+  )
+
+/** Every command loaded: the whole tree (completions and the wizard walk it). */
+export const fullRoot = () => Promise.all(commands.map((entry) => entry.load())).then(rootOf)
+
+/**
+ * The root's help without loading any command: each command by its name, alias and line. These
+ * commands only name the real ones; `rootFor` loads the real one whenever it is named.
+ */
+const listing = (): ReadonlyArray<Loaded> =>
+  commands.map((entry) => {
+    const named = Command.make(entry.name).pipe(Command.withShortDescription(entry.line))
+    return ("alias" in entry ? named.pipe(Command.withAlias(entry.alias)) : named) as unknown as Loaded
+  })
+
+/** Global flags that take a value (`--progress ndjson`), so that the value is not read as a command. */
+const valueFlags = new Set(["--completions", "--log-level", "--progress", "--api-key-file", "--password-file"])
+
+/** The command `args` names: the first word that is no flag nor a flag's value, before `--`. */
+export const commandWord = (args: ReadonlyArray<string>): string | undefined => {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? ""
+    if (arg === "--") return undefined
+    if (!arg.startsWith("-")) return arg
+    if (valueFlags.has(arg)) i += 1
+  }
+  return undefined
+}
+
+/**
+ * The root to run `args` with: only the command they name, loaded; the whole tree for
+ * `--completions` and `--wizard`; else the listing (help, version, a usage error).
+ */
+const rootFor = (args: ReadonlyArray<string>) =>
+  Effect.promise(async () => {
+    const flags = args.slice(0, args.includes("--") ? args.indexOf("--") : args.length)
+    if (flags.some((arg) => arg === "--wizard" || arg === "--completions" || arg.startsWith("--completions=")))
+      return fullRoot()
+    const word = commandWord(args)
+    const entry = commands.find((entry) => entry.name === word || ("alias" in entry && entry.alias === word))
+    return rootOf(entry === undefined ? listing() : [await entry.load()])
+  })
 
 /** Whether `--json` is among the flags (before `--`): known even when parsing fails. */
 export const jsonRequested = (args: ReadonlyArray<string>): boolean => {
@@ -122,7 +309,7 @@ const tagOf = (error: unknown): string =>
     : "UnknownError"
 
 /** How a failure is reported and which code it exits with. */
-const classify = (error: unknown): Reported => {
+const classify = (error: unknown, failureLine: (error: unknown) => string): Reported => {
   if (CliError.isCliError(error) && error._tag === "ShowHelp") {
     const first = error.errors[0]
     return first === undefined
@@ -135,7 +322,10 @@ const classify = (error: unknown): Reported => {
 
 const report = (error: unknown, json: boolean) =>
   Effect.gen(function* () {
-    const reported = classify(error)
+    // Loaded on a failure only: the library's catalogue of messages and the journal's details.
+    const { failureJson, failureLine } = yield* Effect.promise(() => import("./Errors.ts"))
+    const PendingKeys = yield* Effect.promise(() => import("./commands/PendingKeys.ts"))
+    const reported = classify(error, failureLine)
     if (!reported.printed) yield* Output.stderr(Output.printable(reported.message))
     if (json)
       yield* Output.stdout(
@@ -148,7 +338,7 @@ const report = (error: unknown, json: boolean) =>
 
 /** Runs the command line on `args`; the result is the exit code (an interruption stays one). */
 export const run = (args: ReadonlyArray<string>) =>
-  Command.runWith(root, { version })(args).pipe(
+  Effect.flatMap(rootFor(args), (root) => Command.runWith(root, { version })(args)).pipe(
     Effect.as(0),
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : report(Cause.squash(cause), jsonRequested(args))

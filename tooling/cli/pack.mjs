@@ -4,21 +4,25 @@
 //
 // Why a second package: the command line needs what a client of the library does not (the Node
 // platform layer, viem for the wallet, the simulated network's optional peers for `dev`), and a
-// user of the library must not install them. Why written at pack time: `cli/` cannot be a
-// workspace package on disk, since its sources import the library by its name and npm workspaces
-// do not link the root package; from inside the root package that name resolves to the root's own
-// `exports`. So the manifest is written here, into a temporary folder, with the compiled JS
-// (`cli/tsconfig.build.json`, typed against the root's freshly built `dist/`), and packed from it.
+// user of the library must not install them.
 //
-// Its dependencies: the library at the same version; every package the compiled command line
-// imports; the library's optional peers (all but Hardhat: `dev` runs without the chain and says
-// so), each at the exact version this repository is tested with.
+// Why one bundle: a command's start-up is Node's module loading. Installed as packages, `--help`
+// loaded some 1 300 files (Effect's modules one by one, the library's, two copies of viem when npm
+// resolved the library's range to a newer one than the pin) and took 1.5 s over Node's own start
+// on this machine. So the command line, the library (from its sources, under the
+// `@lighthouse-effect/source` condition) and every package they import are bundled by esbuild into
+// `dist/`: ESM chunks, minified (names kept: errors and services are known by them), split at
+// every dynamic `import()` so what one command alone uses (the simulated network of `dev`, a
+// command's handler) is read only by it. The package then has no dependencies but Hardhat, which
+// stays an import (it is not shipped: `dev --chain` needs it installed; `dev` without a chain runs).
+// Bundled packages' licence comments are kept at the end of each chunk (esbuild's `eof`).
 import "../requireNode.mjs"
 import { spawnSync } from "node:child_process"
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { build } from "esbuild"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
@@ -34,51 +38,42 @@ const run = (step, command, args, cwd) => {
   return result.stdout
 }
 
-/** The version this repository is tested with: its exact pin, else the one installed. */
-const testedVersion = (name) =>
-  own.devDependencies[name] ??
-  JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version
+/** What the bundle leaves as imports: not shipped, loaded only where a command needs it. */
+const external = ["hardhat", "hardhat/*"]
 
-/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`); undefined for builtins. */
-const packageOf = (specifier) => {
-  if (specifier.startsWith("node:") || specifier.startsWith(".") || specifier.startsWith("#")) return undefined
-  const parts = specifier.split("/")
-  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]
-}
+/** The command line bundled into `dist` (see the header): the package's `dist/` as it ships. */
+export const bundle = (dist) =>
+  build({
+    absWorkingDir: root,
+    entryPoints: [join(root, "cli/src/bin.ts")],
+    outdir: dist,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node22",
+    conditions: ["@lighthouse-effect/source"],
+    minify: true,
+    keepNames: true,
+    legalComments: "eof",
+    external,
+    // CommonJS packages inside an ES module bundle call `require` for Node's built-ins.
+    banner: {
+      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);'
+    },
+    logLevel: "error"
+  })
 
-/** Every package the compiled files under `dir` import, statically or lazily. */
-const importedPackages = (dir) => {
-  const names = new Set()
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith(".js")) continue
-    const source = readFileSync(join(entry.parentPath, entry.name), "utf8")
-    for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s*)["']([^"']+)["']/gm)) {
-      const name = packageOf(match[1])
-      if (name !== undefined) names.add(name)
-    }
-  }
-  return [...names].sort()
-}
-
-const manifest = (dist) => {
-  const imported = importedPackages(dist).filter((name) => name !== own.name)
-  const peers = Object.keys(own.peerDependencies).filter((name) => name !== "hardhat")
-  const names = [...new Set([...imported, ...peers])].sort()
-  return {
-    name: "lighthouse-effect-cli",
-    version: own.version,
-    description: "The lighthouse-effect command line: Lighthouse storage from a shell or a script",
-    type: "module",
-    license: own.license,
-    engines: { node: ">=22.19" },
-    bin: { "lighthouse-effect": "dist/bin.js", lhe: "dist/bin.js" },
-    files: ["dist"],
-    dependencies: {
-      [own.name]: own.version,
-      ...Object.fromEntries(names.map((name) => [name, testedVersion(name)]))
-    }
-  }
-}
+const manifest = () => ({
+  name: "lighthouse-effect-cli",
+  version: own.version,
+  description: "The lighthouse-effect command line: Lighthouse storage from a shell or a script",
+  type: "module",
+  license: own.license,
+  engines: { node: ">=22.19" },
+  bin: { "lighthouse-effect": "dist/bin.js", lhe: "dist/bin.js" },
+  files: ["dist"]
+})
 
 const npmCli = process.env.npm_execpath ?? stop("npm", "run it as npm run pack:cli -- DIR")
 const npm = (step, args, cwd) => run(step, process.execPath, [npmCli, ...args, "--loglevel=error"], cwd)
@@ -91,20 +86,21 @@ const packed = (output, destination) => {
   return file
 }
 
-export const packBoth = (destination) => {
-  // The library first: its `prepack` builds `dist/`, whose declarations the command line is typed against.
+export const packBoth = async (destination) => {
+  // The library first: its `prepack` builds `dist/`, whose declarations the command line is checked against.
   const library = packed(npm("npm pack (library)", ["pack", "--pack-destination", destination], root), destination)
   const stage = mkdtempSync(join(tmpdir(), "lighthouse-effect-cli-"))
   try {
-    const dist = join(stage, "dist")
+    // The command line still type-checks against the library's built declarations, as a user's code
+    // would (`cli/tsconfig.build.json`: the sources without the condition, so through `dist/`).
     run("tsc -p cli/tsconfig.build.json", process.execPath, [
       join(root, "node_modules/typescript/bin/tsc"),
       "-p",
       join(root, "cli/tsconfig.build.json"),
-      "--outDir",
-      dist
+      "--noEmit"
     ])
-    writeFileSync(join(stage, "package.json"), `${JSON.stringify(manifest(dist), null, 2)}\n`)
+    await bundle(join(stage, "dist"))
+    writeFileSync(join(stage, "package.json"), `${JSON.stringify(manifest(), null, 2)}\n`)
     copyFileSync(join(root, "cli/README.md"), join(stage, "README.md"))
     copyFileSync(join(root, "LICENSE"), join(stage, "LICENSE"))
     const cli = packed(npm("npm pack (command line)", ["pack", "--pack-destination", destination], stage), destination)
@@ -116,6 +112,6 @@ export const packBoth = (destination) => {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const destination = resolve(process.argv[2] ?? stop("arguments", "usage: npm run pack:cli -- DIR"))
-  const { library, cli } = packBoth(destination)
+  const { library, cli } = await packBoth(destination)
   process.stdout.write(`${library}\n${cli}\n`)
 }

@@ -64,7 +64,7 @@ const userEnv = {
   ].join(delimiter)
 }
 
-const { library, cli } = packBoth(work)
+const { library, cli } = await packBoth(work)
 const empty = join(work, "empty")
 mkdirSync(empty)
 
