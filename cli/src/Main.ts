@@ -265,7 +265,20 @@ export const jsonRequested = (args: ReadonlyArray<string>): boolean => {
   return flags.some((arg) => arg === "--json" || arg === "--json=true")
 }
 
-/** Help and version on stdout; usage errors, and the help that goes with them, on stderr. */
+/**
+ * A usage error on one line: its message's first line, and what the CLI module suggests
+ * (`Unknown subcommand "uplod" for "lighthouse-effect" (did you mean upload?)`).
+ */
+const usageLine = (error: CliError.NonShowHelpErrors): string => {
+  const first = error.message.split("\n", 1)[0] ?? ""
+  const suggestions = "suggestions" in error ? error.suggestions : []
+  return suggestions.length === 0 ? first : `${first} (did you mean ${suggestions.join(" or ")}?)`
+}
+
+/**
+ * Help and version on stdout. A usage error on stderr, one line each and a hint to `--help` (as
+ * git and gh do), not the whole help before it.
+ */
 const presenter = (stdio: Stdio.Stdio): CliOutput.Presenter => ({
   present: (event) =>
     Effect.gen(function* () {
@@ -276,8 +289,8 @@ const presenter = (stdio: Stdio.Stdio): CliOutput.Presenter => ({
             formatter.formatHelpDoc(event.helpDoc)
           )
         case "InvalidInvocation":
-          yield* Output.stderr(formatter.formatHelpDoc(event.helpDoc))
-          return yield* Output.stderr(formatter.formatErrors(event.errors))
+          for (const error of event.errors) yield* Output.stderr(usageLine(error))
+          return yield* Output.stderr(`Run '${event.commandPath.join(" ")} --help' for usage.`)
         case "Version":
           return yield* Output.stdout(formatter.formatVersion(event.name, event.version))
       }
@@ -298,11 +311,6 @@ interface Reported {
   readonly printed: boolean
 }
 
-const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string"
-    ? error.message
-    : String(error)
-
 const tagOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string"
     ? error._tag
@@ -314,7 +322,7 @@ const classify = (error: unknown, failureLine: (error: unknown) => string): Repo
     const first = error.errors[0]
     return first === undefined
       ? { code: 2, tag: "MissingCommand", message: "a command is needed (see --help)", printed: true }
-      : { code: 2, tag: first._tag, message: error.errors.map(messageOf).join("; "), printed: true }
+      : { code: 2, tag: first._tag, message: error.errors.map(usageLine).join("; "), printed: true }
   }
   const tag = tagOf(error)
   return { code: tag === "UsageError" ? 2 : 1, tag, message: failureLine(error), printed: false }
@@ -336,12 +344,26 @@ const report = (error: unknown, json: boolean) =>
     return reported.code
   })
 
+/**
+ * Whether `error` is stdout closed by its reader (`… | head`): `Stdio`'s write failing with `EPIPE`.
+ * Nothing more is wanted then; the command ends quietly with 0, as `git log | head` does.
+ */
+export const isBrokenPipe = (error: unknown): boolean => {
+  if (!isObject(error) || error._tag !== "PlatformError" || !isObject(error.reason)) return false
+  const { module, method, cause } = error.reason
+  return module === "Stdio" && method === "stdout" && isObject(cause) && cause.code === "EPIPE"
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
+
 /** Runs the command line on `args`; the result is the exit code (an interruption stays one). */
 export const run = (args: ReadonlyArray<string>) =>
   Effect.flatMap(rootFor(args), (root) => Command.runWith(root, { version })(args)).pipe(
     Effect.as(0),
-    Effect.catchCause((cause) =>
-      Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : report(Cause.squash(cause), jsonRequested(args))
-    ),
+    Effect.catchCause((cause) => {
+      if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+      const error = Cause.squash(cause)
+      return isBrokenPipe(error) ? Effect.succeed(0) : report(error, jsonRequested(args))
+    }),
     Effect.provide(Layer.mergeAll(presenterLayer, TerminalCapabilities.layer, Logger.layer([Output.logger])))
   )

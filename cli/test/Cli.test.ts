@@ -126,7 +126,9 @@ describe("the script contract", () => {
     const unknown = await run(["uplod", "--json"], base)
     expect(unknown.code).toBe(2)
     expect(json(unknown)).toMatchObject({ error: { _tag: "UnknownSubcommand" } })
-    expect(unknown.stderr).toContain("Did you mean this?")
+    expect(unknown.stderr).toBe(
+      `Unknown subcommand "uplod" for "lighthouse-effect" (did you mean upload?)\nRun 'lighthouse-effect --help' for usage.\n`
+    )
     const missing = await run(["download"], base)
     expect(missing).toMatchObject({ code: 2, stdout: "" })
     expect(missing.stderr).toContain("cid")

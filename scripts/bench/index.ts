@@ -25,7 +25,8 @@ const benches = [
   "network.ts",
   "sources.ts",
   "bundle.ts",
-  "installSize.ts"
+  "installSize.ts",
+  "cliStart.ts"
 ]
 
 for (const bench of benches) {

@@ -94,5 +94,9 @@ export const freshConfigHome = () => mkdtemp(join(tmpdir(), "lh-cli-"))
 /** The one JSON value on stdout. */
 export const json = (ran: Ran): unknown => JSON.parse(ran.stdout)
 
-/** The last line of `text` (a usage error's own line, after the help that goes with it). */
-export const lastLine = (text: string): string | undefined => text.trimEnd().split("\n").at(-1)?.trim()
+/** A usage error's own line in `text`: the last one before the `--help` hint, or the last one. */
+export const lastLine = (text: string): string | undefined => {
+  const lines = text.trimEnd().split("\n")
+  const hint = /^Run '.+ --help' for usage\.$/.test(lines.at(-1) ?? "")
+  return (hint ? lines.at(-2) : lines.at(-1))?.trim()
+}
