@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Stdio from "effect/Stdio"
+import * as Completions from "./Completions.ts"
 import * as Output from "./Output.ts"
 import * as Progress from "./Progress.ts"
 import * as SecretFlags from "./SecretFlags.ts"
@@ -357,8 +358,24 @@ export const isBrokenPipe = (error: unknown): boolean => {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
 
 /** Runs the command line on `args`; the result is the exit code (an interruption stays one). */
+/**
+ * `--wizard` asks its questions on a terminal; without one it would wait for answers nobody
+ * types (or read a script's stdin as answers), so it is refused as bad usage.
+ */
+const wizardWithoutTerminal = (args: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const flags = args.slice(0, args.includes("--") ? args.indexOf("--") : args.length)
+    if (!flags.includes("--wizard") || (yield* TerminalCapabilities.TerminalCapabilities).canPrompt) return
+    const { UsageError } = yield* Effect.promise(() => import("./Errors.ts"))
+    return yield* new UsageError({ detail: "--wizard asks its questions on a terminal, and there is none here" })
+  })
+
 export const run = (args: ReadonlyArray<string>) =>
-  Effect.flatMap(rootFor(args), (root) => Command.runWith(root, { version })(args)).pipe(
+  Effect.andThen(wizardWithoutTerminal(args), rootFor(args)).pipe(
+    Effect.flatMap((root) => {
+      const shell = Completions.requested(args)
+      return shell === undefined ? Command.runWith(root, { version })(args) : Completions.print(root, shell)
+    }),
     Effect.as(0),
     Effect.catchCause((cause) => {
       if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)

@@ -108,7 +108,7 @@ describe("the script contract", () => {
       expect(script).toMatchObject({ code: 0, stderr: "" })
       for (const command of ["upload", "download", "pdp", "delegate", "keys"]) expect(script?.stdout).toContain(command)
     }
-    expect(zsh?.stdout.startsWith("#compdef lighthouse-effect\n")).toBe(true)
+    expect(zsh?.stdout.startsWith("#compdef lighthouse-effect lhe\n")).toBe(true)
     expect(fish?.stdout).toContain("complete -c lighthouse-effect -n '__fish_seen_subcommand_from pdp;")
     // bash parses it (`-n`: read, not run).
     expect(() => execFileSync("bash", ["-n"], { input: bash?.stdout, stdio: ["pipe", "pipe", "pipe"] })).not.toThrow()

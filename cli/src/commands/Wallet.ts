@@ -199,11 +199,20 @@ export const providerNames = [
   Command.make("reset-password", passwordFlags, changePassword).pipe(Command.withDescription("= wallet password"))
 ] as const
 
+/** The key `api-key` saved, printed (`true`); none saved: `false`. No wallet, no request. */
+const printSaved = Effect.gen(function* () {
+  const saved = yield* Store.readConfig
+  if (saved.apiKey === undefined) return false
+  const { config } = yield* Store.paths
+  yield* Output.result({ apiKey: saved.apiKey, saved: config }, [saved.apiKey])
+  return true
+})
+
 export const apiKey = Command.make(
   "api-key",
   {
     print: Flag.Boolean("print").pipe(
-      Flag.withDescription("Also print the API key (it is saved either way)"),
+      Flag.withDescription("Print the saved API key (none saved yet: get one, save it and print it)"),
       Flag.withDefault(false)
     ),
     importFile: Flag.String("import-file").pipe(
@@ -213,6 +222,7 @@ export const apiKey = Command.make(
   },
   ({ print, importFile }) =>
     Effect.gen(function* () {
+      if (print && Option.isNone(importFile) && (yield* printSaved)) return
       const imported = Option.isSome(importFile)
         ? yield* Credentials.apiKeyFrom(Option.some({ _tag: "File", path: importFile.value }))
         : undefined
@@ -227,11 +237,14 @@ export const apiKey = Command.make(
       yield* Output.result(result, print ? [Redacted.value(key)] : [`API key saved to ${saved}`])
     })
 ).pipe(
-  Command.withDescription("Gets an API key by signing with the wallet and saves it (mode 0600)"),
+  Command.withDescription(
+    "Gets an API key by signing with the wallet and saves it (mode 0600); --print shows the saved one"
+  ),
   Command.withExamples([
     {
       command: "LIGHTHOUSE_WALLET_PASSWORD=… lighthouse-effect api-key --json",
-      description: "Get and save a key; --print to see it"
-    }
+      description: "Get and save a new key"
+    },
+    { command: "lighthouse-effect api-key --print", description: "The saved key, on stdout (nothing signed)" }
   ])
 )
