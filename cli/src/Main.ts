@@ -11,8 +11,10 @@
 import * as Cause from "effect/Cause"
 import { CliError, CliOutput, Command, TerminalCapabilities } from "effect/cli"
 import * as Effect from "effect/Effect"
+import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
+import * as References from "effect/References"
 import * as Stdio from "effect/Stdio"
 import * as Completions from "./Completions.ts"
 import * as Output from "./Output.ts"
@@ -213,7 +215,13 @@ const rootOf = (subcommands: ReadonlyArray<Loaded>) =>
       "Lighthouse storage from the command line: upload, download verified, manage keys and access. Every command takes --json; exit 0 ok, 1 failure, 2 bad usage."
     ),
     Command.withSubcommands(subcommands),
-    Command.withGlobalFlags([Output.Json, Progress.Mode, SecretFlags.ApiKeyFile, SecretFlags.PasswordFile]),
+    Command.withGlobalFlags([
+      Output.Json,
+      Output.Quiet,
+      Progress.Mode,
+      SecretFlags.ApiKeyFile,
+      SecretFlags.PasswordFile
+    ]),
     // Every command's handler runs with the library's services (`quote` and `pay` over their own table).
     Command.provide(services)
   )
@@ -382,5 +390,7 @@ export const run = (args: ReadonlyArray<string>) =>
       const error = Cause.squash(cause)
       return isBrokenPipe(error) ? Effect.succeed(0) : report(error, jsonRequested(args))
     }),
-    Effect.provide(Layer.mergeAll(presenterLayer, TerminalCapabilities.layer, Logger.layer([Output.logger])))
+    Effect.provide(Layer.mergeAll(presenterLayer, TerminalCapabilities.layer, Logger.layer([Output.logger]))),
+    // --quiet: the library's warnings are not printed either (an explicit --log-level still rules).
+    Output.quietRequested(args) ? Effect.provideService(References.MinimumLogLevel, "Error") : identity
   )

@@ -27,6 +27,25 @@ export const Json = GlobalFlag.Setting("json")({
   )
 })
 
+/**
+ * The global `--quiet` (`-q`) flag: nothing for a person on stderr (notes, the progress bar, the
+ * library's warnings); the result on stdout and a failure's line stay, as with `git -q`.
+ */
+export const Quiet = GlobalFlag.Setting("quiet")({
+  flag: Flag.Boolean("quiet").pipe(
+    Flag.withAlias("q"),
+    Flag.withDescription("Print only the result and failures: no notes, progress or warnings on stderr"),
+    Flag.withDefault(false)
+  )
+})
+
+/** Whether `--quiet` or `-q` is among the flags (before `--`): known before any command runs. */
+export const quietRequested = (args: ReadonlyArray<string>): boolean => {
+  const end = args.indexOf("--")
+  const flags = end === -1 ? args : args.slice(0, end)
+  return flags.some((arg) => arg === "--quiet" || arg === "-q" || arg === "--quiet=true")
+}
+
 /** The few controls with a short escape everyone reads; the rest are written `\xHH` or `\u{H…}`. */
 const named: Readonly<Record<string, string>> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" }
 
@@ -89,10 +108,10 @@ export const result = (value: unknown, text: ReadonlyArray<string>, options?: { 
     for (const line of text) yield* target(printable(line))
   })
 
-/** Progress or a note for a person: stderr (`printable`), and nothing with `--json`. */
+/** Progress or a note for a person: stderr (`printable`), and nothing with `--json` or `--quiet`. */
 export const note = (line: string) =>
   Effect.gen(function* () {
-    if (!(yield* Json)) yield* stderr(printable(line))
+    if (!(yield* Json) && !(yield* Quiet)) yield* stderr(printable(line))
   })
 
 const levelNames: Readonly<Record<string, string>> = { Warn: "warning" }

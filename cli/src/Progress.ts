@@ -1,5 +1,5 @@
 /**
- * A transfer's progress. On a terminal that can animate (and without `--json`): one line on
+ * A transfer's progress. On a terminal that can animate (without `--json` or `--quiet`): one line on
  * stderr, redrawn in place, with bytes, rate and time left; piped or in a script, nothing is
  * drawn. With `--progress ndjson`: one JSON event per line on stderr for a script to read,
  * `{"event":"progress","bytes":…,"total":…}` as the transfer goes (`total` null when unknown),
@@ -111,7 +111,8 @@ const asEvents = <A, E, R>(
 const bar = Effect.gen(function* () {
   const stdio = yield* Stdio.Stdio
   const terminal = yield* TerminalCapabilities.TerminalCapabilities
-  const animate = terminal.canAnimate && (yield* stdio.stderrIsTerminal) && !(yield* Output.Json)
+  const animate =
+    terminal.canAnimate && (yield* stdio.stderrIsTerminal) && !(yield* Output.Json) && !(yield* Output.Quiet)
   if (!animate) return undefined
   const started = yield* Clock.currentTimeMillis
   const onProgress: OnProgress = (progress) =>

@@ -5,6 +5,10 @@
  * names exactly the commands it loads.
  */
 import { execFileSync, spawn } from "node:child_process"
+import { mkdir, symlink, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { startMockNetwork } from "lighthouse-effect/mocks/node"
+import { testKeys } from "lighthouse-effect/mocks/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Main from "../src/Main.ts"
 import { freshConfigHome, json, run } from "./support/commands.ts"
@@ -41,6 +45,29 @@ describe("usage", () => {
       stdout: "",
       stderr: "--wizard asks its questions on a terminal, and there is none here\n"
     })
+  })
+})
+
+describe("--quiet", () => {
+  it("keeps the result on stdout and says nothing else on stderr", async () => {
+    const mock = startMockNetwork({ onUnhandledFrame: "error" })
+    try {
+      const home = await freshConfigHome()
+      const env = { XDG_CONFIG_HOME: home, LIGHTHOUSE_PRIVATE_KEY: testKeys.alice }
+      expect((await run(["api-key"], env)).code).toBe(0)
+      const site = join(home, "site")
+      await mkdir(site)
+      await writeFile(join(site, "index.html"), "<p>hello</p>")
+      await symlink(join(site, "gone"), join(site, "broken"))
+      const told = await run(["upload", site, "--skip-unreadable"], env)
+      expect(told).toMatchObject({ code: 0, stderr: expect.stringMatching(/^Skipped unreadable entry: broken \(/) })
+      for (const flag of ["--quiet", "-q"]) {
+        const quiet = await run(["upload", site, "--skip-unreadable", flag], env)
+        expect(quiet).toMatchObject({ code: 0, stderr: "", stdout: told.stdout })
+      }
+    } finally {
+      mock.close()
+    }
   })
 })
 
