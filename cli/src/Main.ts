@@ -3,8 +3,9 @@
  * success; 1 on a failure, with the catalogue's message on stderr; 2 on bad usage (an unknown
  * command or flag, a missing argument, a missing secret); 130 when interrupted. With `--json` a
  * failure also puts `{"error":{"_tag","message"}}` on stdout. Help and version go to stdout;
- * usage errors and the help that goes with them to stderr, and so does every log line (the
- * library's warnings; `--log-level` sets which): stdout holds only the result or the content.
+ * a usage error (its line and a hint to `--help`) to stderr, and so does every log line (the
+ * library's warnings; `--log-level` sets which, `--quiet` silences them): stdout holds only the
+ * result or the content. A reader closing stdout (`… | head`) ends the command quietly with 0.
  *
  * @since 0.1.0
  */
@@ -27,7 +28,7 @@ export const version = "0.1.0"
  * Every command under the root, each loaded by `import()` only when it runs: a command's module
  * brings the library's services it calls (and `dev` the whole simulated network), which `--help`
  * and a mistyped command must not wait for. `line` is its line in the root's help (its
- * `shortDescription`); `cli/test/Main.test.ts` checks each entry against the command it loads.
+ * `shortDescription`); `cli/test/Manners.test.ts` checks each entry against the command it loads.
  */
 export const commands = [
   {
@@ -231,7 +232,8 @@ export const fullRoot = () => Promise.all(commands.map((entry) => entry.load()))
 
 /**
  * The root's help without loading any command: each command by its name, alias and line. These
- * commands only name the real ones; `rootFor` loads the real one whenever it is named.
+ * commands only name the real ones (hence the cast: they never run); `rootFor` loads the real one
+ * whenever it is named.
  */
 const listing = (): ReadonlyArray<Loaded> =>
   commands.map((entry) => {
