@@ -1,10 +1,11 @@
 /**
  * The CIDs an upload will have, computed from its bytes on their way to the node.
  *
- * The upload node imports with kubo's `ipfs add` settings: the `unixfs-v0-2015` profile (256 KiB
- * fixed-size chunks, balanced layout of at most 174 links per node, links-first dag-pb fields,
- * HAMT sharding by the links-bytes estimate); `cid-version=1` turns raw leaves on unless
- * `raw-leaves` says otherwise. The builder of `../unixfs/` lays the DAG out the same way as the
+ * The upload node imports with the layout the `add` request states: by default kubo's `ipfs add`
+ * settings, the `unixfs-v0-2015` profile (256 KiB fixed-size chunks, balanced layout of at most
+ * 174 links per node, links-first dag-pb fields, HAMT sharding by the links-bytes estimate), where
+ * `cid-version=1` turns raw leaves on unless `raw-leaves` says otherwise; or IPIP-499's
+ * `unixfs-v1-2025` (1 MiB chunks, 1024 links, raw leaves, sharding by the block-bytes size). The builder of `../unixfs/` lays the DAG out the same way as the
  * bytes pass: each leaf is hashed once full and only the CIDs remain. Memory stays constant: a
  * file holds one leaf being filled and the links of its unfinished nodes.
  *
@@ -20,15 +21,17 @@ import * as raw from "multiformats/codecs/raw"
 import { encodeData } from "../unixfs/Data.ts"
 import { type FileDag, finish, newFileDag, write } from "../unixfs/FileDag.ts"
 import { andThen, dagPbCidOf, type Pending } from "../unixfs/Hashing.ts"
-import { kuboLayout, type Layout } from "../unixfs/Layout.ts"
+import { type Layout, type Profile, profileLayout } from "../unixfs/Layout.ts"
 import { type Built, normalPath, treeEntries } from "../unixfs/Tree.ts"
 
 /** The node's import settings, as the `add` request's query gives them. */
 export interface AddSettings {
   readonly cidVersion: 0 | 1
-  /** @default `cidVersion === 1`, as kubo */
+  /** @default `cidVersion === 1` under `unixfs-v0-2015`, as kubo; `true` under `unixfs-v1-2025` */
   readonly rawLeaves?: boolean | undefined
   readonly wrapWithDirectory?: boolean | undefined
+  /** The chunk size, links per file node and folder sharding. @default "unixfs-v0-2015" */
+  readonly profile?: Profile | undefined
 }
 
 /** One imported entry: a file, a directory, or the wrapping directory (path `""`). */
@@ -83,11 +86,32 @@ const emptyFolder = (path: string, layout: Layout): Pending<Built> => {
   }))
 }
 
-/** `content`, building `added`'s file DAG as it passes. */
-const building = <E, R>(added: Added, dag: FileDag, content: Stream.Stream<Uint8Array, E, R>) =>
+/** Bytes a calculator may still hash; once a file would pass them, it stops and tells no CIDs. */
+interface Budget {
+  left: number
+  exhausted: boolean
+}
+
+/** Whether `chunks` may be hashed within `budget` (none: always), spending it. */
+const spend = (budget: Budget | undefined, chunks: ReadonlyArray<Uint8Array>): boolean => {
+  if (budget === undefined) return true
+  if (budget.exhausted) return false
+  const bytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0)
+  budget.exhausted = bytes > budget.left
+  budget.left -= bytes
+  return !budget.exhausted
+}
+
+/** `content`, building `added`'s file DAG as it passes (while `budget` lasts). */
+const building = <E, R>(
+  added: Added,
+  dag: FileDag,
+  content: Stream.Stream<Uint8Array, E, R>,
+  budget: Budget | undefined
+) =>
   content.pipe(
     Stream.mapArrayEffect((chunks) => {
-      const written = feed(dag, chunks, 0)
+      const written = spend(budget, chunks) ? feed(dag, chunks, 0) : undefined
       return written === undefined
         ? Effect.succeed(chunks)
         : Effect.as(
@@ -98,6 +122,7 @@ const building = <E, R>(added: Added, dag: FileDag, content: Stream.Stream<Uint8
     Stream.concat(
       Stream.fromEffectDrain(
         Effect.promise(async () => {
+          if (budget?.exhausted === true) return
           const root = await finish(dag)
           added.built = {
             path: normalPath(added.originalPath),
@@ -130,7 +155,7 @@ const entriesOf = (added: ReadonlyArray<Added>, layout: Layout): Effect.Effect<R
  * @category constructors
  */
 export const calculator = (settings: AddSettings): Effect.Effect<CidCalculator, never, Scope.Scope> =>
-  Effect.sync(() => calculatorWith(kuboLayout(settings)))
+  Effect.sync(() => calculatorWith(profileLayout(settings)))
 
 /**
  * A calculator for any `layout` (tests compare small leaves and fan-outs with the importer's).
@@ -139,18 +164,44 @@ export const calculator = (settings: AddSettings): Effect.Effect<CidCalculator, 
  */
 export const calculatorWith = (layout: Layout): CidCalculator => {
   const added: Array<Added> = []
-  const file = <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => {
+  return { ...adding(added, layout, undefined), entries: entriesOf(added, layout) }
+}
+
+/** A calculator's `file` and `directory`, adding to `added`. */
+const adding = (added: Array<Added>, layout: Layout, budget: Budget | undefined) => ({
+  file: <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => {
     const entry: Added = { originalPath: path, built: undefined }
     added.push(entry)
-    return building(entry, newFileDag(layout), content)
-  }
-  const directory = (path: string) =>
+    return building(entry, newFileDag(layout), content, budget)
+  },
+  directory: (path: string) =>
     Effect.promise(async () => {
       const entry: Added = { originalPath: path, built: undefined }
       added.push(entry)
       entry.built = await emptyFolder(path, layout)
     })
-  return { file, directory, entries: entriesOf(added, layout) }
+})
+
+/** A calculator that hashes at most a number of content bytes: past them, it has no entries. */
+export interface BoundedCalculator extends Omit<CidCalculator, "entries"> {
+  /** Every entry, or `undefined` once the upload's content passed the bound. */
+  readonly entries: Effect.Effect<ReadonlyArray<ImportedEntry> | undefined>
+}
+
+/**
+ * A calculator for `settings` that hashes the first `maxBytes` of the upload's content only (a
+ * second layout computed alongside, to tell which one a node used, costs that much at most).
+ *
+ * @internal
+ */
+export const boundedCalculator = (settings: AddSettings, maxBytes: number): BoundedCalculator => {
+  const layout = profileLayout(settings)
+  const added: Array<Added> = []
+  const budget: Budget = { left: maxBytes, exhausted: false }
+  return {
+    ...adding(added, layout, budget),
+    entries: Effect.suspend(() => (budget.exhausted ? Effect.succeed(undefined) : entriesOf(added, layout)))
+  }
 }
 
 /** The CIDs of `files` (path and content each) imported with `settings`: every entry, the root last. */

@@ -2,7 +2,9 @@
  * Uploads checked against the node's answer: the CIDs of the files are computed from their bytes
  * as they are sent (in `blob` body mode, read from the same `Blob`s alongside the request), and
  * every entry the node answers must carry the CID computed for its path. A mismatch is
- * `CidMismatch` naming both CIDs; the upload is never taken as it was answered.
+ * `CidMismatch` naming both CIDs; the upload is never taken as it was answered. The CIDs of the
+ * other IPIP-499 profile are computed alongside for the first {@link HINT_BYTES} of content, so
+ * that a mismatch can say when the node laid the bytes out with that profile instead.
  *
  * @since 0.1.0
  */
@@ -12,7 +14,8 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { CID } from "multiformats/cid"
 import { CidMismatch } from "../errors/Verification.ts"
-import { type AddSettings, calculator, type ImportedEntry } from "./UnixfsCids.ts"
+import { PROFILES, type Profile } from "../unixfs/Layout.ts"
+import { type AddSettings, boundedCalculator, calculator, type ImportedEntry } from "./UnixfsCids.ts"
 
 /** A file of the upload, as the body sends it. */
 export interface SentPart<E> {
@@ -52,27 +55,66 @@ const sameCid = (computed: CID, answered: string) => {
   }
 }
 
-/** Compares the node's entries with the computed ones. */
-const compare = (
+/** Content bytes hashed with the other profile too: what telling the layout apart costs at most. */
+const HINT_BYTES = 64 * 1024 * 1024
+
+/** The CID `computed` gives the answered `entry` (by path, or the root for the upload's own `result`). */
+const cidFor = (
+  computed: ReadonlyArray<ImportedEntry>,
+  entry: AnsweredEntry,
+  result: AnsweredEntry | undefined
+): CID | undefined => {
+  const byPath = computed.find((imported) => imported.path === entry.Name)?.cid
+  return byPath ?? (entry === result ? computed.at(-1)?.cid : undefined)
+}
+
+/** The first answered entry whose CID is not the computed one, with the computed one. */
+const firstWrong = (
   computed: ReadonlyArray<ImportedEntry>,
   answered: ReadonlyArray<AnsweredEntry>,
   result: AnsweredEntry | undefined
-): Effect.Effect<void, CidMismatch> => {
-  const byPath = new Map(computed.map((entry) => [entry.path, entry.cid]))
-  const root = computed.at(-1)
+): { readonly entry: AnsweredEntry; readonly cid: CID } | undefined => {
   const pairs = answered.flatMap((entry) => {
-    const cid = byPath.get(entry.Name) ?? (entry === result ? root?.cid : undefined)
+    const cid = cidFor(computed, entry, result)
     return cid === undefined ? [] : [{ entry, cid }]
   })
+  const root = computed.at(-1)
   if (result !== undefined && root !== undefined && !pairs.some((pair) => pair.entry === result)) {
     pairs.push({ entry: result, cid: root.cid })
   }
-  const wrong = pairs.find(({ entry, cid }) => !sameCid(cid, entry.Hash))
-  return wrong === undefined
-    ? Effect.void
-    : Effect.fail(
-        new CidMismatch({ path: wrong.entry.Name, expected: wrong.cid.toString(), answered: wrong.entry.Hash })
-      )
+  return pairs.find(({ entry, cid }) => !sameCid(cid, entry.Hash))
+}
+
+/** The other profile, when its CIDs (if known) give the wrong entry the CID the node answered. */
+const layoutOf = (
+  other: Profile,
+  otherCids: ReadonlyArray<ImportedEntry> | undefined,
+  wrong: AnsweredEntry,
+  result: AnsweredEntry | undefined
+): Profile | undefined => {
+  if (otherCids === undefined) return undefined
+  const cid = cidFor(otherCids, wrong, result)
+  return cid !== undefined && sameCid(cid, wrong.Hash) ? other : undefined
+}
+
+/** Compares the node's entries with the computed ones (and, on a mismatch, with the other profile's). */
+const compare = (
+  computed: ReadonlyArray<ImportedEntry>,
+  other: { readonly profile: Profile; readonly cids: ReadonlyArray<ImportedEntry> | undefined },
+  answered: ReadonlyArray<AnsweredEntry>,
+  result: AnsweredEntry | undefined
+): Effect.Effect<void, CidMismatch> => {
+  const wrong = firstWrong(computed, answered, result)
+  if (wrong === undefined) return Effect.void
+  const layout = layoutOf(other.profile, other.cids, wrong.entry, result)
+  return Effect.fail(
+    new CidMismatch({
+      path: wrong.entry.Name,
+      expected: wrong.cid.toString(),
+      answered: wrong.entry.Hash,
+      ...(layout === undefined ? {} : { layout })
+    })
+  )
 }
 
 /**
@@ -86,7 +128,13 @@ export const track = <P extends SentPart<unknown>>(
 ): Effect.Effect<Tracked<P, ContentError<P>>, never, Scope.Scope> =>
   Effect.gen(function* () {
     const cids = yield* calculator(settings)
-    const fed = parts.map((part) => ({ ...part, content: cids.file(part.name, part.content) }))
+    const asked = settings.profile ?? "unixfs-v0-2015"
+    const otherProfile = PROFILES.find((profile) => profile !== asked) ?? asked
+    const otherCids = boundedCalculator({ ...settings, profile: otherProfile }, HINT_BYTES)
+    const fed = parts.map((part) => ({
+      ...part,
+      content: otherCids.file(part.name, cids.file(part.name, part.content))
+    }))
     // A `Blob` sent as is is read again here (the same bytes); other contents pass once, through the body.
     const unread = mode === "blob" ? fed.filter((part) => part.blob !== undefined) : []
     const reading = yield* Effect.forkScoped(
@@ -101,8 +149,10 @@ export const track = <P extends SentPart<unknown>>(
       parts: fed,
       check: (answered, result) =>
         Fiber.join(reading).pipe(
-          Effect.andThen(cids.entries),
-          Effect.flatMap((computed) => compare(computed, answered, result))
+          Effect.andThen(Effect.all([cids.entries, otherCids.entries])),
+          Effect.flatMap(([computed, other]) =>
+            compare(computed, { profile: otherProfile, cids: other }, answered, result)
+          )
         )
     }
     return tracked
