@@ -20,14 +20,18 @@ export class CidMismatch extends Schema.TaggedError<CidMismatch>()("CidMismatch"
   expected: Schema.String,
   /** The CID the node answered. */
   answered: Schema.String,
-  /** The IPIP-499 profile whose layout gives the bytes the answered CID, when it is one. */
+  /**
+   * The IPIP-499 profile whose layout gives the bytes the answered CID, when it is one; `"unknown"`
+   * when the bytes could not be read again to tell (a one-shot stream, an encrypted upload).
+   */
   layout: Schema.optional(Schema.String)
 }) {
   override get message() {
     const what = this.path === "" ? "the upload" : `"${this.path}"`
     const mismatch = `The node answered CID ${this.answered} for ${what}, but the bytes sent have CID ${this.expected}`
-    return this.layout === undefined
-      ? mismatch
+    if (this.layout === undefined) return mismatch
+    return this.layout === "unknown"
+      ? `${mismatch}: the layout the node used is unknown (the bytes cannot be read again to tell)`
       : `${mismatch}: the node appears to have laid them out with the ${this.layout} profile instead`
   }
 }

@@ -5,9 +5,10 @@
  * settings, the `unixfs-v0-2015` profile (256 KiB fixed-size chunks, balanced layout of at most
  * 174 links per node, links-first dag-pb fields, HAMT sharding by the links-bytes estimate), where
  * `cid-version=1` turns raw leaves on unless `raw-leaves` says otherwise; or IPIP-499's
- * `unixfs-v1-2025` (1 MiB chunks, 1024 links, raw leaves, sharding by the block-bytes size). The builder of `../unixfs/` lays the DAG out the same way as the
- * bytes pass: each leaf is hashed once full and only the CIDs remain. Memory stays constant: a
- * file holds one leaf being filled and the links of its unfinished nodes.
+ * `unixfs-v1-2025` (1 MiB chunks, 1024 links, raw leaves, sharding by the block-bytes size). The
+ * builder of `../unixfs/` lays the DAG out the same way as the bytes pass: each leaf is hashed once
+ * full and only the CIDs remain. Memory stays constant: a file holds one leaf being filled and the
+ * links of its unfinished nodes.
  *
  * @since 0.1.0
  */
@@ -86,32 +87,11 @@ const emptyFolder = (path: string, layout: Layout): Pending<Built> => {
   }))
 }
 
-/** Bytes a calculator may still hash; once a file would pass them, it stops and tells no CIDs. */
-interface Budget {
-  left: number
-  exhausted: boolean
-}
-
-/** Whether `chunks` may be hashed within `budget` (none: always), spending it. */
-const spend = (budget: Budget | undefined, chunks: ReadonlyArray<Uint8Array>): boolean => {
-  if (budget === undefined) return true
-  if (budget.exhausted) return false
-  const bytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0)
-  budget.exhausted = bytes > budget.left
-  budget.left -= bytes
-  return !budget.exhausted
-}
-
-/** `content`, building `added`'s file DAG as it passes (while `budget` lasts). */
-const building = <E, R>(
-  added: Added,
-  dag: FileDag,
-  content: Stream.Stream<Uint8Array, E, R>,
-  budget: Budget | undefined
-) =>
+/** `content`, building `added`'s file DAG as it passes. */
+const building = <E, R>(added: Added, dag: FileDag, content: Stream.Stream<Uint8Array, E, R>) =>
   content.pipe(
     Stream.mapArrayEffect((chunks) => {
-      const written = spend(budget, chunks) ? feed(dag, chunks, 0) : undefined
+      const written = feed(dag, chunks, 0)
       return written === undefined
         ? Effect.succeed(chunks)
         : Effect.as(
@@ -122,7 +102,6 @@ const building = <E, R>(
     Stream.concat(
       Stream.fromEffectDrain(
         Effect.promise(async () => {
-          if (budget?.exhausted === true) return
           const root = await finish(dag)
           added.built = {
             path: normalPath(added.originalPath),
@@ -164,44 +143,18 @@ export const calculator = (settings: AddSettings): Effect.Effect<CidCalculator, 
  */
 export const calculatorWith = (layout: Layout): CidCalculator => {
   const added: Array<Added> = []
-  return { ...adding(added, layout, undefined), entries: entriesOf(added, layout) }
-}
-
-/** A calculator's `file` and `directory`, adding to `added`. */
-const adding = (added: Array<Added>, layout: Layout, budget: Budget | undefined) => ({
-  file: <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => {
+  const file = <E, R>(path: string, content: Stream.Stream<Uint8Array, E, R>) => {
     const entry: Added = { originalPath: path, built: undefined }
     added.push(entry)
-    return building(entry, newFileDag(layout), content, budget)
-  },
-  directory: (path: string) =>
+    return building(entry, newFileDag(layout), content)
+  }
+  const directory = (path: string) =>
     Effect.promise(async () => {
       const entry: Added = { originalPath: path, built: undefined }
       added.push(entry)
       entry.built = await emptyFolder(path, layout)
     })
-})
-
-/** A calculator that hashes at most a number of content bytes: past them, it has no entries. */
-export interface BoundedCalculator extends Omit<CidCalculator, "entries"> {
-  /** Every entry, or `undefined` once the upload's content passed the bound. */
-  readonly entries: Effect.Effect<ReadonlyArray<ImportedEntry> | undefined>
-}
-
-/**
- * A calculator for `settings` that hashes the first `maxBytes` of the upload's content only (a
- * second layout computed alongside, to tell which one a node used, costs that much at most).
- *
- * @internal
- */
-export const boundedCalculator = (settings: AddSettings, maxBytes: number): BoundedCalculator => {
-  const layout = profileLayout(settings)
-  const added: Array<Added> = []
-  const budget: Budget = { left: maxBytes, exhausted: false }
-  return {
-    ...adding(added, layout, budget),
-    entries: Effect.suspend(() => (budget.exhausted ? Effect.succeed(undefined) : entriesOf(added, layout)))
-  }
+  return { file, directory, entries: entriesOf(added, layout) }
 }
 
 /** The CIDs of `files` (path and content each) imported with `settings`: every entry, the root last. */

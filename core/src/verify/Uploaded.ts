@@ -2,9 +2,11 @@
  * Uploads checked against the node's answer: the CIDs of the files are computed from their bytes
  * as they are sent (in `blob` body mode, read from the same `Blob`s alongside the request), and
  * every entry the node answers must carry the CID computed for its path. A mismatch is
- * `CidMismatch` naming both CIDs; the upload is never taken as it was answered. The CIDs of the
- * other IPIP-499 profile are computed alongside for the first {@link HINT_BYTES} of content, so
- * that a mismatch can say when the node laid the bytes out with that profile instead.
+ * `CidMismatch` naming both CIDs; the upload is never taken as it was answered. Only then are the
+ * bytes read again from their source (a file on disk, a `Blob`, bytes) and hashed with the other
+ * IPIP-499 profile, so that the mismatch can say when the node laid them out with that profile; a
+ * one-shot stream is not kept for it, and the layout is then unknown. An upload whose CIDs match
+ * hashes its bytes once.
  *
  * @since 0.1.0
  */
@@ -15,7 +17,7 @@ import * as Stream from "effect/Stream"
 import { CID } from "multiformats/cid"
 import { CidMismatch } from "../errors/Verification.ts"
 import { PROFILES, type Profile } from "../unixfs/Layout.ts"
-import { type AddSettings, boundedCalculator, calculator, type ImportedEntry } from "./UnixfsCids.ts"
+import { type AddSettings, calculator, cidsOf, type ImportedEntry } from "./UnixfsCids.ts"
 
 /** A file of the upload, as the body sends it. */
 export interface SentPart<E> {
@@ -23,6 +25,8 @@ export interface SentPart<E> {
   readonly content: Stream.Stream<Uint8Array, E>
   /** Set when the body sends the part as this `Blob` in `blob` mode, without running `content`. */
   readonly blob?: (() => Blob) | undefined
+  /** The content read from its source again, when it can be: a mismatch hashes it with the other profile. */
+  readonly readAgain?: (() => Stream.Stream<Uint8Array, E>) | undefined
 }
 
 /** How a part's content can fail. */
@@ -55,9 +59,6 @@ const sameCid = (computed: CID, answered: string) => {
   }
 }
 
-/** Content bytes hashed with the other profile too: what telling the layout apart costs at most. */
-const HINT_BYTES = 64 * 1024 * 1024
-
 /** The CID `computed` gives the answered `entry` (by path, or the root for the upload's own `result`). */
 const cidFor = (
   computed: ReadonlyArray<ImportedEntry>,
@@ -85,35 +86,44 @@ const firstWrong = (
   return pairs.find(({ entry, cid }) => !sameCid(cid, entry.Hash))
 }
 
-/** The other profile, when its CIDs (if known) give the wrong entry the CID the node answered. */
-const layoutOf = (
-  other: Profile,
-  otherCids: ReadonlyArray<ImportedEntry> | undefined,
+/** The layout a mismatch names: the other profile's, `"unknown"` when the bytes cannot be read again. */
+const layoutOf = Effect.fnUntraced(function* <E>(
+  parts: ReadonlyArray<SentPart<E>>,
+  settings: AddSettings,
   wrong: AnsweredEntry,
   result: AnsweredEntry | undefined
-): Profile | undefined => {
-  if (otherCids === undefined) return undefined
-  const cid = cidFor(otherCids, wrong, result)
+) {
+  const asked = settings.profile ?? "unixfs-v0-2015"
+  const other: Profile = PROFILES.find((profile) => profile !== asked) ?? asked
+  const again = parts.flatMap(({ name, readAgain }) =>
+    readAgain === undefined ? [] : [{ path: name, content: readAgain() }]
+  )
+  if (again.length < parts.length) return "unknown"
+  // A source that changed or went away since it was sent tells nothing either.
+  const otherCids = yield* Effect.option(cidsOf(again, { ...settings, profile: other }))
+  if (otherCids._tag === "None") return "unknown"
+  const cid = cidFor(otherCids.value, wrong, result)
   return cid !== undefined && sameCid(cid, wrong.Hash) ? other : undefined
-}
+})
 
-/** Compares the node's entries with the computed ones (and, on a mismatch, with the other profile's). */
-const compare = (
+/** Compares the node's entries with the computed ones; on a mismatch, tells the layout from `parts`. */
+const compare = <E>(
   computed: ReadonlyArray<ImportedEntry>,
-  other: { readonly profile: Profile; readonly cids: ReadonlyArray<ImportedEntry> | undefined },
+  sent: { readonly parts: ReadonlyArray<SentPart<E>>; readonly settings: AddSettings },
   answered: ReadonlyArray<AnsweredEntry>,
   result: AnsweredEntry | undefined
 ): Effect.Effect<void, CidMismatch> => {
   const wrong = firstWrong(computed, answered, result)
   if (wrong === undefined) return Effect.void
-  const layout = layoutOf(other.profile, other.cids, wrong.entry, result)
-  return Effect.fail(
-    new CidMismatch({
-      path: wrong.entry.Name,
-      expected: wrong.cid.toString(),
-      answered: wrong.entry.Hash,
-      ...(layout === undefined ? {} : { layout })
-    })
+  return Effect.flatMap(layoutOf(sent.parts, sent.settings, wrong.entry, result), (layout) =>
+    Effect.fail(
+      new CidMismatch({
+        path: wrong.entry.Name,
+        expected: wrong.cid.toString(),
+        answered: wrong.entry.Hash,
+        ...(layout === undefined ? {} : { layout })
+      })
+    )
   )
 }
 
@@ -128,13 +138,7 @@ export const track = <P extends SentPart<unknown>>(
 ): Effect.Effect<Tracked<P, ContentError<P>>, never, Scope.Scope> =>
   Effect.gen(function* () {
     const cids = yield* calculator(settings)
-    const asked = settings.profile ?? "unixfs-v0-2015"
-    const otherProfile = PROFILES.find((profile) => profile !== asked) ?? asked
-    const otherCids = boundedCalculator({ ...settings, profile: otherProfile }, HINT_BYTES)
-    const fed = parts.map((part) => ({
-      ...part,
-      content: otherCids.file(part.name, cids.file(part.name, part.content))
-    }))
+    const fed = parts.map((part) => ({ ...part, content: cids.file(part.name, part.content) }))
     // A `Blob` sent as is is read again here (the same bytes); other contents pass once, through the body.
     const unread = mode === "blob" ? fed.filter((part) => part.blob !== undefined) : []
     const reading = yield* Effect.forkScoped(
@@ -149,10 +153,8 @@ export const track = <P extends SentPart<unknown>>(
       parts: fed,
       check: (answered, result) =>
         Fiber.join(reading).pipe(
-          Effect.andThen(Effect.all([cids.entries, otherCids.entries])),
-          Effect.flatMap(([computed, other]) =>
-            compare(computed, { profile: otherProfile, cids: other }, answered, result)
-          )
+          Effect.andThen(cids.entries),
+          Effect.flatMap((computed) => compare(computed, { parts, settings }, answered, result))
         )
     }
     return tracked

@@ -4,10 +4,11 @@
  * chunk-size, max-links and HAMT-threshold vectors were made from kubo's seeded random bytes and
  * names, which are not reproduced here), the layout every `add` states on the wire, the client's
  * CIDs equal to the simulated node's for sizes around both profiles' chunk boundaries, and a
- * mismatch that names the profile the node appears to have used.
+ * mismatch that names the profile the node appears to have used (the bytes read again from their
+ * source only then; a one-shot stream's layout is unknown).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Stream } from "effect"
+import { Effect, FileSystem, Stream } from "effect"
 import * as fc from "fast-check"
 import { Verify } from "lighthouse-effect"
 import { pseudoRandomBytes } from "lighthouse-effect/mocks/testing"
@@ -177,6 +178,64 @@ describe("a mismatch", () => {
           failed.message,
           `The node answered CID ${answered} for "f.bin", but the bytes sent have CID ${expected}`
         )
+      })
+    ).pipe(Effect.ensuring(Effect.sync(() => server.resetHandlers())))
+  )
+  it.effect("a file on disk is read again on the mismatch, and the profile named", () =>
+    uploading((upload, apiKey) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const fs = yield* FileSystem.FileSystem
+          const file = `${yield* fs.makeTempDirectoryScoped()}/f.bin`
+          const bytes = pseudoRandomBytes(300 * KiB, 5)
+          yield* fs.writeFile(file, bytes)
+          server.use(nodeUsing("unixfs-v1-2025", bytes))
+          const failed = yield* Effect.flip(upload.file(Input.path(file), { apiKey }))
+          assert.strictEqual(failed._tag, "CidMismatch")
+          if (failed._tag !== "CidMismatch") return
+          assert.strictEqual(failed.layout, "unixfs-v1-2025")
+        })
+      )
+    ).pipe(Effect.ensuring(Effect.sync(() => server.resetHandlers())))
+  )
+
+  it.effect("a one-shot stream is not kept to tell: the layout is unknown", () =>
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const bytes = pseudoRandomBytes(300 * KiB, 6)
+        server.use(nodeUsing("unixfs-v1-2025", bytes))
+        const once = new Blob([new Uint8Array(bytes)]).stream()
+        const failed = yield* Effect.flip(upload.file(Input.stream(once, { name: "f.bin" }), { apiKey }))
+        const expected = yield* clientCid(bytes, { cidVersion: 1, profile: "unixfs-v0-2015" })
+        const answered = yield* clientCid(bytes, { cidVersion: 1, profile: "unixfs-v1-2025" })
+        assert.strictEqual(
+          failed.message,
+          `The node answered CID ${answered} for "f.bin", but the bytes sent have CID ${expected}: the layout the node used is unknown (the bytes cannot be read again to tell)`
+        )
+      })
+    ).pipe(Effect.ensuring(Effect.sync(() => server.resetHandlers())))
+  )
+
+  it.effect("the bytes are read again only on a mismatch: a verified upload reads its Blob once", () =>
+    uploading((upload, apiKey) =>
+      Effect.gen(function* () {
+        const bytes = pseudoRandomBytes(300 * KiB, 8)
+        let reads = 0
+        class CountedBlob extends Blob {
+          override stream() {
+            reads += 1
+            return super.stream()
+          }
+        }
+        yield* upload.file(Input.blob(new CountedBlob([new Uint8Array(bytes)]), { name: "f.bin" }), { apiKey })
+        assert.strictEqual(reads, 1)
+        reads = 0
+        server.use(nodeUsing("unixfs-v1-2025", bytes))
+        const failed = yield* Effect.flip(
+          upload.file(Input.blob(new CountedBlob([new Uint8Array(bytes)]), { name: "f.bin" }), { apiKey })
+        )
+        assert.strictEqual(failed._tag === "CidMismatch" ? failed.layout : failed._tag, "unixfs-v1-2025")
+        assert.strictEqual(reads, 2)
       })
     ).pipe(Effect.ensuring(Effect.sync(() => server.resetHandlers())))
   )
