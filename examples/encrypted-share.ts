@@ -10,7 +10,11 @@ const program = Effect.gen(function* () {
   const owner = yield* Signer.makeFromPrivateKey(process.env.PRIVATE_KEY ?? generatePrivateKey())
   const friend = yield* Signer.makeFromPrivateKey(generatePrivateKey())
   const apiKey = yield* Auth.Auth.use((auth) => auth.createApiKey(owner))
-  const [upload, download, access] = [yield* Upload.Upload, yield* Download.Download, yield* AccessControl.AccessControl]
+  const [upload, download, access] = [
+    yield* Upload.Upload,
+    yield* Download.Download,
+    yield* AccessControl.AccessControl
+  ]
 
   const note = yield* upload.encryptedText("meet at noon", { apiKey, signer: owner, name: "note.txt" })
   const readBy = (reader: Signer.Service) =>
