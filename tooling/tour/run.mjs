@@ -117,9 +117,18 @@ if (!existsSync(join(myApp, "node_modules", ".bin", "lighthouse-effect"))) fail(
 const serve = spawn(process.execPath, [npmCli, "run", "-s", "serve", "--", "--free-ports", "--no-chain"], {
   cwd: root,
   env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("LIGHTHOUSE_"))),
-  stdio: ["ignore", "pipe", "pipe"]
+  stdio: ["ignore", "pipe", "pipe"],
+  // Its own process group: npm runs serve as a child of its own, and both are stopped together.
+  detached: true
 })
-stops.push(() => serve.kill())
+const stopServe = () => {
+  try {
+    process.kill(-serve.pid, "SIGTERM")
+  } catch {
+    // already gone
+  }
+}
+stops.push(stopServe)
 let banner = ""
 let errors = ""
 serve.stderr.on("data", (chunk) => {
@@ -134,7 +143,9 @@ await new Promise((resolve) => {
       resolve()
     }
   })
-  serve.once("close", (code) => fail("npm run serve", `exited (${code}) before its banner\n${errors}`))
+  serve.once("close", (code) => {
+    if (!banner.includes("Ctrl-C to stop.")) fail("npm run serve", `exited (${code}) before its banner\n${errors}`)
+  })
 })
 const variables = Object.fromEntries(
   [...banner.matchAll(/\b(LIGHTHOUSE_[A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value])
@@ -176,7 +187,7 @@ for (const line of commands(cliBlock)) {
   ran += 1
 }
 
-serve.kill()
+stopServe()
 rmSync(work, { recursive: true, force: true })
 console.log(
   `tour test: the README's install (${fromPacking.length} lines) and tour on Node 22.19 beside npm run serve: ` +
