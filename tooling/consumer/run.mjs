@@ -1,5 +1,6 @@
 // The consumer test (`npm run test:consumer`, part of `npm test`): what a user of the published
-// package gets, on the oldest Node each entry point supports (README, "Installing the package").
+// package gets, on the oldest Node each entry point supports (docs/runtimes.md, "Entry points,
+// their peers and their Node").
 // It packs this project (`prepack` builds `dist/`), and in a new project in the temp folder, as a
 // user on Node 20.19 would, runs plain `npm install` (install scripts on) of the tarball and its
 // peers at the versions this project uses (from npm's cache when there). It checks that every
