@@ -289,14 +289,10 @@ const errorClasses = Object.entries(Errors).flatMap(([name, value]) =>
   typeof value === "function" && value.prototype instanceof Error ? [name] : []
 )
 
-/** The rows of README.md's error table: the error names of the first column, the message column. */
+/** The rows of docs/errors.md's error table: the error names of the first column, the message column. */
 const readmeErrorRows = () => {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
-  const section = readme.slice(
-    readme.indexOf("\n## Errors\n"),
-    readme.indexOf("\n## ", readme.indexOf("\n## Errors\n") + 1)
-  )
-  return section
+  const guide = readFileSync(new URL("../../docs/errors.md", import.meta.url), "utf8")
+  return guide
     .split("\n")
     .filter((line) => line.startsWith("| `"))
     .map((line) => {
@@ -321,7 +317,7 @@ describe("Errors", () => {
     for (const [error, tag] of catalogue) assert.strictEqual(error.constructor.name, tag)
   })
 
-  it("README.md's error table names every error class once, with its message", () => {
+  it("docs/errors.md's error table names every error class once, with its message", () => {
     const rows = readmeErrorRows()
     const named = rows.flatMap((row) => row.names)
     assert.deepStrictEqual([...named].sort(), [...errorClasses].sort())
