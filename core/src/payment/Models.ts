@@ -256,13 +256,36 @@ export type ChainFailure = ContractReverted | OtherContractError | ChainError
 /** Why a payment failed. */
 export type FundFailure = TargetFailure | InvalidPaymentInput | PrivateKeyNotFound | InvalidPrivateKey | ChainFailure
 
-/** What an x402 quote takes: the file, and what the caller allows (`X402Terms.ts`). */
+/**
+ * Which of the provider's x402 routes an upload goes to: `documented`, its documentation's
+ * `POST /api/x402/upload` (multipart, x402 version 1); `current`, its x402 server's
+ * `POST /api/upload` (raw body, x402 version 2). Either way the version spoken is the `402`'s.
+ */
+export type X402Routes = "documented" | "current"
+
+/** What an x402 quote takes: the file, the route set, and what the caller allows (`X402Terms.ts`). */
 export interface X402QuoteInput extends X402Limits {
   /** The file (a `File` keeps its name). */
   readonly file: Blob
   /** The name it is stored under; default the `File`'s name, else `upload`. */
   readonly fileName?: string | undefined
+  /** The provider's route set to use. @default "documented" */
+  readonly routes?: X402Routes | undefined
 }
+
+/** What an x402 price asks: the size in bytes (a whole number above 0). */
+export interface X402PriceInput {
+  readonly size: number
+}
+
+/**
+ * What `x402Price` takes, as an input schema.
+ *
+ * @category schemas
+ */
+export const X402PriceInput: Schema.Codec<X402PriceInput> = Schema.Struct({
+  size: Schema.Int.check(Schema.isGreaterThan(0))
+})
 
 /** What an x402 upload takes: a quote's input, the account that signs, and the optional amount and nonce. */
 export interface X402UploadInput extends X402QuoteInput {
@@ -281,6 +304,7 @@ const quoteFields = {
     expected: "a Blob or File"
   }),
   fileName: Schema.optional(Schema.String),
+  routes: Schema.optional(Schema.Literals(["documented", "current"])),
   network: Schema.optional(Schema.String),
   asset: Schema.optional(
     Schema.declare((u: unknown): u is Address => typeof u === "string" && isAddress(u, { strict: false }), {

@@ -53,6 +53,7 @@ import {
   QuoteInput,
   QuotePathsInput,
   Target,
+  X402PriceInput,
   X402QuoteInput,
   X402UploadInput
 } from "../payment/Models.ts"
@@ -221,7 +222,8 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     balance: [fields(BalanceInput)],
     paymentCount: [opt(NetworkInput)],
     x402Upload: [fields(X402UploadInput)],
-    x402Quote: [fields(X402QuoteInput)]
+    x402Quote: [fields(X402QuoteInput)],
+    x402Price: [fields(X402PriceInput)]
   }
 }
 

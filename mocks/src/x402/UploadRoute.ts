@@ -40,6 +40,7 @@ import type { ContentStore } from "../storage/ContentStore.ts"
 import { releaseOwnedChunk } from "../storage/Release.ts"
 import { addAll } from "../storage/Unixfs.ts"
 import { boundaryOf, MultipartError, readMultipart } from "../upload/Multipart.ts"
+import { currentX402Handlers } from "./CurrentRoutes.ts"
 import {
   decodePaymentHeader,
   type FacilitatorOptions,
@@ -234,7 +235,9 @@ const upload = async (context: X402RouteContext, request: Request, staging: Stag
   return store(context, staging, requirements, payment, file)
 }
 
+/** The documented route (version 1) and the provider's current routes (`CurrentRoutes.ts`, version 2). */
 export const x402Handlers = (context: X402RouteContext): Array<HttpHandler> => [
+  ...currentX402Handlers(context),
   http.post(
     `${context.host}/api/x402/upload`,
     context.faults.wrap(
