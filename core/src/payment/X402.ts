@@ -28,7 +28,6 @@
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as HttpBody from "effect/http/HttpBody"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
@@ -123,23 +122,30 @@ export const defaultX402Routes: X402Routes = "documented"
 const fileNameOf = (input: X402QuoteInput) =>
   input.fileName ?? (input.file instanceof File ? input.file.name : "upload")
 
-const uploadRequest = (input: X402QuoteInput, payment?: { readonly name: string; readonly value: string }) => {
-  const routes = input.routes ?? defaultX402Routes
+const uploadRequest = (
+  input: X402QuoteInput,
+  bytes: Uint8Array | undefined,
+  payment?: { readonly name: string; readonly value: string }
+) => {
   const request =
-    routes === "current"
-      ? // The raw body: a Blob is sent with its length as Content-Length, which the server prices.
+    bytes !== undefined
+      ? // The raw body, whole: its length goes as Content-Length, which the server prices, with every client.
         HttpClientRequest.post(x402UploadPaths.current).pipe(
-          HttpClientRequest.setBody(
-            HttpBody.raw(input.file, {
-              contentType: input.file.type === "" ? "application/octet-stream" : input.file.type,
-              contentLength: input.file.size
-            })
+          HttpClientRequest.bodyUint8Array(
+            bytes,
+            input.file.type === "" ? "application/octet-stream" : input.file.type
           ),
           HttpClientRequest.setHeader("x-file-name", fileNameOf(input))
         )
       : HttpClientRequest.post(x402UploadPaths.documented).pipe(HttpClientRequest.bodyFormData(multipart(input)))
   return payment === undefined ? request : HttpClientRequest.setHeader(request, payment.name, payment.value)
 }
+
+/** The file's bytes for the current route (read once, sent twice); nothing for the documented route. */
+const rawBody = (input: X402QuoteInput) =>
+  (input.routes ?? defaultX402Routes) === "current"
+    ? Effect.promise(() => input.file.arrayBuffer()).pipe(Effect.map((buffer) => new Uint8Array(buffer)))
+    : Effect.succeed(undefined)
 
 const multipart = (input: X402QuoteInput) => {
   const form = new FormData()
@@ -239,8 +245,13 @@ const amountWithinCeiling = (input: X402UploadInput, expected: X402Expectation) 
     : Effect.void
 
 /** Sends the unpaid upload and checks the `402`'s terms (either version) against what the caller allows. */
-const askTerms = Effect.fnUntraced(function* (deps: X402Deps, input: X402QuoteInput, expected: X402Expectation) {
-  const { response, where } = yield* send(deps, uploadRequest(input))
+const askTerms = Effect.fnUntraced(function* (
+  deps: X402Deps,
+  input: X402QuoteInput,
+  bytes: Uint8Array | undefined,
+  expected: X402Expectation
+) {
+  const { response, where } = yield* send(deps, uploadRequest(input, bytes))
   if (response.status !== 402)
     return yield* new InvalidResponse({ url: where, detail: `expected 402, got ${response.status}` })
   const asked = yield* readPaymentRequired(response, where)
@@ -251,7 +262,7 @@ const askTerms = Effect.fnUntraced(function* (deps: X402Deps, input: X402QuoteIn
 /** What an x402 upload of `input.file` would pay, checked as `upload` checks it; nothing is signed or stored. */
 export const quote = Effect.fn("Payment.x402Quote")(function* (deps: X402Deps, input: X402QuoteInput) {
   const expected = yield* expectation("payment.x402Quote", input)
-  const { terms } = yield* askTerms(deps, input, expected)
+  const { terms } = yield* askTerms(deps, input, yield* rawBody(input), expected)
   const quoted: X402Quote = terms
   return quoted
 })
@@ -282,7 +293,8 @@ const storedEntry = (input: X402QuoteInput, response: HttpClientResponse.HttpCli
 export const upload = Effect.fn("Payment.x402Upload")(function* (deps: X402Deps, input: X402UploadInput) {
   const expected = yield* expectation("payment.x402Upload", input)
   yield* amountWithinCeiling(input, expected)
-  const { terms, offer, resource, where } = yield* askTerms(deps, input, expected)
+  const bytes = yield* rawBody(input)
+  const { terms, offer, resource, where } = yield* askTerms(deps, input, bytes, expected)
   const { header, message } = yield* authorize(input, terms, offer, resource)
   yield* Effect.annotateCurrentSpan({
     amount: String(message.value),
@@ -290,7 +302,7 @@ export const upload = Effect.fn("Payment.x402Upload")(function* (deps: X402Deps,
     x402Version: terms.x402Version
   })
 
-  const paid = yield* send(deps, uploadRequest(input, header))
+  const paid = yield* send(deps, uploadRequest(input, bytes, header))
   if (paid.response.status === 402) return yield* refusal(yield* refusalReason(paid.response, where), terms, message)
   const settlement = yield* readSettlement(paid.response, where)
   const { entry, stored } = yield* storedEntry(input, paid.response, where)
