@@ -95,6 +95,35 @@ describe("x402-upload", () => {
     ).toEqual([[result.entry.Hash, "note.txt", "text/plain", "26"]])
   })
 
+  it("--routes current pays over x402 version 2 (POST /api/upload): settled on chain, stored for the payer", async () => {
+    const payer = chain.accounts[4]!
+    await mint(payer, 10_000n)
+    const before = await balanceOf(payTo)
+    const path = await fileWith("v2.txt", "paid through the current route")
+    const env = { LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[4]! }
+
+    const quoted = await run(["x402-upload", path, ...local(), "--routes", "current", "--dry-run"], env)
+    expect(quoted.stdout).toContain("chain   eip155:31337 (chain id 31337), x402 version 2\n")
+    const ran = await run(["x402-upload", path, ...local(), "--routes", "current", "--json"], env)
+    expect(ran).toMatchObject({ code: 0, stderr: "" })
+    const result = json(ran) as {
+      entry: { Name: string; Hash: string; Size: string }
+      stored: { cid: string; publicKey: string; fileSizeBytes: number }
+      settlement: { success: boolean; network: string; payer: string }
+      paid: { amount: string; x402Version: number }
+    }
+    // $0.004 for the 1 MB minimum plus the $0.001 facilitator fee.
+    expect(result.paid).toMatchObject({ amount: "5000", x402Version: 2 })
+    expect(result.entry).toMatchObject({ Name: "v2.txt", Size: "30" })
+    expect(result.stored).toMatchObject({ cid: result.entry.Hash, publicKey: payer.toLowerCase(), fileSizeBytes: 30 })
+    expect(result.settlement).toMatchObject({ success: true, network: "eip155:31337", payer: payer.toLowerCase() })
+    expect(await balanceOf(payTo)).toBe(before + 5000n)
+    expect(network.state.files.of(payer.toLowerCase()).map((r) => r.cid)).toEqual([result.entry.Hash])
+
+    const badRoutes = await run(["x402-upload", path, "--routes", "v3"], env)
+    expect(badRoutes.code).toBe(2)
+  })
+
   it("pays with the stored wallet opened by its password, under --name; the text output", async () => {
     const home = await freshConfigHome()
     const env = { XDG_CONFIG_HOME: home, LIGHTHOUSE_WALLET_PASSWORD: "correct horse battery staple" }
@@ -268,7 +297,7 @@ describe("x402-upload against a hostile 402 (the network's terms beyond the call
     expect(ran.stdout.split("\n")).toEqual([
       `price   0.003907 USD Coin (3907 base units of ${deployment.x402Usdc})`,
       `payee   ${payTo}`,
-      "chain   localhost (chain id 31337)",
+      "chain   localhost (chain id 31337), x402 version 1",
       "window  300 s",
       expect.stringMatching(/^for {5}Store /),
       "nothing signed (--dry-run)",

@@ -177,7 +177,7 @@ const fileOf = (path: string, name: Option.Option<string>) =>
 const quoteLines = (quote: Payment.X402Quote) => [
   `price   ${formatUnits(quote.amount, 6)} ${quote.token.name} (${quote.amount} base units of ${quote.asset})`,
   `payee   ${quote.payTo}`,
-  `chain   ${quote.network} (chain id ${quote.chainId})`,
+  `chain   ${quote.network} (chain id ${quote.chainId}), x402 version ${quote.x402Version}`,
   `window  ${quote.maxTimeoutSeconds} s`,
   `for     ${quote.description}`,
   "nothing signed (--dry-run)"
@@ -224,6 +224,12 @@ const x402Flags = {
     Flag.withDescription("Pay this many base units instead of the price asked (a price agreed beforehand)"),
     Flag.optional
   ),
+  routes: Flag.Literals("routes", ["documented", "current"]).pipe(
+    Flag.withDescription(
+      "The provider's x402 routes: documented (POST /api/x402/upload, x402 v1) or current (POST /api/upload, x402 v2); the version spoken is the 402's"
+    ),
+    Flag.withDefault(Payment.defaultX402Routes)
+  ),
   dryRun: Flag.Boolean("dry-run").pipe(
     Flag.withDescription("Ask the price and show price, payee, chain and token; sign nothing, store nothing"),
     Flag.withDefault(false)
@@ -239,9 +245,10 @@ const account = Effect.gen(function* () {
 export const x402Upload = Command.make(
   "x402-upload",
   x402Flags,
-  ({ file, name, network, asset, maxAmount, maxTimeout, amount, dryRun }) =>
+  ({ file, name, network, asset, maxAmount, maxTimeout, amount, routes, dryRun }) =>
     Effect.gen(function* () {
       const limits = {
+        routes,
         network: Option.getOrUndefined(network),
         asset: Option.getOrUndefined(Option.map(asset, getAddress)),
         maxAmount,
@@ -273,6 +280,10 @@ export const x402Upload = Command.make(
     {
       command: "lighthouse-effect x402-upload big.iso --max-amount 2000000 --network base-sepolia --json",
       description: "Pay up to 2 USDC on Base Sepolia; the settlement as JSON"
+    },
+    {
+      command: "lighthouse-effect x402-upload report.pdf --routes current --network base-sepolia",
+      description: "Through the provider's current x402 server (POST /api/upload, x402 version 2)"
     }
   ])
 )

@@ -9,7 +9,7 @@ import fc from "fast-check"
 import { createLighthouseNode } from "lighthouse-effect/node"
 import { HttpResponse, http } from "msw"
 import { setupServer } from "msw/node"
-import { type Address, getAddress, type LocalAccount } from "viem"
+import { getAddress, type LocalAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 
