@@ -21,7 +21,8 @@
  * `X402WindowTooLong` or `X402MalformedTerms`; a refusal of the paid request is `X402Underpaid`,
  * `X402AuthorizationExpired`, `X402AuthorizationReplayed`, `X402InsufficientFunds`, or
  * `X402PaymentRefused` with the x402 reason. The wire format is in
- * docs/PROTOCOL.md#x402-pay-per-upload and #x402-version-2.
+ * docs/PROTOCOL.md#x402-pay-per-upload and
+ * #x402-version-2-the-providers-current-x402-server.
  *
  * @since 0.1.0
  */
