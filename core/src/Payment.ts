@@ -57,12 +57,15 @@ import type {
   TargetFailure,
   X402PriceInput,
   X402QuoteInput,
+  X402RenewInput,
+  X402RenewPriceInput,
   X402UploadInput
 } from "./payment/Models.ts"
 import * as PriceOps from "./payment/Price.ts"
 import * as Reads from "./payment/Reads.ts"
 import * as X402 from "./payment/X402.ts"
 import type { X402PriceQuote } from "./payment/X402Price.ts"
+import * as X402Renew from "./payment/X402Renew.ts"
 
 export * from "./payment/Models.ts"
 export type {
@@ -83,11 +86,15 @@ export {
   providerTariff as x402ProviderTariff,
   walrusEncodedSize,
   walrusMainnetShards,
+  walrusTariff as x402WalrusTariff,
   type X402LocalPrice,
+  type X402LocalRenewPrice,
   X402PriceQuote,
   type X402Tariff,
-  x402PriceOf
+  x402PriceOf,
+  x402RenewPriceOf
 } from "./payment/X402Price.ts"
+export { X402Renewal, X402RenewQuote, type X402RenewResult } from "./payment/X402Renew.ts"
 export {
   defaultMaxAmount as x402DefaultMaxAmount,
   defaultMaxTimeoutSeconds as x402DefaultMaxTimeoutSeconds,
@@ -101,6 +108,10 @@ export type X402UploadError = Effect.Error<ReturnType<typeof X402.upload>>
 export type X402QuoteError = Effect.Error<ReturnType<typeof X402.quote>>
 /** What the price route can fail with. */
 export type X402PriceError = Effect.Error<ReturnType<typeof X402.price>>
+/** What the renewal price route can fail with. */
+export type X402RenewPriceError = Effect.Error<ReturnType<typeof X402Renew.renewPrice>>
+/** What a renewal can fail with (nothing is settled in any case, and the expiry stays). */
+export type X402RenewError = Effect.Error<ReturnType<typeof X402Renew.renew>>
 
 // =============================================================================
 // Service
@@ -140,6 +151,16 @@ export interface Service {
   readonly x402Quote: (input: X402QuoteInput) => Effect.Effect<X402.X402Quote, X402QuoteError>
   /** The provider's x402 price for `size` bytes, from its price route (`x402PriceOf` computes the same here). */
   readonly x402Price: (input: X402PriceInput) => Effect.Effect<X402PriceQuote, X402PriceError>
+  /**
+   * The provider's price for a year more of Walrus storage of an x402 upload (`GET
+   * /api/renew/price?id=`; `x402RenewPriceOf` computes the same here), and its current expiry.
+   */
+  readonly x402RenewPrice: (input: X402RenewPriceInput) => Effect.Effect<X402Renew.X402RenewQuote, X402RenewPriceError>
+  /**
+   * Pays for a year more of an x402 upload (`POST /api/renew`, `x-file-id`), signed by the account
+   * that uploaded it, within the same limits as `x402Upload`; another account is refused.
+   */
+  readonly x402Renew: (input: X402RenewInput) => Effect.Effect<X402Renew.X402RenewResult, X402RenewError>
 }
 
 /**
@@ -175,7 +196,9 @@ export const make = Effect.gen(function* () {
     paymentCount: (input) => Reads.paymentCount(chain, input),
     x402Upload: (input) => X402.upload(x402, input),
     x402Quote: (input) => X402.quote(x402, input),
-    x402Price: (input) => X402.price(x402, input)
+    x402Price: (input) => X402.price(x402, input),
+    x402RenewPrice: (input) => X402Renew.renewPrice(x402, input),
+    x402Renew: (input) => X402Renew.renew(x402, input)
   })
 })
 

@@ -287,6 +287,20 @@ export const X402PriceInput: Schema.Codec<X402PriceInput> = Schema.Struct({
   size: Schema.Int.check(Schema.isGreaterThan(0))
 })
 
+/** What an x402 renewal price asks: the record id of the upload (its answer's `id`). */
+export interface X402RenewPriceInput {
+  readonly id: string
+}
+
+/**
+ * What `x402RenewPrice` takes, as an input schema.
+ *
+ * @category schemas
+ */
+export const X402RenewPriceInput: Schema.Codec<X402RenewPriceInput> = Schema.Struct({
+  id: Schema.NonEmptyString
+})
+
 /** What an x402 upload takes: a quote's input, the account that signs, and the optional amount and nonce. */
 export interface X402UploadInput extends X402QuoteInput {
   /** Signs the authorisation: a viem local account (private key, mnemonic, HD key). */
@@ -329,8 +343,8 @@ export const X402QuoteInput: Schema.Codec<X402QuoteInput> = Schema.Struct(quoteF
  *
  * @category schemas
  */
-export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({
-  ...quoteFields,
+/** The fields of an x402 payment: who signs, and the amount and nonce the caller may fix. */
+const x402PayerFields = {
   account: Schema.declare(
     (u: unknown): u is LocalAccount =>
       isObject(u) && typeof u.address === "string" && typeof u.signTypedData === "function",
@@ -338,4 +352,32 @@ export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({
   ),
   amount: Schema.optional(BaseUnits),
   nonce: Schema.optional(Schema.declare((u: unknown): u is Hex => typeof u === "string", { expected: "a hex nonce" }))
+}
+
+export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({ ...quoteFields, ...x402PayerFields })
+
+/** What an x402 renewal takes: the record id, the uploader's account that signs, and the caller's limits. */
+export interface X402RenewInput extends X402Limits {
+  /** The upload's record id (its answer's `id`). */
+  readonly id: string
+  /** Signs the authorisation: the account that paid for the upload. */
+  readonly account: LocalAccount
+  /** Pay this many base units instead of the amount asked; at most `maxAmount`. */
+  readonly amount?: bigint | undefined
+  /** The authorisation's nonce; a fresh random one by default. */
+  readonly nonce?: Hex | undefined
+}
+
+/**
+ * What `x402Renew` takes, as an input schema.
+ *
+ * @category schemas
+ */
+export const X402RenewInput: Schema.Codec<X402RenewInput> = Schema.Struct({
+  id: Schema.NonEmptyString,
+  network: quoteFields.network,
+  asset: quoteFields.asset,
+  maxAmount: quoteFields.maxAmount,
+  maxTimeoutSeconds: quoteFields.maxTimeoutSeconds,
+  ...x402PayerFields
 })

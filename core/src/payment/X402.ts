@@ -75,7 +75,12 @@ export const X402StoredFile = Schema.Struct({
   fileSizeBytes: Schema.Number,
   /** The payer's address, the file's owner. */
   publicKey: Schema.String,
-  ipfsUrl: Schema.String
+  ipfsUrl: Schema.String,
+  /** The record id a renewal names (`x402Renew`), on the provider's `walrus-main`. */
+  id: Schema.optional(Schema.String),
+  /** Until when (ms since the epoch) the file is paid for, on `walrus-main`. */
+  expiresAt: Schema.optional(Schema.Number),
+  storagePeriodDays: Schema.optional(Schema.Number)
 }).annotate({ identifier: "X402StoredFile" })
 export type X402StoredFile = typeof X402StoredFile.Type
 
@@ -158,7 +163,7 @@ const multipart = (input: X402QuoteInput) => {
  * Sends `request` to the API host; a `402` is an answer here, not a failure: its body or its
  * `PAYMENT-REQUIRED` header says what to pay. Any other non-2xx is `RequestFailed`.
  */
-const send = Effect.fnUntraced(function* (deps: X402Deps, request: HttpClientRequest.HttpClientRequest) {
+export const send = Effect.fnUntraced(function* (deps: X402Deps, request: HttpClientRequest.HttpClientRequest) {
   const prepared = yield* deps.hosts.api.preprocess(request)
   const where = Hosts.urlOf(prepared)
   const timeout = deps.hosts.config.transferTimeout
@@ -177,9 +182,12 @@ const send = Effect.fnUntraced(function* (deps: X402Deps, request: HttpClientReq
   return yield* statusError("request-failed", response.status, where, text, request.method)
 })
 
+/** Who signs a payment, and the amount and nonce the caller may fix. */
+export type X402Payer = Pick<X402UploadInput, "account" | "amount" | "nonce">
+
 /** The signed authorisation for `terms`, in the header of the version the network spoke. */
-const authorize = Effect.fnUntraced(function* (
-  input: X402UploadInput,
+export const authorize = Effect.fnUntraced(function* (
+  input: X402Payer,
   terms: X402Terms,
   offer: X402Offer,
   resource: X402Resource | undefined
@@ -214,7 +222,7 @@ const authorize = Effect.fnUntraced(function* (
 })
 
 /** A refusal of the paid request as its typed error. */
-const refusal = (
+export const refusal = (
   reason: string,
   terms: X402Terms,
   message: { readonly from: Address; readonly value: bigint; readonly validBefore: bigint; readonly nonce: Hex }
@@ -235,11 +243,11 @@ const refusal = (
 }
 
 /** An `amount` above the caller's own ceiling is a mistake caught before any request. */
-const amountWithinCeiling = (input: X402UploadInput, expected: X402Expectation) =>
+export const amountWithinCeiling = (input: X402Payer, expected: X402Expectation, method = "payment.x402Upload") =>
   input.amount !== undefined && input.amount > expected.maxAmount
     ? Effect.fail(
         new InvalidArgument({
-          method: "payment.x402Upload",
+          method,
           detail: `amount ${input.amount} is above maxAmount ${expected.maxAmount}`
         })
       )

@@ -95,3 +95,42 @@ export const walrusEncodedSize = (size: number, shards: number = walrusMainnetSh
   const metadata = n * 32 * 2 + 32
   return n * metadata + (primarySymbols + secondarySymbols) * evenSymbolSize * n
 }
+
+/** `walrus-main`'s tariff: dollars per MiB of encoded size per year (`PRICE_PER_MB`), and the fee per payment. */
+export const walrusTariff: X402Tariff = { pricePerMB: 0.0005, facilitatorFee: 0.001 }
+
+/** A year of Walrus storage priced here: the renewal price route's numbers and the base units its `402` asks. */
+export interface X402LocalRenewPrice {
+  readonly fileSizeBytes: number
+  readonly fileSizeMB: number
+  readonly encodedSizeBytes: number
+  readonly encodedSizeMiB: number
+  /** Whole MiB of encoded size: what Walrus sells. */
+  readonly billableMiB: number
+  readonly pricePerMB: string
+  readonly facilitatorFee: string
+  readonly totalPrice: string
+  readonly amount: bigint
+}
+
+/**
+ * What the provider's `walrus-main` charges for a year of a file of `size` bytes (an upload there,
+ * or a renewal): whole MiB of its encoded size at `pricePerMB`, plus the fee, as its
+ * `calculatePriceQuote` computes them (doubles, 6 decimals).
+ */
+export const x402RenewPriceOf = (size: number, tariff: X402Tariff = walrusTariff): X402LocalRenewPrice => {
+  const encodedSizeBytes = walrusEncodedSize(size)
+  const billableMiB = Math.ceil(encodedSizeBytes / bytesPerMB)
+  const totalPrice = `$${(billableMiB * tariff.pricePerMB + tariff.facilitatorFee).toFixed(6)}`
+  return {
+    fileSizeBytes: size,
+    fileSizeMB: Number.parseFloat((size / bytesPerMB).toFixed(4)),
+    encodedSizeBytes,
+    encodedSizeMiB: Number.parseFloat((encodedSizeBytes / bytesPerMB).toFixed(4)),
+    billableMiB,
+    pricePerMB: `$${tariff.pricePerMB}`,
+    facilitatorFee: `$${tariff.facilitatorFee.toFixed(6)}`,
+    totalPrice,
+    amount: baseUnitsOfDollars(totalPrice)
+  }
+}

@@ -55,6 +55,8 @@ import {
   Target,
   X402PriceInput,
   X402QuoteInput,
+  X402RenewInput,
+  X402RenewPriceInput,
   X402UploadInput
 } from "../payment/Models.ts"
 import { Credential } from "../schema/Credential.ts"
@@ -223,7 +225,9 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     paymentCount: [opt(NetworkInput)],
     x402Upload: [fields(X402UploadInput)],
     x402Quote: [fields(X402QuoteInput)],
-    x402Price: [fields(X402PriceInput)]
+    x402Price: [fields(X402PriceInput)],
+    x402RenewPrice: [fields(X402RenewPriceInput)],
+    x402Renew: [fields(X402RenewInput)]
   }
 }
 

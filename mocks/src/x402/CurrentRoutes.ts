@@ -35,6 +35,7 @@ import {
   settlePayment,
   verifyPayment
 } from "./Facilitator.ts"
+import { type Expiries, nextExpiresAt, storagePeriodDays } from "./Renewal.ts"
 import type { X402RouteContext } from "./UploadRoute.ts"
 
 const bytesPerMB = 1024 * 1024
@@ -47,12 +48,12 @@ export const currentPrice = (size: number): string =>
   `$${(Math.max(size / bytesPerMB, 1) * pricePerMB + facilitatorFee).toFixed(6)}`
 
 /** `$0.005000` in USDC base units. */
-const usdcUnits = (price: string): string => {
+export const usdcUnits = (price: string): string => {
   const [whole, fraction = ""] = price.slice(1).split(".")
   return BigInt(`${whole}${fraction.padEnd(6, "0").slice(0, 6)}`).toString()
 }
 
-const caipNetwork = (context: X402RouteContext) => `eip155:${context.x402.publicClient.chain.id}`
+export const caipNetwork = (context: X402RouteContext) => `eip155:${context.x402.publicClient.chain.id}`
 
 const requirementsFor = (context: X402RouteContext, size: number): PaymentRequirements => ({
   scheme: "exact",
@@ -68,10 +69,10 @@ const requirementsFor = (context: X402RouteContext, size: number): PaymentRequir
 })
 
 /** Base64 with its padding, as Node's `Buffer` writes it for the server. */
-const encoded = (value: unknown) => base64pad.baseEncode(new TextEncoder().encode(JSON.stringify(value)))
+export const encoded = (value: unknown) => base64pad.baseEncode(new TextEncoder().encode(JSON.stringify(value)))
 
 /** `402` with `PAYMENT-REQUIRED`: version 2's requirements, in the header only. */
-const paymentRequired = (error: string, r: PaymentRequirements) => {
+export const paymentRequired = (error: string, r: PaymentRequirements) => {
   const response = json({}, 402)
   const accepts = [
     {
@@ -130,6 +131,7 @@ const importBody = async (request: Request, staging: StagedWrites, name: string,
 /** Settles the verified payment, keeps the blocks and lists the file for the payer. */
 const store = async (
   context: X402RouteContext,
+  expiries: Expiries,
   staging: StagedWrites,
   requirements: PaymentRequirements,
   payment: PaymentPayload,
@@ -144,7 +146,7 @@ const store = async (
     return response
   }
   staging.commit()
-  context.files.add({
+  const record = context.files.add({
     publicKey: payer,
     fileName: file.name,
     mimeType: file.mimeType,
@@ -154,13 +156,19 @@ const store = async (
     storageType: "ipfs",
     dealParameters: null
   })
+  // `walrus-main`'s first year, and the record id a renewal names.
+  const expiresAt = nextExpiresAt(0, context.clock())
+  expiries.set(record.id, expiresAt)
   const response = json({
     success: true,
+    id: record.id,
     cid: file.cid,
     fileName: file.name,
     mimeType: file.mimeType,
     fileSizeBytes: file.size,
     publicKey: payer,
+    expiresAt,
+    storagePeriodDays,
     ipfsUrl: `https://gateway.lighthouse.storage/ipfs/${file.cid}`
   })
   const receipt = { success: true, transaction: settled.transaction, network: requirements.network, payer }
@@ -168,7 +176,12 @@ const store = async (
   return response
 }
 
-const upload = async (context: X402RouteContext, request: Request, staging: StagedWrites): Promise<Response> => {
+const upload = async (
+  context: X402RouteContext,
+  expiries: Expiries,
+  request: Request,
+  staging: StagedWrites
+): Promise<Response> => {
   const declared = Number.parseInt(request.headers.get("content-length") ?? "0", 10)
   if (!(declared > 0)) return json({ error: "Content-Length header is required" }, 400)
   const maxBytes = context.x402.maxUploadBytes ?? 1024 * bytesPerMB
@@ -187,11 +200,11 @@ const upload = async (context: X402RouteContext, request: Request, staging: Stag
   const refusal = await verifyPayment(context.x402, requirements, payment, 2)
   if (refusal !== undefined) return paymentRequired(refusal, requirements)
   const mimeType = request.headers.get("content-type") ?? "application/octet-stream"
-  return store(context, staging, requirements, payment, { ...file, name, mimeType })
+  return store(context, expiries, staging, requirements, payment, { ...file, name, mimeType })
 }
 
 /** The price route and the version 2 upload route. */
-export const currentX402Handlers = (context: X402RouteContext): Array<HttpHandler> => [
+export const currentX402Handlers = (context: X402RouteContext, expiries: Expiries): Array<HttpHandler> => [
   http.get(
     `${context.host}/api/upload/price`,
     context.faults.wrap(
@@ -206,7 +219,7 @@ export const currentX402Handlers = (context: X402RouteContext): Array<HttpHandle
       guard({ name: "api", log: context.log }, async ({ request }) => {
         const staging = context.content.staging()
         try {
-          const answer = await upload(context, request, staging)
+          const answer = await upload(context, expiries, request, staging)
           if (answer.status !== 200) await staging.discard()
           return answer
         } catch (error) {

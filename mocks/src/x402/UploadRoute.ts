@@ -49,6 +49,7 @@ import {
   settlePayment,
   verifyPayment
 } from "./Facilitator.ts"
+import { type Expiries, renewalHandlers } from "./Renewal.ts"
 
 /** What the network asks x402 uploads to be paid with. */
 export interface X402Options extends FacilitatorOptions {
@@ -71,6 +72,8 @@ export interface X402RouteContext {
   readonly faults: Faults
   readonly x402: X402Options
   readonly log?: RouteErrorLog | undefined
+  /** The network's clock (ms): when a year of storage starts. */
+  readonly clock: () => number
 }
 
 const MiB = 1024 * 1024
@@ -235,9 +238,13 @@ const upload = async (context: X402RouteContext, request: Request, staging: Stag
   return store(context, staging, requirements, payment, file)
 }
 
-/** The documented route (version 1) and the provider's current routes (`CurrentRoutes.ts`, version 2). */
-export const x402Handlers = (context: X402RouteContext): Array<HttpHandler> => [
-  ...currentX402Handlers(context),
+/**
+ * The documented route (version 1), the provider's current routes (`CurrentRoutes.ts`, version 2)
+ * and its Walrus renewal (`Renewal.ts`), which share the uploads' expiries.
+ */
+export const x402Handlers = (context: X402RouteContext, expiries: Expiries = new Map()): Array<HttpHandler> => [
+  ...currentX402Handlers(context, expiries),
+  ...renewalHandlers(context, expiries),
   http.post(
     `${context.host}/api/x402/upload`,
     context.faults.wrap(
