@@ -269,7 +269,7 @@ export interface X402QuoteInput extends X402Limits {
   readonly file: Blob
   /** The name it is stored under; default the `File`'s name, else `upload`. */
   readonly fileName?: string | undefined
-  /** The provider's route set to use. @default "documented" */
+  /** The provider's route set to use. @default the configuration's `x402Routes` ("documented" unless set) */
   readonly routes?: X402Routes | undefined
 }
 

@@ -147,9 +147,12 @@ const uploadRequest = (
   return payment === undefined ? request : HttpClientRequest.setHeader(request, payment.name, payment.value)
 }
 
+/** The routes an upload goes to: the call's, else the configuration's (`x402Routes`). */
+const routesOf = (deps: X402Deps, input: X402QuoteInput): X402Routes => input.routes ?? deps.hosts.config.x402Routes
+
 /** The file's bytes for the current route (read once, sent twice); nothing for the documented route. */
-const rawBody = (input: X402QuoteInput) =>
-  (input.routes ?? defaultX402Routes) === "current"
+const rawBody = (routes: X402Routes, input: X402QuoteInput) =>
+  routes === "current"
     ? Effect.promise(() => input.file.arrayBuffer()).pipe(Effect.map((buffer) => new Uint8Array(buffer)))
     : Effect.succeed(undefined)
 
@@ -271,15 +274,15 @@ const askTerms = Effect.fnUntraced(function* (
 /** What an x402 upload of `input.file` would pay, checked as `upload` checks it; nothing is signed or stored. */
 export const quote = Effect.fn("Payment.x402Quote")(function* (deps: X402Deps, input: X402QuoteInput) {
   const expected = yield* expectation("payment.x402Quote", input)
-  const { terms } = yield* askTerms(deps, input, yield* rawBody(input), expected)
+  const { terms } = yield* askTerms(deps, input, yield* rawBody(routesOf(deps, input), input), expected)
   const quoted: X402Quote = terms
   return quoted
 })
 
 /** The stored entry from a paid answer: the documented route's `{ Name, Hash, Size }`, or the current route's file. */
-const storedEntry = (input: X402QuoteInput, response: HttpClientResponse.HttpClientResponse, where: string) => {
+const storedEntry = (routes: X402Routes, response: HttpClientResponse.HttpClientResponse, where: string) => {
   const invalid = (e: { readonly message: string }) => new InvalidResponse({ url: where, detail: e.message })
-  return (input.routes ?? defaultX402Routes) === "current"
+  return routes === "current"
     ? response.json.pipe(
         Effect.flatMap(Schema.decodeUnknownEffect(X402StoredFile)),
         Effect.flatMap((stored) =>
@@ -302,7 +305,8 @@ const storedEntry = (input: X402QuoteInput, response: HttpClientResponse.HttpCli
 export const upload = Effect.fn("Payment.x402Upload")(function* (deps: X402Deps, input: X402UploadInput) {
   const expected = yield* expectation("payment.x402Upload", input)
   yield* amountWithinCeiling(input, expected)
-  const bytes = yield* rawBody(input)
+  const routes = routesOf(deps, input)
+  const bytes = yield* rawBody(routes, input)
   const { terms, offer, resource, where } = yield* askTerms(deps, input, bytes, expected)
   const { header, message } = yield* authorize(input, terms, offer, resource)
   yield* Effect.annotateCurrentSpan({
@@ -314,7 +318,7 @@ export const upload = Effect.fn("Payment.x402Upload")(function* (deps: X402Deps,
   const paid = yield* send(deps, uploadRequest(input, bytes, header))
   if (paid.response.status === 402) return yield* refusal(yield* refusalReason(paid.response, where), terms, message)
   const settlement = yield* readSettlement(paid.response, where)
-  const { entry, stored } = yield* storedEntry(input, paid.response, where)
+  const { entry, stored } = yield* storedEntry(routes, paid.response, where)
   const result: X402UploadResult = {
     entry,
     stored,
