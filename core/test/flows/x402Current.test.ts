@@ -191,4 +191,26 @@ describe("x402 version 2 on the current routes", () => {
       assert.strictEqual(quoted.amount, 13_000n)
     }).pipe(Effect.provide(layer()))
   )
+
+  it.effect("x402Routes in the configuration picks the routes; a call's routes override it", () =>
+    Effect.gen(function* () {
+      const payment = yield* Payment.Payment
+      const configured = yield* payment.x402Quote({ file: file("configured"), ...local() })
+      const overridden = yield* payment.x402Quote({ file: file("configured"), ...local(), routes: "documented" })
+      assert.deepStrictEqual(
+        [configured.x402Version, configured.resource, overridden.x402Version, overridden.resource],
+        [2, `${network.hosts.api}/api/upload`, 1, `${network.hosts.api}/api/x402/upload`]
+      )
+    }).pipe(
+      Effect.provide(
+        Payment.layer.pipe(
+          Layer.provide(
+            Config.layer({ defaultNetwork: "localhost", networks: localNetworks(deployment), x402Routes: "current" })
+          ),
+          Layer.provide(chainTransport(chain)),
+          Layer.provide(Lighthouse.httpLayer)
+        )
+      )
+    )
+  )
 })

@@ -29,6 +29,7 @@ import { errorResponse, json } from "../http/Respond.ts"
 import type { StagedWrites } from "../storage/Blocks.ts"
 import { addAll } from "../storage/Unixfs.ts"
 import {
+  clientGone,
   decodePaymentHeader,
   type PaymentPayload,
   type PaymentRequirements,
@@ -199,6 +200,7 @@ const upload = async (
   // Again once the body is in: the window may have closed or the funds moved meanwhile.
   const refusal = await verifyPayment(context.x402, requirements, payment, 2)
   if (refusal !== undefined) return paymentRequired(refusal, requirements)
+  if (clientGone(request)) throw new BodyRefusal("The connection closed before the upload was answered")
   const mimeType = request.headers.get("content-type") ?? "application/octet-stream"
   return store(context, expiries, staging, requirements, payment, { ...file, name, mimeType })
 }

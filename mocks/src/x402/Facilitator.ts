@@ -237,3 +237,12 @@ export const settlePayment = async (
     return "settlement_failed"
   }
 }
+
+/**
+ * Whether the client of `request` is gone (its connection closed before the answer: the served
+ * network aborts the request's signal then). A payment is not settled for it: nobody would learn
+ * of the settlement. Over HTTP/1.1 a body longer than its `Content-Length` ends so: the server
+ * reads the declared bytes as the body and the surplus as a next request, which its parser
+ * refuses with `400` and a closed connection.
+ */
+export const clientGone = (request: Request): boolean => request.signal.aborted

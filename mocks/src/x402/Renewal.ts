@@ -24,7 +24,13 @@ import { type HttpHandler, http } from "msw"
 import { guard } from "../http/Guard.ts"
 import { json } from "../http/Respond.ts"
 import { caipNetwork, encoded, paymentRequired, usdcUnits } from "./CurrentRoutes.ts"
-import { decodePaymentHeader, type PaymentRequirements, settlePayment, verifyPayment } from "./Facilitator.ts"
+import {
+  clientGone,
+  decodePaymentHeader,
+  type PaymentRequirements,
+  settlePayment,
+  verifyPayment
+} from "./Facilitator.ts"
 import type { X402RouteContext } from "./UploadRoute.ts"
 
 /** Days of storage a payment buys (the server's `STORAGE_PERIOD_DAYS` default). */
@@ -123,6 +129,7 @@ const renew = async (context: X402RouteContext, expiries: Expiries, request: Req
   const payer = payment.payload.authorization.from.toLowerCase()
   if (payer !== record.publicKey.toLowerCase())
     return json({ error: "Only the original uploader can renew this file", id }, 403)
+  if (clientGone(request)) return json({ error: "The connection closed before the renewal was answered" }, 400)
   const settled = await settlePayment(context.x402, requirements, payment)
   const receipt = { network: requirements.network, payer }
   if (settled === "settlement_failed") {

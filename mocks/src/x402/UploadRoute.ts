@@ -42,6 +42,7 @@ import { addAll } from "../storage/Unixfs.ts"
 import { boundaryOf, MultipartError, readMultipart } from "../upload/Multipart.ts"
 import { currentX402Handlers } from "./CurrentRoutes.ts"
 import {
+  clientGone,
   decodePaymentHeader,
   type FacilitatorOptions,
   type PaymentPayload,
@@ -235,6 +236,7 @@ const upload = async (context: X402RouteContext, request: Request, staging: Stag
   // Again once the body is in: the window may have closed or the funds moved meanwhile.
   const refusal = await verifyPayment(context.x402, requirements, payment)
   if (refusal !== undefined) return paymentRequired(refusal, requirements)
+  if (clientGone(request)) throw new Refusal(400, "The connection closed before the upload was answered")
   return store(context, staging, requirements, payment, file)
 }
 
