@@ -32,6 +32,12 @@ const uploadFlags = {
     ["0", 0],
     ["1", 1]
   ] as const).pipe(Flag.withDescription("The CID's version"), Flag.withDefault(1 as const)),
+  profile: Flag.Literals("profile", ["unixfs-v0-2015", "unixfs-v1-2025"]).pipe(
+    Flag.withDescription(
+      "The UnixFS layout (IPIP-499): unixfs-v0-2015, kubo's defaults (256 KiB chunks, 174 links), or unixfs-v1-2025 (1 MiB chunks, 1024 links, raw leaves)"
+    ),
+    Flag.withDefault("unixfs-v0-2015" as const)
+  ),
   skipUnreadable: Flag.Boolean("skip-unreadable").pipe(
     Flag.withDescription(
       "In a folder, leave out entries that cannot be read (symlink loops, broken links, no permission) and list them"
@@ -82,6 +88,7 @@ const encryptedUpload = (
   options: {
     readonly apiKey: Upload.Options["apiKey"]
     readonly cidVersion: 0 | 1
+    readonly profile: Upload.Options["profile"]
   }
 ) =>
   Effect.gen(function* () {
@@ -90,7 +97,13 @@ const encryptedUpload = (
     const upload = yield* Upload.Upload
     const noted = yield* Journal.noting
     return yield* Progress.around((onProgress) => {
-      const encryption = { apiKey: options.apiKey, signer, cidVersion: options.cidVersion, onProgress }
+      const encryption = {
+        apiKey: options.apiKey,
+        signer,
+        cidVersion: options.cidVersion,
+        profile: options.profile,
+        onProgress
+      }
       return input._tag === "Folder"
         ? upload.encryptedFiles(input.input, encryption)
         : Effect.map(upload.encryptedFile(input.input, encryption), (entry) => [entry])
@@ -110,10 +123,10 @@ const runUpload = (flags: UploadFlags) =>
   Effect.gen(function* () {
     const apiKey = yield* Credentials.apiKey
     const input = yield* inputOf(flags.path, flags.name, flags.skipUnreadable)
-    const cidVersion = flags.cidVersion
+    const { cidVersion, profile } = flags
     const entries = flags.encrypted
-      ? yield* encryptedUpload(input, { apiKey, cidVersion })
-      : yield* plainUpload(input, { apiKey, cidVersion, storageType: flags.storageType })
+      ? yield* encryptedUpload(input, { apiKey, cidVersion, profile })
+      : yield* plainUpload(input, { apiKey, cidVersion, profile, storageType: flags.storageType })
     const results = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, size: Number(entry.Size) }))
     const result = results.length === 1 ? results[0] : results
     for (const { path, reason } of input.skipped ?? []) {

@@ -2,8 +2,10 @@
  * The upload node (`https://upload.lighthouse.storage` by default): kubo's `add` and `dag/import`
  * RPC routes as the provider exposes them.
  *
- * `POST /api/v0/add?wrap-with-directory=&cid-version=&raw-leaves=` reads the multipart body as a
- * stream: every part (any field name; the provider's clients use `file`) is a file whose filename
+ * `POST /api/v0/add?wrap-with-directory=&cid-version=&raw-leaves=&chunker=&max-file-links=` reads
+ * the multipart body as a stream (the layout flags as kubo's RPC takes them: without `chunker` and
+ * `max-file-links`, kubo's defaults `size-262144` and 174; `size-1048576` with 1024 links is
+ * IPIP-499's `unixfs-v1-2025`, any other layout is refused with 400): every part (any field name; the provider's clients use `file`) is a file whose filename
  * is its path, `/` making directories; a part of type `application/x-directory` is an (empty)
  * directory. Bytes go from the request straight into the UnixFS importer, with kubo's settings,
  * so CIDs equal `ipfs add`'s. The answer:
@@ -36,6 +38,7 @@
  */
 import { CarBlockIterator } from "@ipld/car"
 import type { ImportCandidate } from "ipfs-unixfs-importer"
+import { Verify } from "lighthouse-effect"
 import { type HttpHandler, http, RequestHandler } from "msw"
 import type { Account, Accounts } from "../api/Accounts.ts"
 import type { Files } from "../api/Files.ts"
@@ -169,11 +172,28 @@ const addSettings = (request: Request): AddSettings => {
     throw new Refusal(400, `${name} must be true or false, got ${value}`)
   }
   const raw = flag(rawLeaves, "raw-leaves")
+  if (flag(query.get("trickle"), "trickle") === true) throw new Refusal(400, "this node imports balanced DAGs only")
   return {
     cidVersion: version === "1" ? 1 : 0,
     ...(raw === undefined ? {} : { rawLeaves: raw }),
-    wrapWithDirectory: flag(query.get("wrap-with-directory"), "wrap-with-directory") ?? false
+    wrapWithDirectory: flag(query.get("wrap-with-directory"), "wrap-with-directory") ?? false,
+    profile: profileOf(query.get("chunker"), query.get("max-file-links"))
   }
+}
+
+/** The IPIP-499 profile whose file layout `chunker` and `max-file-links` state (kubo's defaults when absent). */
+const profileOf = (chunker: string | null, maxFileLinks: string | null): Verify.Profile => {
+  const chunkSize = chunker === null || chunker === "" ? "262144" : /^size-(\d+)$/.exec(chunker)?.[1]
+  if (chunkSize === undefined) throw new Refusal(400, `chunker must be size-<bytes>, got ${chunker}`)
+  const profile = Verify.PROFILES.find((name) => String(Verify.profileShape[name].chunkSize) === chunkSize)
+  const links = maxFileLinks === null || maxFileLinks === "" ? "174" : maxFileLinks
+  if (profile === undefined || String(Verify.profileShape[profile].maxChildren) !== links) {
+    throw new Refusal(
+      400,
+      `chunker=size-${chunkSize} with max-file-links=${links} is no layout of this node: unixfs-v0-2015 (size-262144, 174) or unixfs-v1-2025 (size-1048576, 1024)`
+    )
+  }
+  return profile
 }
 
 // Part path as the importer sees it: no leading slashes, no "." segments. A ".." segment would
