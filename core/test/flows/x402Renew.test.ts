@@ -183,7 +183,7 @@ describe("x402 renewal of Walrus storage", () => {
       yield* clockAtChain
       const payment = yield* Payment.Payment
       const account = yield* payer(5, 10_000_000n)
-      // Sizes around the steps of the encoded size (one 2-byte symbol more every 222,778 bytes).
+      // Sizes around the steps of the encoded size (its symbol grows every 222,778 bytes, rounded up to even).
       const size = fc.oneof(
         fc.integer({ min: 1, max: 4096 }),
         fc
