@@ -18,7 +18,6 @@ import * as Schema from "effect/Schema"
 import { claim, mark } from "./ConfigClaims.ts"
 import type { ConfigConflict } from "./errors/Config.ts"
 import { defaultNetwork, type NetworkName, type NetworkTable, networks } from "./Networks.ts"
-import type { X402Routes } from "./payment/Models.ts"
 
 /**
  * The provider's production hosts.
@@ -83,6 +82,15 @@ export interface DownloadSources {
   /** How long a source may keep a download waiting for bytes before it is dropped. @default 30 seconds */
   readonly stallTimeout: Duration.Duration
 }
+
+/**
+ * Which of the provider's x402 routes an upload goes to: `documented`, its documentation's
+ * `POST /api/x402/upload` (multipart, x402 version 1); `current`, its x402 server's
+ * `POST /api/upload` (raw body, x402 version 2). Either way the version spoken is the `402`'s.
+ *
+ * @category models
+ */
+export type X402Routes = "documented" | "current"
 
 /** @category models */
 export interface Options {

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import {
   type Account,
@@ -25,6 +26,7 @@ import type {
   UnsupportedNetwork,
   UnsupportedToken
 } from "../Errors.ts"
+import type { X402Routes } from "../LighthouseConfig.ts"
 import type { TokenSymbol } from "../Networks.ts"
 import { Credential } from "../schema/Credential.ts"
 import type { FileMetadata } from "../upload/Sizing.ts"
@@ -256,12 +258,8 @@ export type ChainFailure = ContractReverted | OtherContractError | ChainError
 /** Why a payment failed. */
 export type FundFailure = TargetFailure | InvalidPaymentInput | PrivateKeyNotFound | InvalidPrivateKey | ChainFailure
 
-/**
- * Which of the provider's x402 routes an upload goes to: `documented`, its documentation's
- * `POST /api/x402/upload` (multipart, x402 version 1); `current`, its x402 server's
- * `POST /api/upload` (raw body, x402 version 2). Either way the version spoken is the `402`'s.
- */
-export type X402Routes = "documented" | "current"
+/** Which of the provider's x402 routes an upload goes to (`LighthouseConfig`'s `X402Routes`). */
+export type { X402Routes }
 
 /** What an x402 quote takes: the file, the route set, and what the caller allows (`X402Terms.ts`). */
 export interface X402QuoteInput extends X402Limits {
