@@ -61,6 +61,7 @@ export const root = Command.make("lighthouse-effect").pipe(
     Payment.quote,
     Payment.pay,
     Payment.x402Upload,
+    Payment.x402Renew,
     Wallet.wallet,
     Wallet.apiKey,
     ...Wallet.providerNames,

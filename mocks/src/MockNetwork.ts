@@ -271,7 +271,7 @@ const networkHandlers = (
   const { faults, pageSize, clock, log, x402 } = how
   return [
     // Before the API host's own routes, whose catch-all answers 404.
-    ...(x402 === undefined ? [] : x402Handlers({ host: hosts.api, files, content, faults, x402, log })),
+    ...(x402 === undefined ? [] : x402Handlers({ host: hosts.api, files, content, faults, x402, log, clock })),
     ...apiHandlers({
       host: hosts.api,
       accounts,

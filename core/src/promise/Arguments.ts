@@ -53,7 +53,10 @@ import {
   QuoteInput,
   QuotePathsInput,
   Target,
+  X402PriceInput,
   X402QuoteInput,
+  X402RenewInput,
+  X402RenewPriceInput,
   X402UploadInput
 } from "../payment/Models.ts"
 import { Credential } from "../schema/Credential.ts"
@@ -221,7 +224,10 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     balance: [fields(BalanceInput)],
     paymentCount: [opt(NetworkInput)],
     x402Upload: [fields(X402UploadInput)],
-    x402Quote: [fields(X402QuoteInput)]
+    x402Quote: [fields(X402QuoteInput)],
+    x402Price: [fields(X402PriceInput)],
+    x402RenewPrice: [fields(X402RenewPriceInput)],
+    x402Renew: [fields(X402RenewInput)]
   }
 }
 
