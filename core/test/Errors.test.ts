@@ -216,6 +216,16 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "Refusing to download through /d/f.partial: it is a SymbolicLink, not a regular file"
   ],
   [
+    new Errors.NotAFolder({ cid: "bafyfile", found: "file" }),
+    "NotAFolder",
+    "bafyfile is a file, not a folder: download it as a file"
+  ],
+  [
+    new Errors.NotADirectoryTarget({ path: "/d/out", found: "File" }),
+    "NotADirectoryTarget",
+    "Refusing to download a folder into /d/out: it is a File, not a folder"
+  ],
+  [
     new Errors.InvalidArgument({ method: "files.fileInfo", detail: "argument 1 must be a CID (string)" }),
     "InvalidArgument",
     "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"

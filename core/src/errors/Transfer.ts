@@ -126,3 +126,25 @@ export class NotARegularFile extends Schema.TaggedError<NotARegularFile>()("NotA
     return `Refusing to download through ${this.path}: it is a ${this.found}, not a regular file`
   }
 }
+
+/** A folder's download was asked of content that is not a folder (a file, a symlink…). */
+export class NotAFolder extends Schema.TaggedError<NotAFolder>()("NotAFolder", {
+  cid: Schema.String,
+  /** What the CID is (`file`, `symlink`, …). */
+  found: Schema.String
+}) {
+  override get message() {
+    return `${this.cid} is a ${this.found}, not a folder: download it as a file`
+  }
+}
+
+/** A folder's download was asked into a path that is not a folder (a file, a link…). */
+export class NotADirectoryTarget extends Schema.TaggedError<NotADirectoryTarget>()("NotADirectoryTarget", {
+  path: Schema.String,
+  /** What is there (`File`, `SymbolicLink`, …). */
+  found: Schema.String
+}) {
+  override get message() {
+    return `Refusing to download a folder into ${this.path}: it is a ${this.found}, not a folder`
+  }
+}

@@ -30,7 +30,7 @@ import {
 } from "../accessControl/Models.ts"
 import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions, TokenCheckInput } from "../auth/Models.ts"
 import type { Download } from "../Download.ts"
-import { DecryptOptions, Options as DownloadOptions, ToFileOptions } from "../download/Models.ts"
+import { DecryptOptions, Options as DownloadOptions, ToDirectoryOptions, ToFileOptions } from "../download/Models.ts"
 import { InvalidArgument } from "../Errors.ts"
 import type { Files } from "../Files.ts"
 import {
@@ -180,7 +180,8 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     stream: [cid, opt(DownloadOptions)],
     bytes: [cid, opt(DecryptOptions)],
     retrieve: [cid, opt(DecryptOptions)],
-    toFile: [cid, arg(Schema.String, "a path (string)"), opt(ToFileOptions)]
+    toFile: [cid, arg(Schema.String, "a path (string)"), opt(ToFileOptions)],
+    toDirectory: [cid, arg(Schema.String, "a path (string)"), opt(ToDirectoryOptions)]
   },
   files: {
     usage: [apiKey],
