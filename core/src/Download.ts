@@ -40,11 +40,13 @@ import type {
   DecryptFailure,
   DecryptOptions,
   FetchFailure,
+  ListOptions,
   Options,
   Retrieved,
   ToDirectoryOptions,
   ToFileFailure,
   ToFileOptions,
+  TreeEntry,
   TreeFailure,
   TreeReport,
   VerificationReport
@@ -104,6 +106,12 @@ export interface Service {
     dir: string,
     options?: ToDirectoryOptions
   ) => Effect.Effect<TreeReport, TreeFailure>
+  /**
+   * The entries of the folder at `cid` (with `recursive`, of its whole tree): path, type, a file's
+   * size, CID; entries `toDirectory` would refuse are listed as refused, with why. Verified like
+   * a download: read from the same CAR of the whole DAG, every block checked.
+   */
+  readonly list: (cid: string, options?: ListOptions) => Effect.Effect<ReadonlyArray<TreeEntry>, TreeFailure>
 }
 
 /**
@@ -133,7 +141,8 @@ export const make = Effect.gen(function* () {
     bytes: (cid, options) => Verified.bytes(deps, cid, options),
     retrieve: (cid, options) => Verified.retrieve(deps, cid, options),
     toFile: (cid, path, options) => Verified.toFile(deps, cid, path, options),
-    toDirectory: (cid, dir, options) => Tree.toDirectory(deps, cid, dir, options)
+    toDirectory: (cid, dir, options) => Tree.toDirectory(deps, cid, dir, options),
+    list: (cid, options) => Tree.list(deps, cid, options)
   })
 })
 

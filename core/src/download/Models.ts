@@ -185,6 +185,29 @@ export type ToDirectoryOptions = typeof ToDirectoryOptions.Type & {
   readonly onProgress?: ((progress: TreeProgress) => void) | undefined
 }
 
+/**
+ * Options of `list`: the gateway, and whether the whole tree is listed (else the folder's own entries).
+ *
+ * @category schemas
+ */
+export const ListOptions = Schema.Struct({
+  /** Gateway host for this call. @default the configured gateway */
+  gateway: Schema.optional(Schema.String),
+  /** Lists every entry of the tree, not only the folder's own. @default false */
+  recursive: Schema.optional(Schema.Boolean)
+})
+/** @category models */
+export type ListOptions = typeof ListOptions.Type
+
+/**
+ * An entry of a folder's listing: its `/`-separated path inside the folder, a file (its size) or
+ * a folder (their CIDs), or an entry refused as `toDirectory` would refuse it (why).
+ */
+export type TreeEntry =
+  | { readonly path: string; readonly type: "file"; readonly cid: string; readonly size: number }
+  | { readonly path: string; readonly type: "folder"; readonly cid: string }
+  | { readonly path: string; readonly type: "refused"; readonly reason: string }
+
 /** How far a folder's download is: verified bytes of its files, and files complete. */
 export interface TreeProgress {
   readonly bytes: number

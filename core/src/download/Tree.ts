@@ -31,7 +31,7 @@ import type { Pieces } from "../verify/Pieces.ts"
 import { CAR_ACCEPT } from "../verify/Trustless.ts"
 import type { DownloadDeps } from "./Content.ts"
 import { planFor } from "./Content.ts"
-import type { ToDirectoryOptions, TreeReport } from "./Models.ts"
+import type { ListOptions, ToDirectoryOptions, TreeEntry, TreeReport } from "./Models.ts"
 import type { Lane } from "./Open.ts"
 import { lockTarget } from "./TargetLock.ts"
 import { type Refusal, type TreeEvent, walkTree } from "./TreeWalk.ts"
@@ -292,3 +292,39 @@ export const toDirectory = Effect.fn("Download.toDirectory")(function* (
   }
   return report
 }, Effect.scoped)
+
+/** The entry of a folder's listing: its path, what it is, a file's size; why it is refused, for one that is. */
+export const entryOf = (event: TreeEvent): TreeEntry | undefined => {
+  const path = relativeOf(event._tag === "Bytes" ? [] : event.path)
+  switch (event._tag) {
+    case "Folder":
+      return event.path.length === 0 ? undefined : { path, type: "folder", cid: event.cid.toString() }
+    case "FileStart":
+      return { path, type: "file", cid: event.cid.toString(), size: event.size }
+    case "Refused":
+      return { path, type: "refused", reason: event.reason }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The entries of the folder at `cid`, its whole tree (`recursive`) or its own entries, from the
+ * same verified CAR as `toDirectory` (every block checked, the files' bytes too: a listing is
+ * verified like a download).
+ */
+export const list = Effect.fn("Download.list")(function* (deps: DownloadDeps, cid: string, options?: ListOptions) {
+  const plan = yield* planFor(deps, cid, "list", { gateway: options?.gateway })
+  const root = plan.target.root
+  const car = yield* openTree(plan.lanes[0]!, root)
+  const entries: Array<TreeEntry> = []
+  yield* walkCar(car, root, (source) => walkTree(source, root)).pipe(
+    Stream.runForEach((event) =>
+      Effect.sync(() => {
+        const entry = entryOf(event)
+        if (entry !== undefined && (options?.recursive === true || !entry.path.includes("/"))) entries.push(entry)
+      })
+    )
+  )
+  return entries
+})

@@ -30,7 +30,13 @@ import {
 } from "../accessControl/Models.ts"
 import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions, TokenCheckInput } from "../auth/Models.ts"
 import type { Download } from "../Download.ts"
-import { DecryptOptions, Options as DownloadOptions, ToDirectoryOptions, ToFileOptions } from "../download/Models.ts"
+import {
+  DecryptOptions,
+  Options as DownloadOptions,
+  ListOptions,
+  ToDirectoryOptions,
+  ToFileOptions
+} from "../download/Models.ts"
 import { InvalidArgument } from "../Errors.ts"
 import type { Files } from "../Files.ts"
 import {
@@ -181,7 +187,8 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     bytes: [cid, opt(DecryptOptions)],
     retrieve: [cid, opt(DecryptOptions)],
     toFile: [cid, arg(Schema.String, "a path (string)"), opt(ToFileOptions)],
-    toDirectory: [cid, arg(Schema.String, "a path (string)"), opt(ToDirectoryOptions)]
+    toDirectory: [cid, arg(Schema.String, "a path (string)"), opt(ToDirectoryOptions)],
+    list: [cid, opt(ListOptions)]
   },
   files: {
     usage: [apiKey],

@@ -257,6 +257,43 @@ describe("Download.toDirectory", () => {
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
+  it.effect("list gives a folder's own entries, or with recursive its whole tree, refused ones with why", () =>
+    Effect.gen(function* () {
+      const root = yield* Effect.promise(plainTree)
+      const withLink = yield* Effect.promise(async () =>
+        folder([
+          ["link", await symlink("/")],
+          ["tree", root]
+        ])
+      )
+      const download = yield* Download.Download
+      const own = yield* download.list(root.toString())
+      assert.deepStrictEqual(
+        own.map((entry) => [entry.path, entry.type, "size" in entry ? entry.size : undefined]),
+        [
+          ["a.txt", "file", 6],
+          ["sub", "folder", undefined],
+          ["z.txt", "file", 5]
+        ]
+      )
+      const all = yield* download.list(withLink.toString(), { recursive: true })
+      assert.deepStrictEqual(
+        all.map((entry) => [entry.path, entry.type]),
+        [
+          ["link", "refused"],
+          ["tree", "folder"],
+          ["tree/a.txt", "file"],
+          ["tree/sub", "folder"],
+          ["tree/sub/big.bin", "file"],
+          ["tree/sub/deep.txt", "file"],
+          ["tree/z.txt", "file"]
+        ]
+      )
+      assert.deepStrictEqual(all[0], { path: "link", type: "refused", reason: "symlink" })
+      assert.deepStrictEqual(all[1], { path: "tree", type: "folder", cid: root.toString() })
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  )
+
   it.effect("a file's CID is refused as a folder: NotAFolder", () =>
     Effect.gen(function* () {
       const file = yield* Effect.promise(() => chunked(["a", "b"]))
