@@ -42,6 +42,7 @@ export const root = Command.make("lighthouse-effect").pipe(
     Download.download,
     Download.cat,
     Download.verify,
+    Files.ls,
     Files.info,
     Files.uploads,
     Files.deals,

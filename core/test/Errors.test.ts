@@ -226,6 +226,11 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "Refusing to download a folder into /d/out: it is a File, not a folder"
   ],
   [
+    new Errors.FolderNotAFile({ address: "bafyroot/sub" }),
+    "FolderNotAFile",
+    "bafyroot/sub is a folder, not a file: download it into a directory, or list it"
+  ],
+  [
     new Errors.InvalidArgument({ method: "files.fileInfo", detail: "argument 1 must be a CID (string)" }),
     "InvalidArgument",
     "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"

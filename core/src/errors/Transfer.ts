@@ -148,3 +148,13 @@ export class NotADirectoryTarget extends Schema.TaggedError<NotADirectoryTarget>
     return `Refusing to download a folder into ${this.path}: it is a ${this.found}, not a folder`
   }
 }
+
+/** A file's download (its bytes, `cat`) was asked of a folder: it is downloaded into a directory, or listed. */
+export class FolderNotAFile extends Schema.TaggedError<FolderNotAFile>()("FolderNotAFile", {
+  /** The CID, with the path inside it when one was given. */
+  address: Schema.String
+}) {
+  override get message() {
+    return `${this.address} is a folder, not a file: download it into a directory, or list it`
+  }
+}
