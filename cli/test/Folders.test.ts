@@ -74,6 +74,15 @@ describe("folders", () => {
     expect(verified.code, verified.stderr).toBe(0)
     expect(json(verified)).toEqual({ cid, verified: true, bytes: 300_014, files: 3 })
 
+    const sub = join(home, "sub-only")
+    const subDownload = await run(["download", `${cid}/sub`, "-o", sub, "--json"], env)
+    expect(subDownload.code, subDownload.stderr).toBe(0)
+    expect(execFileSync("diff", ["-r", join(dir, "sub"), sub], { encoding: "utf8" })).toBe("")
+    const subListed = await run(["ls", `/ipfs/${cid}/sub`, "--json"], env)
+    expect((json(subListed) as Array<{ path: string }>).map((e) => e.path)).toEqual(["c.txt"])
+    const fileInfo = await run(["info", `${cid}/sub/c.txt`, "--json"], env)
+    expect(json(fileInfo)).toMatchObject({ path: "c.txt", type: "file", size: 8 })
+
     const folder = await run(["cat", cid, "--json"], env)
     expect(folder.code).toBe(1)
     expect(json(folder)).toEqual({

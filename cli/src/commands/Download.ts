@@ -149,9 +149,8 @@ const targetOf = (cid: string, output: Option.Option<string>, force: boolean) =>
 const folderInto = (given: string, output: Option.Option<string>, force: boolean) =>
   Effect.gen(function* () {
     const { cid, path } = addressOf(given)
-    if (path !== undefined) return yield* new Errors.FolderNotAFile({ address: given })
     const dir = (yield* Path.Path).resolve(Option.getOrElse(output, () => cid))
-    const report = yield* (yield* Download.Download).toDirectory(cid, dir, { force })
+    const report = yield* (yield* Download.Download).toDirectory(cid, dir, { force, path })
     for (const { path: skipped, reason } of report.skipped)
       yield* Output.note(`skipped ${JSON.stringify(skipped)}: ${reason}`)
     yield* Output.result({ ...report, output: dir }, [
@@ -237,13 +236,11 @@ export const verify = Command.make("verify", { cid }, ({ cid: given }) =>
       ),
       Effect.map((bytes) => ({ bytes, files: undefined as number | undefined })),
       // A folder: its whole tree checked, every block of every file.
-      Effect.catchIf(
-        (error) => path === undefined && isFolder(error),
-        () =>
-          Effect.map(download.list(cid, { recursive: true }), (entries) => {
-            const files = entries.flatMap((entry) => (entry.type === "file" ? [entry.size] : []))
-            return { bytes: files.reduce((total, size) => total + size, 0), files: files.length }
-          })
+      Effect.catchIf(isFolder, () =>
+        Effect.map(download.list(cid, { recursive: true, path }), (entries) => {
+          const files = entries.flatMap((entry) => (entry.type === "file" ? [entry.size] : []))
+          return { bytes: files.reduce((total, size) => total + size, 0), files: files.length }
+        })
       ),
       Effect.mapError(folderSaid(given))
     )

@@ -23,41 +23,39 @@ const cid = Argument.String("cid").pipe(Argument.withDescription("The content's 
 /** Whole seconds above 0. */
 const Seconds = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
 
-/** The entry at `path` of a folder's whole listing; `path-not-found` when there is none. */
-const entryIn = (all: ReadonlyArray<Download.TreeEntry>, cid: string, path: string) => {
-  const entry = all.find((candidate) => candidate.path === path)
-  return entry !== undefined
-    ? Effect.succeed(entry)
-    : Effect.fail(
-        new Errors.ContentVerificationFailed({ cid, problem: "path-not-found", detail: `no "${path}" in ${cid}` })
-      )
-}
-
-/** What the folder at `cid` says of its entry at `path`, from its verified listing. */
+/**
+ * What the folder at `cid` says of its entry at `path` (its own name as `path`), from the verified
+ * listing of the folder holding it; `path-not-found` when there is none.
+ */
 const entryAt = (cid: string, path: string) =>
-  Effect.flatMap(
-    Download.Download.use((download) => download.list(cid, { recursive: true })),
-    (all) => entryIn(all, cid, path)
-  )
+  Effect.gen(function* () {
+    const segments = path.split("/")
+    const name = segments.pop()!
+    const parent = segments.length === 0 ? undefined : segments.join("/")
+    const siblings = yield* Download.Download.use((download) => download.list(cid, { path: parent }))
+    const entry = siblings.find((candidate) => candidate.path === name)
+    if (entry !== undefined) return entry
+    return yield* new Errors.ContentVerificationFailed({
+      cid,
+      problem: "path-not-found",
+      detail: `no "${path}" in ${cid}`
+    })
+  })
 
 /**
  * The entries of the folder at `given` (`CID`, `CID/path` or `/ipfs/CID/path`), its own or with
- * `recursive` its whole tree, paths relative to it; from the library's verified listing (the
- * whole tree is read, every block checked, when a path inside is given).
+ * `recursive` its whole tree, paths relative to it, from the library's verified listing; a file
+ * at `given` is listed alone.
  */
 const entriesAt = (given: string, recursive: boolean) =>
   Effect.gen(function* () {
     const { cid, path } = addressOf(given)
     const download = yield* Download.Download
     if (path === undefined) return yield* download.list(cid, { recursive })
-    const all = yield* download.list(cid, { recursive: true })
-    const self = yield* entryIn(all, cid, path)
-    if (self.type !== "folder") return [{ ...self, path: self.path.split("/").at(-1)! }]
-    return all.flatMap((entry) => {
-      if (!entry.path.startsWith(`${path}/`)) return []
-      const inside = entry.path.slice(path.length + 1)
-      return recursive || !inside.includes("/") ? [{ ...entry, path: inside }] : []
-    })
+    const listed = yield* Effect.result(download.list(cid, { recursive, path }))
+    if (listed._tag === "Success") return listed.success
+    if (listed.failure._tag !== "NotAFolder") return yield* Effect.fail(listed.failure)
+    return [yield* entryAt(cid, path)]
   })
 
 const lineOf = (entry: Download.TreeEntry) =>

@@ -176,6 +176,8 @@ export type ToFileFailure = DecryptFailure | DownloadInProgress | NotARegularFil
 export const ToDirectoryOptions = Schema.Struct({
   /** Gateway host for this call. @default the configured gateway */
   gateway: Schema.optional(Schema.String),
+  /** A folder inside the CID (`photos/2024`): its tree is downloaded. */
+  path: Schema.optional(Schema.String),
   /** Replaces existing files whose bytes differ from the folder's. @default false */
   force: Schema.optional(Schema.Boolean)
 })
@@ -193,6 +195,8 @@ export type ToDirectoryOptions = typeof ToDirectoryOptions.Type & {
 export const ListOptions = Schema.Struct({
   /** Gateway host for this call. @default the configured gateway */
   gateway: Schema.optional(Schema.String),
+  /** A folder inside the CID (`photos/2024`): its entries are listed. */
+  path: Schema.optional(Schema.String),
   /** Lists every entry of the tree, not only the folder's own. @default false */
   recursive: Schema.optional(Schema.Boolean)
 })

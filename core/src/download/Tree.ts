@@ -226,9 +226,10 @@ const abandon = (state: TreeState) =>
   })
 
 /** The lane's CAR of the whole DAG under `root`, once it has answered with one. */
-const openTree = (lane: Lane, root: CID) =>
+const openTree = (lane: Lane, root: CID, path: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const request = HttpClientRequest.get(`/ipfs/${root}`, {
+    const inside = path.map((segment) => `/${encodeURIComponent(segment)}`).join("")
+    const request = HttpClientRequest.get(`/ipfs/${root}${inside}`, {
       urlParams: { format: "car", "dag-scope": "all" }
     }).pipe(HttpClientRequest.setHeader("Accept", CAR_ACCEPT))
     const response = yield* lane.client.execute(request)
@@ -259,7 +260,7 @@ export const toDirectory = Effect.fn("Download.toDirectory")(function* (
   dir: string,
   options?: ToDirectoryOptions
 ) {
-  const plan = yield* planFor(deps, cid, "toDirectory", { gateway: options?.gateway })
+  const plan = yield* planFor(deps, cid, "toDirectory", { gateway: options?.gateway, path: options?.path })
   const { fs } = deps
   yield* prepareDirectory(fs, dir)
   yield* lockTarget(fs, dir)
@@ -277,8 +278,9 @@ export const toDirectory = Effect.fn("Download.toDirectory")(function* (
     files: 0,
     current: undefined
   }
-  const car = yield* openTree(plan.lanes[0]!, root)
-  yield* walkCar(car, root, (source) => walkTree(source, root)).pipe(
+  const inside = plan.target.path ?? []
+  const car = yield* openTree(plan.lanes[0]!, root, inside)
+  yield* walkCar(car, root, (source) => walkTree(source, root, inside)).pipe(
     Stream.runForEach((event) => onEvent(state, event)),
     Effect.onError(() => abandon(state))
   )
@@ -314,11 +316,12 @@ export const entryOf = (event: TreeEvent): TreeEntry | undefined => {
  * verified like a download).
  */
 export const list = Effect.fn("Download.list")(function* (deps: DownloadDeps, cid: string, options?: ListOptions) {
-  const plan = yield* planFor(deps, cid, "list", { gateway: options?.gateway })
+  const plan = yield* planFor(deps, cid, "list", { gateway: options?.gateway, path: options?.path })
   const root = plan.target.root
-  const car = yield* openTree(plan.lanes[0]!, root)
+  const inside = plan.target.path ?? []
+  const car = yield* openTree(plan.lanes[0]!, root, inside)
   const entries: Array<TreeEntry> = []
-  yield* walkCar(car, root, (source) => walkTree(source, root)).pipe(
+  yield* walkCar(car, root, (source) => walkTree(source, root, inside)).pipe(
     Stream.runForEach((event) =>
       Effect.sync(() => {
         const entry = entryOf(event)

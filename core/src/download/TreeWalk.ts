@@ -23,6 +23,7 @@ import { NotAFolder } from "../errors/Transfer.ts"
 import type { ContentVerificationFailed } from "../errors/Verification.ts"
 import { type Data, decodeData } from "../unixfs/Data.ts"
 import { checkBlock, failure, sameBlock } from "../verify/Blocks.ts"
+import { type HamtStep, hamtStep } from "../verify/Hamt.ts"
 import { byteLengthOf, joinPieces, type Pieces } from "../verify/Pieces.ts"
 import type { BlockSource } from "../verify/Walk.ts"
 
@@ -56,6 +57,15 @@ interface OpenFolder {
 }
 
 type Task =
+  /** A folder on the way to the tree asked for, `segments` of the path still to resolve. */
+  | { readonly kind: "resolve"; readonly cid: CID; readonly segments: ReadonlyArray<string> }
+  /** A HAMT shard on the way, at the lookup's `step`. */
+  | {
+      readonly kind: "resolve-shard"
+      readonly cid: CID
+      readonly step: HamtStep
+      readonly segments: ReadonlyArray<string>
+    }
   /** An entry (or the root) whose block says what it is; `silent` under a refused entry. */
   | { readonly kind: "entry"; readonly cid: CID; readonly path: ReadonlyArray<string>; readonly silent: boolean }
   /** A shard of a HAMT-sharded folder, its link names `width` hex digits before the entry's name. */
@@ -247,16 +257,62 @@ const readEntry = (
   return Effect.void
 }
 
+/** One step of the path to the tree asked for: the tree itself once the path is done. */
+const resolve = (
+  walking: Walking,
+  task: Extract<Task, { kind: "resolve" }>,
+  decoded: Decoded
+): Effect.Effect<void, ContentVerificationFailed | NotAFolder> => {
+  const { root, stack } = walking
+  const [segment, ...rest] = task.segments
+  if (segment === undefined)
+    return readEntry(walking, { kind: "entry", cid: task.cid, path: [], silent: false }, decoded)
+  const type = decoded.unixfs?.type
+  if (type === "hamt-sharded-directory") {
+    return Effect.flatMap(hamtStep(root, task.cid, decoded.unixfs!, segment), (step) =>
+      resolveShard(walking, { kind: "resolve-shard", cid: task.cid, step, segments: task.segments }, decoded)
+    )
+  }
+  const link = type === "directory" ? decoded.links.find((candidate) => candidate.Name === segment) : undefined
+  if (link === undefined) return Effect.fail(failure(root, "path-not-found", `no "${segment}" in ${task.cid}`))
+  stack.push({ kind: "resolve", cid: link.Hash, segments: rest })
+  return Effect.void
+}
+
+/** A HAMT shard on the path: to the entry named by the segment, or to the sub-shard holding it. */
+const resolveShard = (
+  walking: Walking,
+  task: Extract<Task, { kind: "resolve-shard" }>,
+  decoded: Decoded
+): Effect.Effect<void, ContentVerificationFailed> => {
+  const { root, stack } = walking
+  const [segment, ...rest] = task.segments
+  if (decoded.unixfs?.type !== "hamt-sharded-directory") {
+    return Effect.fail(failure(root, "malformed-block", `block ${task.cid} is not a HAMT shard`, task.cid))
+  }
+  const entry = decoded.links.find((link) => link.Name === `${task.step.prefix}${segment}`)
+  if (entry !== undefined) {
+    stack.push({ kind: "resolve", cid: entry.Hash, segments: rest })
+    return Effect.void
+  }
+  const shard = decoded.links.find((link) => link.Name === task.step.prefix)
+  if (shard === undefined) return Effect.fail(failure(root, "path-not-found", `no "${segment}" in ${task.cid}`))
+  return Effect.map(task.step.next, (next) => {
+    stack.push({ kind: "resolve-shard", cid: shard.Hash, step: next, segments: task.segments })
+  })
+}
+
 /**
  * The events of the tree under `root`, every block checked before its events go out; fails at the
  * first block that does not check out, or (`NotAFolder`) when the root is not a folder.
  */
 export const walkTree = <E>(
   source: BlockSource<E>,
-  root: CID
+  root: CID,
+  path: ReadonlyArray<string> = []
 ): Stream.Stream<TreeEvent, ContentVerificationFailed | NotAFolder | E> =>
   Stream.suspend(() => {
-    const stack: Array<Task> = [{ kind: "entry", cid: root, path: [], silent: false }]
+    const stack: Array<Task> = [{ kind: "resolve", cid: root, segments: path }]
     const walking: Walking = { root, stack, out: [] }
     const later = (cid: CID) => stack.some((task) => task.kind !== "end" && sameBlock(task.cid, cid))
     const visit = (
@@ -266,11 +322,15 @@ export const walkTree = <E>(
       Effect.andThen(
         checkBlock(root, task.cid, pieces),
         Effect.flatMap(decode(root, task.cid, pieces), (decoded) =>
-          task.kind === "entry"
-            ? readEntry(walking, task, decoded)
-            : task.kind === "shard"
-              ? readShard(walking, task, decoded)
-              : readChunk(walking, task.cid, task.size, task.silent, decoded)
+          task.kind === "resolve"
+            ? resolve(walking, task, decoded)
+            : task.kind === "resolve-shard"
+              ? resolveShard(walking, task, decoded)
+              : task.kind === "entry"
+                ? readEntry(walking, task, decoded)
+                : task.kind === "shard"
+                  ? readShard(walking, task, decoded)
+                  : readChunk(walking, task.cid, task.size, task.silent, decoded)
         )
       )
     const taken = () => [walking.out.splice(0), Option.some(undefined)] as const

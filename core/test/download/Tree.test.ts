@@ -15,7 +15,7 @@ import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { sha256 } from "multiformats/hashes/sha2"
 import * as Download from "../../src/Download.ts"
-import type { ContentVerificationFailed, NotAFolder } from "../../src/Errors.ts"
+import type { ContentVerificationFailed, HttpStatusError, NotAFolder } from "../../src/Errors.ts"
 import { encodeData } from "../../src/unixfs/Data.ts"
 import { makeHarness } from "../upload/harness.ts"
 
@@ -291,6 +291,25 @@ describe("Download.toDirectory", () => {
       )
       assert.deepStrictEqual(all[0], { path: "link", type: "refused", reason: "symlink" })
       assert.deepStrictEqual(all[1], { path: "tree", type: "folder", cid: root.toString() })
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  )
+
+  it.effect("a folder inside the CID (path) is downloaded on its own; a missing one is the gateway's 404", () =>
+    Effect.gen(function* () {
+      const root = yield* Effect.promise(plainTree)
+      const out = yield* tempDir
+      const download = yield* Download.Download
+      const report = yield* download.toDirectory(root.toString(), out, { path: "sub" })
+      assert.deepStrictEqual(report.written, ["big.bin", "deep.txt"])
+      assert.deepStrictEqual(yield* Effect.promise(() => listing(out)), {
+        "big.bin": "one-two-three",
+        "deep.txt": "deep\n"
+      })
+      // The gateway resolves the path first, and answers 404 when it is not there.
+      const missing = (yield* Effect.flip(
+        download.toDirectory(root.toString(), out, { path: "nope" })
+      )) as HttpStatusError
+      assert.deepStrictEqual([missing._tag, missing.status], ["HttpStatusError", 404])
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
