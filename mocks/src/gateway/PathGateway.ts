@@ -6,9 +6,13 @@
  * - Files: `Accept-Ranges: bytes`, a single `Range` answered 206 with `Content-Range` (416 when it
  *   starts past the end), `Etag: "<cid>"` and `If-None-Match` → 304, immutable caching under
  *   `/ipfs/`, the TTL under `/ipns/`. A directory serves its `index.html` or an HTML listing.
- * - `?format=raw` / `application/vnd.ipld.raw`: the block at the end of the path, verbatim.
- * - `?format=car` / `application/vnd.ipld.car`: see `Car.ts`; `version=1; order=dfs; dups=y|n`.
+ * - `?format=raw` / `application/vnd.ipld.raw`: the block at the end of the path, verbatim; a single
+ *   `Range` of it answered 206 as a file's is.
+ * - `?format=car` / `application/vnd.ipld.car`: see `Car.ts`; `version=1; order=dfs; dups=y|n`;
+ *   `Accept-Ranges: none` (a part of a CAR is asked for with `entity-bytes`).
  * - `?format=ipns-record` / `application/vnd.ipfs.ipns-record` under `/ipns/`: the signed record.
+ * - `?filename=` names a raw block, CAR or record in `Content-Disposition` (`http/ContentDisposition.ts`).
+ * - Paths cross UnixFS directories and fields inside DAG-CBOR / DAG-JSON blocks (`IpldPath.ts`).
  *
  * Every answer names the path (`X-Ipfs-Path`) and the blocks crossed (`X-Ipfs-Roots`); a raw block
  * or CAR chosen by `Accept` alone also names its `?format=` URL (`Content-Location`). A root block
@@ -16,11 +20,13 @@
  */
 import { Mime } from "lighthouse-effect"
 import type { CID } from "multiformats/cid"
+import { contentDisposition, requestedFilename } from "../http/ContentDisposition.ts"
 import { MediaTypes } from "../http/MediaTypes.ts"
 import { normalizeIpnsName, recordResponse, type SignedRecord } from "../ipns/IpnsRecords.ts"
 import { type Blockstore, ContentNotFound, readBlock } from "../storage/Blocks.ts"
-import { listDirectory, NotAFile, type Resolution, readFile, resolvePath, statNode } from "../storage/Dag.ts"
+import { listDirectory, NotAFile, type Resolution, readFile, statNode } from "../storage/Dag.ts"
 import { carBlocks, carContentType, carLength, carStream, carVariant } from "./Car.ts"
+import { resolveContentPath } from "./IpldPath.ts"
 import { type CarOptions, negotiateFormat, parseRange } from "./Negotiate.ts"
 
 /** What an IPNS name points at now, with the record that says so. */
@@ -118,20 +124,42 @@ const notModified = (request: Request, etag: string, headers: Record<string, str
     : undefined
 }
 
+/** A `Range` over `size` bytes: the status, the `[start, end)` served and the headers saying so. */
+const rangeOf = (request: Request, size: number) => {
+  const range = parseRange(request.headers.get("range"), size)
+  if (range.kind === "unsatisfiable") return { kind: "unsatisfiable" as const, contentRange: `bytes */${size}` }
+  if (range.kind === "whole") return { kind: "served" as const, status: 200, start: 0, end: size, headers: {} }
+  const { start, end } = range
+  return {
+    kind: "served" as const,
+    status: 206,
+    start,
+    end,
+    headers: { "content-range": `bytes ${start}-${end - 1}/${size}` }
+  }
+}
+
 const rawResponse = async (context: PathGatewayContext, served: Served): Promise<Response> => {
   const { cid } = served.resolution
   const etag = `"${cid}.raw"`
-  const headers = { ...commonHeaders(served), etag }
+  const headers = { ...commonHeaders(served), etag, "accept-ranges": "bytes" }
   const cached = notModified(served.request, etag, headers)
   if (cached !== undefined) return cached
   const bytes = await readBlock(context.blocks, cid)
-  return new Response(served.head ? null : (bytes as Uint8Array<ArrayBuffer>), {
-    status: 200,
+  const range = rangeOf(served.request, bytes.byteLength)
+  if (range.kind === "unsatisfiable") {
+    return new Response(null, { status: 416, headers: { ...headers, "content-range": range.contentRange } })
+  }
+  const part = bytes.subarray(range.start, range.end) as Uint8Array<ArrayBuffer>
+  const filename = requestedFilename(new URL(served.request.url), `${cid}.bin`)
+  return new Response(served.head ? null : part, {
+    status: range.status,
     headers: {
       ...headers,
+      ...range.headers,
       "content-type": MediaTypes.raw,
-      "content-length": String(bytes.byteLength),
-      "content-disposition": `attachment; filename="${cid}.bin"`,
+      "content-length": String(part.byteLength),
+      "content-disposition": contentDisposition(filename),
       "x-content-type-options": "nosniff"
     }
   })
@@ -152,7 +180,9 @@ const carResponse = async (context: PathGatewayContext, served: Served, options:
       ...headers,
       ...length,
       "content-type": carContentType(options),
-      "content-disposition": `attachment; filename="${cid}.car"`,
+      // A CAR is streamed and may be cut short; a part of it is asked with `entity-bytes`, not `Range`.
+      "accept-ranges": "none",
+      "content-disposition": contentDisposition(requestedFilename(new URL(served.request.url), `${cid}.car`)),
       "x-content-type-options": "nosniff"
     }
   })
@@ -169,19 +199,14 @@ const fileResponse = (context: PathGatewayContext, served: Served, size: number,
   }
   const cached = notModified(served.request, etag, headers)
   if (cached !== undefined) return cached
-  const range = parseRange(served.request.headers.get("range"), size)
+  const range = rangeOf(served.request, size)
   if (range.kind === "unsatisfiable") {
-    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${size}` } })
+    return new Response(null, { status: 416, headers: { ...headers, "content-range": range.contentRange } })
   }
-  const [start, end] = range.kind === "part" ? [range.start, range.end] : [0, size]
-  const body = served.head ? null : streamOf(readFile(context.blocks, cid, start, end))
+  const body = served.head ? null : streamOf(readFile(context.blocks, cid, range.start, range.end))
   return new Response(body, {
-    status: range.kind === "part" ? 206 : 200,
-    headers: {
-      ...headers,
-      "content-length": String(end - start),
-      ...(range.kind === "part" ? { "content-range": `bytes ${start}-${end - 1}/${size}` } : {})
-    }
+    status: range.status,
+    headers: { ...headers, ...range.headers, "content-length": String(range.end - range.start) }
   })
 }
 
@@ -219,12 +244,21 @@ const deserializedResponse = async (context: PathGatewayContext, served: Served,
   return fileResponse(context, served, stat.size, served.target.segments.at(-1) ?? "")
 }
 
+/** The signed record of `name`, saved under the name `?filename=` asks for, if any. */
+const namedRecordResponse = (record: SignedRecord, name: string, head: boolean, url: URL): Response => {
+  const response = recordResponse(record, name, head)
+  const filename = requestedFilename(url, `${name}.ipns-record`)
+  response.headers.set("content-disposition", contentDisposition(filename))
+  return response
+}
+
 /** The root CID of the target and its caching, or the answer refusing it. */
 const rootOf = async (
   context: PathGatewayContext,
   target: Target,
   wantsRecord: boolean,
-  head: boolean
+  head: boolean,
+  url: URL
 ): Promise<{ cid: CID; cacheControl: string } | Response> => {
   if (target.namespace === "ipfs") {
     if (wantsRecord) return problem(400, "IPNS records are served under /ipns/")
@@ -235,7 +269,7 @@ const rootOf = async (
   if (name === undefined) return problem(400, `not an IPNS name: ${target.root}`)
   const resolved = await context.resolveName(name)
   if (resolved === undefined) return problem(404, `no IPNS record for ${target.root}`)
-  if (wantsRecord) return recordResponse(resolved.record, name, head)
+  if (wantsRecord) return namedRecordResponse(resolved.record, name, head, url)
   return { cid: resolved.cid, cacheControl: `public, max-age=${Math.floor(resolved.record.ttlMs / 1000)}` }
 }
 
@@ -259,14 +293,14 @@ export const pathGatewayResponse = async (request: Request, context: PathGateway
   const format = negotiateFormat(url, request.headers.get("accept"))
   if (format.kind === "refused") return problem(format.status, format.message)
   const head = request.method === "HEAD"
-  const root = await rootOf(context, target, format.kind === "ipns-record", head)
+  const root = await rootOf(context, target, format.kind === "ipns-record", head, url)
   if (root instanceof Response) return root
   const onlyIfCached = /(^|,)\s*only-if-cached\s*(,|$)/i.test(request.headers.get("cache-control") ?? "")
   if (!(await context.blocks.has(root.cid))) {
     return problem(onlyIfCached ? 412 : 404, `block not found: ${root.cid}`)
   }
   try {
-    const resolution = await resolvePath(context.blocks, root.cid, target.segments)
+    const resolution = await resolveContentPath(context.blocks, root.cid, target.segments)
     const served: Served = { target, resolution, cacheControl: root.cacheControl, head, request }
     if (format.kind === "raw") return located(url, "raw", await rawResponse(context, served))
     if (format.kind === "car") return located(url, "car", await carResponse(context, served, format.options))
