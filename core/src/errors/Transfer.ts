@@ -158,3 +158,26 @@ export class FolderNotAFile extends Schema.TaggedError<FolderNotAFile>()("Folder
     return `${this.address} is a folder, not a file: download it into a directory, or list it`
   }
 }
+
+/** `Upload.sync` could not read or write its index of a folder (in the state directory). */
+export class SyncIndexFailed extends Schema.TaggedError<SyncIndexFailed>()("SyncIndexFailed", {
+  /** `read` or `write`. */
+  operation: Schema.String,
+  /** The index file. */
+  location: Schema.String,
+  cause: Schema.Defect()
+}) {
+  override get message() {
+    return `The sync index could not ${this.operation} ${this.location}`
+  }
+}
+
+/** A file changed between the two reads of `Upload.sync` (its CID, then its blocks); nothing was stored. */
+export class SyncSourceChanged extends Schema.TaggedError<SyncSourceChanged>()("SyncSourceChanged", {
+  /** Its path inside the synced folder. */
+  path: Schema.String
+}) {
+  override get message() {
+    return `"${this.path}" changed while it was being synced; run the sync again`
+  }
+}

@@ -75,6 +75,7 @@ import {
   Options,
   RepairOptions
 } from "../upload/Options.ts"
+import { SyncHistoryOptions, SyncOptions } from "../upload/Sync.ts"
 import { expectedOf } from "./Expected.ts"
 
 /** One argument: its schema, what it should be (for the error), and what to give for a path string. */
@@ -180,7 +181,9 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     ],
     encryptedText: [arg(Schema.String, "a string"), fields(EncryptedNamedOptions)],
     encryptedBuffer: [arg(Schema.Uint8Array, "a Uint8Array"), fields(EncryptedNamedOptions)],
-    repair: [fields(RepairOptions)]
+    repair: [fields(RepairOptions)],
+    sync: [arg(Schema.String, "a path (string)"), fields(SyncOptions)],
+    syncHistory: [arg(Schema.String, "a path (string)"), fields(SyncHistoryOptions)]
   },
   download: {
     stream: [cid, opt(DownloadOptions)],
