@@ -158,6 +158,13 @@ const scan = Effect.fnUntraced(function* (
       yield* writeIndex(deps.fs, folder.location, { ...index, files: { ...index.files, ...filesOf(scanned) } })
     }
   }
+  // What was read is kept before anything is sent: a re-run after a failed send reads nothing again.
+  if (!dryRun && read > 0) {
+    yield* writeIndex(deps.fs, folder.location, {
+      ...folder.index,
+      files: { ...folder.index.files, ...filesOf(scanned) }
+    })
+  }
   return { scanned, read }
 })
 

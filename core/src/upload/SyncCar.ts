@@ -92,7 +92,7 @@ export const fileSections = <E>(
       sections = []
       return taken
     }
-    const end = settle(finish(dag)).pipe(
+    const end = Effect.suspend(() => settle(finish(dag))).pipe(
       Effect.flatMap((root) =>
         root.cid.toString() === file.cid ? Effect.sync(take) : Effect.fail(new SyncSourceChanged({ path: file.path }))
       )
