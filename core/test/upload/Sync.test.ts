@@ -4,7 +4,8 @@
  * deletion and a rename); an unchanged folder sends under 1 % of the first run's bytes and reads no
  * file; one changed file sends that file's blocks and the folder nodes above it only; a dry run
  * sends and writes nothing; the index is owner-only; a run whose send failed, re-run, reads nothing
- * again. The node's refusal of partial CARs: `Sync.fallback.test.ts`.
+ * again; a file whose bytes no longer have the CID the run computed fails `SyncSourceChanged` and
+ * records no snapshot. The node's refusal of partial CARs: `Sync.fallback.test.ts`.
  */
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
@@ -71,7 +72,7 @@ const restore = (cid: string, into: string) =>
   })
 
 describe("Upload.sync", () => {
-  it.effect("every snapshot of a 3-run history restores the folder as it was at that run", () =>
+  it.live("every snapshot of a 3-run history restores the folder as it was at that run", () =>
     Effect.gen(function* () {
       const { base, source, state, upload, run } = yield* setup
       const expected: Array<Record<string, string>> = []
@@ -119,7 +120,7 @@ describe("Upload.sync", () => {
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
-  it.effect("an unchanged folder sends under 1 % of the first run's bytes and reads no file", () =>
+  it.live("an unchanged folder sends under 1 % of the first run's bytes and reads no file", () =>
     Effect.gen(function* () {
       const { source, run } = yield* setup
       const files: Record<string, Uint8Array> = {}
@@ -137,7 +138,7 @@ describe("Upload.sync", () => {
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
-  it.effect("one changed file sends its blocks and the folder nodes above it, nothing else", () =>
+  it.live("one changed file sends its blocks and the folder nodes above it, nothing else", () =>
     Effect.gen(function* () {
       const { source, run } = yield* setup
       yield* Effect.promise(() =>
@@ -157,7 +158,7 @@ describe("Upload.sync", () => {
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
-  it.effect("a dry run sends and writes nothing", () =>
+  it.live("a dry run sends and writes nothing", () =>
     Effect.gen(function* () {
       const { source, state, upload, run } = yield* setup
       yield* Effect.promise(() => writeTree(source, { "a.txt": "a" }))
@@ -180,7 +181,7 @@ describe("Upload.sync", () => {
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
-  it.effect("the index is its owner's only; a run whose send failed, re-run, reads no file again", () =>
+  it.live("the index is its owner's only; a run whose send failed, re-run, reads no file again", () =>
     Effect.gen(function* () {
       const { source, state, run } = yield* setup
       yield* Effect.promise(() => writeTree(source, { "a.bin": patterned(100_000, 1), "b.txt": "b" }))
@@ -197,5 +198,32 @@ describe("Upload.sync", () => {
       ])
       assert.deepStrictEqual(modes, [0o700, 0o600])
     }).pipe(Effect.scoped, Effect.provide(layer))
+  )
+
+  it.live(
+    "a file whose bytes no longer have the CID computed for it fails SyncSourceChanged, recording nothing",
+    () =>
+      Effect.gen(function* () {
+        const { source, state, upload, run } = yield* setup
+        const file = nodePath.join(source, "a.txt")
+        // Whole seconds: a time set back is read back the same.
+        const mtime = new Date(1_700_000_000_000)
+        yield* Effect.promise(async () => {
+          await writeTree(source, { "a.txt": "before" })
+          await fs.utimes(file, mtime, mtime)
+        })
+        network.faults.down({ host: "node", path: "/api/v0/dag/import" }, { times: 1 })
+        yield* Effect.flip(run())
+        // Same size, same modification time: the index's CID is taken, but the bytes sent differ.
+        yield* Effect.promise(async () => {
+          await fs.writeFile(file, "after!")
+          await fs.utimes(file, mtime, mtime)
+        })
+        const failed = yield* Effect.flip(run())
+        assert.strictEqual(failed.message, '"a.txt" changed while it was being synced; run the sync again')
+        assert.strictEqual(failed._tag, "SyncSourceChanged")
+        assert.deepStrictEqual(yield* upload.syncHistory(source, { stateDirectory: state }), [])
+        assert.deepStrictEqual(network.state.files.of(alice.address.toLowerCase()), [])
+      }).pipe(Effect.scoped, Effect.provide(layer))
   )
 })
