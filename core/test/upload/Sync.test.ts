@@ -200,30 +200,28 @@ describe("Upload.sync", () => {
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
-  it.live(
-    "a file whose bytes no longer have the CID computed for it fails SyncSourceChanged, recording nothing",
-    () =>
-      Effect.gen(function* () {
-        const { source, state, upload, run } = yield* setup
-        const file = nodePath.join(source, "a.txt")
-        // Whole seconds: a time set back is read back the same.
-        const mtime = new Date(1_700_000_000_000)
-        yield* Effect.promise(async () => {
-          await writeTree(source, { "a.txt": "before" })
-          await fs.utimes(file, mtime, mtime)
-        })
-        network.faults.down({ host: "node", path: "/api/v0/dag/import" }, { times: 1 })
-        yield* Effect.flip(run())
-        // Same size, same modification time: the index's CID is taken, but the bytes sent differ.
-        yield* Effect.promise(async () => {
-          await fs.writeFile(file, "after!")
-          await fs.utimes(file, mtime, mtime)
-        })
-        const failed = yield* Effect.flip(run())
-        assert.strictEqual(failed.message, '"a.txt" changed while it was being synced; run the sync again')
-        assert.strictEqual(failed._tag, "SyncSourceChanged")
-        assert.deepStrictEqual(yield* upload.syncHistory(source, { stateDirectory: state }), [])
-        assert.deepStrictEqual(network.state.files.of(alice.address.toLowerCase()), [])
-      }).pipe(Effect.scoped, Effect.provide(layer))
+  it.live("a file whose bytes no longer have the CID computed for it fails SyncSourceChanged, recording nothing", () =>
+    Effect.gen(function* () {
+      const { source, state, upload, run } = yield* setup
+      const file = nodePath.join(source, "a.txt")
+      // Whole seconds: a time set back is read back the same.
+      const mtime = new Date(1_700_000_000_000)
+      yield* Effect.promise(async () => {
+        await writeTree(source, { "a.txt": "before" })
+        await fs.utimes(file, mtime, mtime)
+      })
+      network.faults.down({ host: "node", path: "/api/v0/dag/import" }, { times: 1 })
+      yield* Effect.flip(run())
+      // Same size, same modification time: the index's CID is taken, but the bytes sent differ.
+      yield* Effect.promise(async () => {
+        await fs.writeFile(file, "after!")
+        await fs.utimes(file, mtime, mtime)
+      })
+      const failed = yield* Effect.flip(run())
+      assert.strictEqual(failed.message, '"a.txt" changed while it was being synced; run the sync again')
+      assert.strictEqual(failed._tag, "SyncSourceChanged")
+      assert.deepStrictEqual(yield* upload.syncHistory(source, { stateDirectory: state }), [])
+      assert.deepStrictEqual(network.state.files.of(alice.address.toLowerCase()), [])
+    }).pipe(Effect.scoped, Effect.provide(layer))
   )
 })
