@@ -38,6 +38,7 @@ export const root = Command.make("lighthouse-effect").pipe(
   Command.withSubcommands([
     Upload.upload,
     Upload.uploadEncrypted,
+    Upload.sync,
     PendingKeys.repair,
     Download.download,
     Download.cat,
