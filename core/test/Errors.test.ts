@@ -231,6 +231,16 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "bafyroot/sub is a folder, not a file: download it into a directory, or list it"
   ],
   [
+    new Errors.SyncIndexFailed({ operation: "write", location: "/s/sync/ab.json", cause: "EACCES" }),
+    "SyncIndexFailed",
+    "The sync index could not write /s/sync/ab.json"
+  ],
+  [
+    new Errors.SyncSourceChanged({ path: "sub/a.txt" }),
+    "SyncSourceChanged",
+    '"sub/a.txt" changed while it was being synced; run the sync again'
+  ],
+  [
     new Errors.InvalidArgument({ method: "files.fileInfo", detail: "argument 1 must be a CID (string)" }),
     "InvalidArgument",
     "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"
