@@ -18,6 +18,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { PlatformError } from "effect/PlatformError"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
@@ -122,6 +123,10 @@ const filesOf = (scanned: ReadonlyArray<Scanned>): Record<string, IndexedFile> =
     scanned.map(({ relative, size, mtimeMs, cid, dagSize }) => [relative, { size, mtimeMs, cid, dagSize }])
   )
 
+/** Whether the index's entry still holds: same size and time, and a CID of this run's version. */
+const isUnchanged = (known: IndexedFile, size: number, mtimeMs: number, layout: Layout) =>
+  known.size === size && known.mtimeMs === mtimeMs && CID.parse(known.cid).version === layout.cidVersion
+
 /** Every file of the folder with its CID: from the index when unchanged, else read. */
 const scan = Effect.fnUntraced(function* (
   deps: PlainDeps,
@@ -135,9 +140,9 @@ const scan = Effect.fnUntraced(function* (
   let sinceCheckpoint = 0
   for (const found of files) {
     const info = yield* deps.fs.stat(found.path)
-    const mtimeMs = info.mtime._tag === "Some" ? info.mtime.value.getTime() : 0
+    const mtimeMs = Option.match(info.mtime, { onNone: () => 0, onSome: (date) => date.getTime() })
     const known = folder.index.files[found.relative]
-    if (known !== undefined && known.size === found.size && known.mtimeMs === mtimeMs) {
+    if (known !== undefined && isUnchanged(known, found.size, mtimeMs, layout)) {
       scanned.push({ ...known, relative: found.relative, path: found.path })
       continue
     }

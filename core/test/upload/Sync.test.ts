@@ -3,7 +3,7 @@
  * `Download.toDirectory`, the folder as it was at that run (a 3-run history with changes, a
  * deletion and a rename); an unchanged folder sends under 1 % of the first run's bytes and reads no
  * file; one changed file sends that file's blocks and the folder nodes above it only; a dry run
- * sends and writes nothing; the index is owner-only; a run whose send failed, re-run, reads nothing
+ * sends and writes nothing; a run in another CID version reads every file again; the index is owner-only; a run whose send failed, re-run, reads nothing
  * again; a file whose bytes no longer have the CID the run computed fails `SyncSourceChanged` and
  * records no snapshot. The node's refusal of partial CARs: `Sync.fallback.test.ts`.
  */
@@ -178,6 +178,20 @@ describe("Upload.sync", () => {
       )
       assert.deepStrictEqual(yield* upload.syncHistory(source, { stateDirectory: state }), [])
       assert.strictEqual((yield* run()).cid, dry.cid)
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  )
+
+  it.live("a run in another CID version reads every file again, and its snapshot restores", () =>
+    Effect.gen(function* () {
+      const { base, source, state, upload } = yield* setup
+      const { apiKey } = network.seedAccount(alice.address, { dataLimit: 64 * 1024 * 1024 })
+      yield* Effect.promise(() => writeTree(source, { "a.bin": patterned(300_000, 1), "sub/b.txt": "b" }))
+      yield* upload.sync(source, { apiKey, stateDirectory: state })
+      const v0 = yield* upload.sync(source, { apiKey, stateDirectory: state, cidVersion: 0 })
+      assert.deepStrictEqual([v0.read, v0.sent, v0.cid.startsWith("Qm")], [2, ["a.bin", "sub/b.txt"], true])
+      const out = nodePath.join(base, "out")
+      yield* restore(v0.cid, out)
+      assert.deepStrictEqual(yield* Effect.promise(() => tree(out)), yield* Effect.promise(() => tree(source)))
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
