@@ -38,10 +38,12 @@ export const root = Command.make("lighthouse-effect").pipe(
   Command.withSubcommands([
     Upload.upload,
     Upload.uploadEncrypted,
+    Upload.sync,
     PendingKeys.repair,
     Download.download,
     Download.cat,
     Download.verify,
+    Files.ls,
     Files.info,
     Files.uploads,
     Files.deals,

@@ -216,6 +216,31 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "Refusing to download through /d/f.partial: it is a SymbolicLink, not a regular file"
   ],
   [
+    new Errors.NotAFolder({ cid: "bafyfile", found: "file" }),
+    "NotAFolder",
+    "bafyfile is a file, not a folder: download it as a file"
+  ],
+  [
+    new Errors.NotADirectoryTarget({ path: "/d/out", found: "File" }),
+    "NotADirectoryTarget",
+    "Refusing to download a folder into /d/out: it is a File, not a folder"
+  ],
+  [
+    new Errors.FolderNotAFile({ address: "bafyroot/sub" }),
+    "FolderNotAFile",
+    "bafyroot/sub is a folder, not a file: download it into a directory, or list it"
+  ],
+  [
+    new Errors.SyncIndexFailed({ operation: "write", location: "/s/sync/ab.json", cause: "EACCES" }),
+    "SyncIndexFailed",
+    "The sync index could not write /s/sync/ab.json"
+  ],
+  [
+    new Errors.SyncSourceChanged({ path: "sub/a.txt" }),
+    "SyncSourceChanged",
+    '"sub/a.txt" changed while it was being synced; run the sync again'
+  ],
+  [
     new Errors.InvalidArgument({ method: "files.fileInfo", detail: "argument 1 must be a CID (string)" }),
     "InvalidArgument",
     "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"

@@ -1,17 +1,22 @@
 /**
  * `upload <path|->` (plain, or `--encrypted` under the wallet's key shards) and its provider's name
  * `upload-encrypted`: a call of the library's `Upload` service; the command line only picks the
- * input and prints the result.
+ * input and prints the result. `sync <dir>` keeps a folder stored (`Upload.sync`), its index in the
+ * user's state directory; `sync --history <dir>` lists its snapshots.
  *
  * @since 0.1.0
  */
 
+import { homedir } from "node:os"
 import { Argument, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import * as Path from "effect/Path"
 import * as Stdio from "effect/Stdio"
 import { PendingKeys, Upload } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
+import { UsageError } from "../Errors.ts"
 import * as Output from "../Output.ts"
 import * as Progress from "../Progress.ts"
 import * as Journal from "./PendingKeys.ts"
@@ -161,3 +166,82 @@ const { encrypted: _always, ...encryptedFlags } = uploadFlags
 export const uploadEncrypted = Command.make("upload-encrypted", encryptedFlags, (flags) =>
   runUpload({ ...flags, encrypted: true })
 ).pipe(Command.withDescription("Same as upload --encrypted (the provider's command name)"))
+
+// =============================================================================
+// sync
+// =============================================================================
+
+/** The user's state directory (`$XDG_STATE_HOME/lighthouse-effect`, else `~/.local/state/lighthouse-effect`). */
+const stateDirectory = Effect.gen(function* () {
+  const path = yield* Path.Path
+  const journal = yield* PendingKeys.stateDirectory(homedir())
+  if (Option.isNone(journal)) {
+    return yield* new UsageError({ detail: "sync keeps its index in the state directory: set XDG_STATE_HOME or HOME" })
+  }
+  return path.dirname(journal.value)
+})
+
+const syncFlags = {
+  directory: Argument.String("dir").pipe(Argument.withDescription("The folder to keep stored")),
+  dryRun: Flag.Boolean("dry-run").pipe(
+    Flag.withDescription("Say what would be sent and the snapshot's CID; send and write nothing"),
+    Flag.withDefault(false)
+  ),
+  history: Flag.Boolean("history").pipe(
+    Flag.withDescription("List the folder's snapshots, oldest first, instead of syncing"),
+    Flag.withDefault(false)
+  ),
+  cidVersion: uploadFlags.cidVersion
+}
+
+const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MiB`
+
+const runHistory = (directory: string, state: string) =>
+  Effect.gen(function* () {
+    const snapshots = yield* (yield* Upload.Upload).syncHistory(directory, { stateDirectory: state })
+    yield* Output.result(
+      snapshots,
+      snapshots.map(
+        (s) =>
+          `${new Date(s.at).toISOString()}  ${s.cid}  ${s.files} files  ${s.bytes} bytes  sent ${s.bytesSent}  ${s.mode}`
+      )
+    )
+  })
+
+const runSync = (flags: Command.Command.Config.Infer<typeof syncFlags>) =>
+  Effect.gen(function* () {
+    const state = yield* stateDirectory
+    if (flags.history) return yield* runHistory(flags.directory, state)
+    const apiKey = yield* Credentials.apiKey
+    const upload = yield* Upload.Upload
+    const result = yield* upload.sync(flags.directory, {
+      apiKey,
+      stateDirectory: state,
+      cidVersion: flags.cidVersion,
+      dryRun: flags.dryRun
+    })
+    const how =
+      result.mode === "dry-run"
+        ? `would send ${result.bytesSent} bytes`
+        : `sent ${result.bytesSent} bytes${result.mode === "full" ? " (the node refused a partial CAR: the whole folder was uploaded)" : ""}`
+    yield* Output.result(result, [
+      `${result.cid}  ${how}`,
+      `${result.files} files (${mib(result.bytes)}), ${result.sent.length} new or changed, ${result.removed.length} removed${result.unchanged ? ", unchanged" : ""}`,
+      ...result.sent.map((path) => `+ ${path}`),
+      ...result.removed.map((path) => `- ${path}`)
+    ])
+  })
+
+export const sync = Command.make("sync", syncFlags, runSync).pipe(
+  Command.withDescription(
+    "Keeps a folder stored: sends only new and changed files (one CAR through dag/import) and prints the snapshot's CID"
+  ),
+  Command.withExamples([
+    {
+      command: "lighthouse-effect sync photos/",
+      description: "Store a snapshot of photos/, sending only what changed"
+    },
+    { command: "lighthouse-effect sync photos/ --dry-run --json", description: "What would be sent, as JSON" },
+    { command: "lighthouse-effect sync --history photos/", description: "The snapshots of photos/, oldest first" }
+  ])
+)

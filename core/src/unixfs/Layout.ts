@@ -9,6 +9,7 @@
  * @internal
  */
 
+import type { CID } from "multiformats/cid"
 import type { MultihashDigest } from "multiformats/hashes/interface"
 import { sha256 } from "multiformats/hashes/sha2"
 
@@ -72,6 +73,11 @@ export interface Layout {
   readonly shardStrategy?: ShardStrategy | undefined
   /** The entries are wrapped in one directory, reported with path `""`. */
   readonly wrapWithDirectory: boolean
+  /**
+   * Hears every block once named (a sync sends the blocks it builds). The bytes may be reused
+   * after the call: a listener that keeps them copies them.
+   */
+  readonly onBlock?: ((cid: CID, block: Uint8Array) => void) | undefined
 }
 
 /** The import settings a layout is made from (the `add` request's query). */

@@ -34,12 +34,16 @@
  *
  * `POST /api/v0/dag/import` takes CAR files (multipart part `file`): blocks are checked against
  * their CIDs and stored; the answer per root is kubo's `{ Root: { Cid: { "/": … }, PinErrorMsg } }`
- * together with the `{ Name, Hash, Size }` the provider's SDK declares (`Size` = CAR bytes).
+ * together with the `{ Name, Hash, Size }` the provider's SDK declares (`Size` = CAR bytes). A CAR
+ * whose dag-pb links reach blocks it does not hold is taken exactly when the node holds them and
+ * all under them (`CarLinks.ts`), else refused with 400; with `partialCars: "refuse"` every linked
+ * block must be in the CAR. `?pin-roots=false` (kubo's flag) takes the blocks without that check.
  */
 import { CarBlockIterator } from "@ipld/car"
 import type { ImportCandidate } from "ipfs-unixfs-importer"
 import { Verify } from "lighthouse-effect"
 import { type HttpHandler, http, RequestHandler } from "msw"
+import type { CID } from "multiformats/cid"
 import type { Account, Accounts } from "../api/Accounts.ts"
 import type { Files } from "../api/Files.ts"
 import type { WalrusBlobs } from "../api/WalrusBlobs.ts"
@@ -51,6 +55,7 @@ import type { StagedWrites } from "../storage/Blocks.ts"
 import { type ContentStore, verifyBlock } from "../storage/ContentStore.ts"
 import { releaseOwnedChunk } from "../storage/Release.ts"
 import { type AddedEntry, type AddSettings, addAll } from "../storage/Unixfs.ts"
+import { carLinks, firstMissing, type PartialCars } from "./CarLinks.ts"
 import { boundaryOf, MultipartError, type Part, readMultipart } from "./Multipart.ts"
 import { mimeTypeOf } from "./mime.ts"
 
@@ -64,6 +69,8 @@ export interface UploadNodeContext {
   readonly walrus?: WalrusBlobs
   /** Who hears of a route that threw; nobody when absent. */
   readonly log?: RouteErrorLog | undefined
+  /** How `dag/import` takes a CAR whose links reach blocks not in it. @default "accept" */
+  readonly partialCars?: PartialCars | undefined
 }
 
 /** Why an upload was refused; mapped to a status by the route. */
@@ -367,6 +374,30 @@ const addEncrypted = async (
   return json(answers.map((answer) => answer.entry))
 }
 
+/** kubo's `pin-roots` (default `true`): whether the roots' DAGs must be whole. */
+const pinRootsOf = (request: Request): boolean => {
+  const value = queryOf(request).get("pin-roots")
+  if (value === null || value === "" || value === "true") return true
+  if (value === "false") return false
+  throw new Refusal(400, `pin-roots must be true or false, got ${value}`)
+}
+
+/** Refuses a CAR whose links reach a block neither in it nor (with `partialCars: "accept"`) whole on the node. */
+const checkWhole = async (context: UploadNodeContext, outside: ReadonlyArray<{ cid: CID; parent: CID }>) => {
+  if (outside.length === 0) return
+  if (context.partialCars === "refuse") {
+    const { cid, parent } = outside[0]!
+    throw new Refusal(400, `partial CARs are not accepted: block ${cid} (linked from ${parent}) is not in the CAR`)
+  }
+  const missing = await firstMissing(context.content, outside)
+  if (missing !== undefined) {
+    throw new Refusal(
+      400,
+      `the CAR's DAG is incomplete: block ${missing.cid} (linked from ${missing.parent}) is neither in the CAR nor on the node`
+    )
+  }
+}
+
 /** `dag/import`: every CAR part's blocks, checked and stored; one answer per root. */
 const dagImport = async (
   context: UploadNodeContext,
@@ -375,11 +406,13 @@ const dagImport = async (
   staging: StagedWrites
 ): Promise<Response> => {
   const meter = quotaMeter(meta.quota)
+  const pinRoots = pinRootsOf(request)
   const answers: Array<{ entry: Record<string, unknown> & AddEntry; bytes: number }> = []
   for await (const part of multipartBody(request)) {
     if (isDirectoryPart(part)) continue
     let carBytes = 0
     let blockBytes = 0
+    const links = carLinks()
     const body = (async function* () {
       for await (const chunk of part.body) {
         carBytes += chunk.byteLength
@@ -397,6 +430,7 @@ const dagImport = async (
       (async function* () {
         for await (const { cid, bytes } of blocks) {
           if (!(await verifyBlock(cid, bytes))) throw new Refusal(400, `block ${cid} does not match its CID`)
+          if (pinRoots) links.add(cid, bytes)
           await staging.put(cid, bytes)
           yield bytes
         }
@@ -409,6 +443,7 @@ const dagImport = async (
     }
     const roots = await blocks.getRoots()
     if (roots.length === 0) throw new Refusal(400, "the CAR has no root")
+    if (pinRoots) await checkWhole(context, links.outside())
     const name = partPath(part)
     for (const root of roots) {
       if (!(await staging.has(root))) throw new Refusal(400, `the CAR does not contain its root block ${root}`)
