@@ -10,6 +10,7 @@
 
 export * as AccessControl from "./AccessControl.ts"
 export * as Auth from "./Auth.ts"
+export * as Contract from "./Contract.ts"
 export * as FileCipher from "./crypto/FileCipher.ts"
 export * as Shamir from "./crypto/Shamir.ts"
 export * as Download from "./Download.ts"
