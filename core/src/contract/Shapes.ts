@@ -9,6 +9,7 @@
 import * as Context from "effect/Context"
 import { HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Schema from "effect/Schema"
+import { DefaultHosts } from "../LighthouseConfig.ts"
 
 /** The four hosts of docs/PROTOCOL.md#hosts, as `LighthouseConfig.hosts` names them. */
 export const HostNames = ["api", "node", "gateway", "encryption"] as const
@@ -16,10 +17,10 @@ export type HostName = (typeof HostNames)[number]
 
 /** The production address of each host. */
 export const ProductionHosts: Readonly<Record<HostName, string>> = {
-  api: "https://api.lighthouse.storage",
-  node: "https://upload.lighthouse.storage",
-  gateway: "https://gateway.lighthouse.storage",
-  encryption: "https://encryption.lighthouse.storage"
+  api: DefaultHosts.api,
+  node: DefaultHosts.node,
+  gateway: DefaultHosts.gateway,
+  encryption: DefaultHosts.encryption
 }
 
 /** The host a group's endpoints are served by (a group annotation). */
