@@ -24,6 +24,9 @@ export class LighthouseApi extends HttpApi.make("lighthouse")
   .add(Gateway)
   .add(KeyNodeAuth)
   .add(KeyNodeRoutes)
+  // An answer unlike the contract is reported with every difference, not only the first.
+  .annotate(HttpApi.SuccessParseOptions, { errors: "all" })
+  .annotate(HttpApi.ErrorParseOptions, { errors: "all" })
   .annotateMerge(
     OpenApi.annotations({
       title: "Lighthouse storage API (as lighthouse-effect knows it)",

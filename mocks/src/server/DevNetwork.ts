@@ -22,6 +22,7 @@ import { logRouteErrorsToConsole } from "../http/Guard.ts"
 import type { MockNetwork, MockNetworkOptions } from "../MockNetwork.ts"
 import { devClockPath } from "./DevClock.ts"
 import { DevNetworkError } from "./DevCommand.ts"
+import type { Drift } from "./Drift.ts"
 import { armGatewayFaults, gatewayFaultText, parseGatewayFaults } from "./GatewayFaults.ts"
 import { DefaultPorts, PortInUse, serveMockNetwork } from "./serve.ts"
 
@@ -40,6 +41,8 @@ export interface DevNetworkOptions {
   readonly seeds: ReadonlyArray<{ readonly address: string; readonly apiKey: string | undefined }>
   /** The text of each `--gateway`, in order. */
   readonly gateways: ReadonlyArray<string>
+  /** `--drift`: answers that depart from the contract on purpose (`Drift.ts`). */
+  readonly drift?: ReadonlyArray<Drift>
 }
 
 /** The network started: what it prints (a banner, or one JSON value), and its stop. */
@@ -282,7 +285,8 @@ const serveNetwork = (command: ServeCommand, options: MockNetworkOptions) =>
     collectGarbage: command.gc,
     ...(command.pageSize === undefined ? {} : { pageSize: command.pageSize }),
     ...(command.dataLimit === undefined ? {} : { defaultDataLimit: command.dataLimit }),
-    gateways: command.gateways.map((_, i) => extraGatewayHost(i))
+    gateways: command.gateways.map((_, i) => extraGatewayHost(i)),
+    ...(command.drift === undefined ? {} : { drift: command.drift })
   })
 
 /** The host the `i`th `--gateway` answers as (a reserved name: it stands for no real host). */
