@@ -5,11 +5,13 @@
  * contract's schemas: the successes, and the declared error answers (status and body).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { Contract } from "lighthouse-effect"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
+import { carHeader, carSection, testCids } from "lighthouse-effect/mocks/testing"
+import { CID } from "multiformats/cid"
 import { createPublicClient, createWalletClient, http } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { hardhat } from "viem/chains"
@@ -49,6 +51,18 @@ const apiKey = "contract-key"
 const bearer = { authorization: `Bearer ${apiKey}` }
 const text = new TextEncoder().encode("the contract, declared once\n")
 const shard = (n: number) => ({ key: n.toString(16).padStart(64, "0"), index: (n + 16).toString(16).padStart(64, "0") })
+const bytesOf = <E, R>(stream: Stream.Stream<Uint8Array, E, R>) =>
+  Stream.runCollect(stream).pipe(Effect.map((chunks) => Buffer.concat([...chunks])))
+
+/** `text` uploaded as alice (CID v1, one raw block), and its CID. */
+const uploaded = Effect.gen(function* () {
+  served.network.seedAccount(alice.address, { apiKey })
+  const { node } = yield* clients
+  const form = new FormData()
+  form.append("file", new Blob([text]), "contract.txt")
+  const entry = yield* node.uploadNode.add({ headers: bearer, query: { "cid-version": "1" }, payload: form })
+  return String((entry as { Hash: unknown }).Hash)
+})
 
 /** The declared error an effect failed with (a decoded body), or the failure if it is not one. */
 const declared = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flip(effect) as Effect.Effect<unknown, A, R>
@@ -147,6 +161,134 @@ describe("the contract against the simulated network", () => {
       )) as typeof Contract.X402PaymentRequiredV1.Type
       assert.strictEqual(terms.x402Version, 1)
       assert.strictEqual(terms.accepts[0]!.payTo, x402.payTo)
+    }).pipe(Effect.provide(FetchHttpClient.layer))
+  )
+
+  it.effect("upload node and gateway: CAR import, cat, path and trustless answers, IPNS, routing", () =>
+    Effect.gen(function* () {
+      const cid = yield* uploaded
+      const { api, node, gateway } = yield* clients
+      const car = new FormData()
+      const root = CID.parse(cid)
+      const carBytes = Buffer.concat([
+        yield* Effect.promise(() => carHeader([root])),
+        carSection({ cid: root, bytes: text })
+      ])
+      car.append("file", new Blob([carBytes]), "contract.car")
+      const imported = yield* node.uploadNode.dagImport({ headers: bearer, payload: car })
+      assert.strictEqual(String((imported as { Root: { Cid: { "/": unknown } } }).Root.Cid["/"]), cid)
+
+      assert.deepStrictEqual(yield* bytesOf(yield* gateway.gateway.cat({ params: { cid } })), Buffer.from(text))
+      const raw = yield* gateway.gateway.ipfs({ params: { cid }, query: { format: "raw" }, headers: {} })
+      assert.deepStrictEqual(yield* bytesOf(raw), Buffer.from(text))
+      const asCar = yield* bytesOf(
+        yield* gateway.gateway.ipfs({ params: { cid }, query: { format: "car" }, headers: {} })
+      )
+      assert.isAbove(asCar.byteLength, text.byteLength)
+      assert.property(yield* declared(gateway.gateway.cat({ params: { cid: testCids.c } })), "error")
+
+      const key = yield* api.ipns.generateKey({ headers: bearer })
+      yield* api.ipns.publishRecord({ headers: bearer, query: { cid, keyName: key.ipnsName } })
+      const named = yield* gateway.gateway.ipns({ params: { name: key.ipnsId }, query: {} })
+      assert.deepStrictEqual(yield* bytesOf(named), Buffer.from(text))
+      const record = yield* bytesOf(yield* gateway.gateway.ipnsRecord({ params: { name: key.ipnsId } }))
+      assert.isAbove(record.byteLength, 0)
+      const garbage = Stream.make(new Uint8Array([1, 2, 3]))
+      assert.property(
+        yield* declared(gateway.gateway.publishIpnsRecord({ params: { name: key.ipnsId }, payload: garbage })),
+        "error"
+      )
+
+      const providers = yield* gateway.gateway.providers({ params: { cid }, query: {} })
+      assert.strictEqual((providers as typeof Contract.Providers.Type).Providers[0]!.Schema, "peer")
+      assert.property(yield* declared(gateway.gateway.providers({ params: { cid: "not-a-cid" }, query: {} })), "error")
+    }).pipe(Effect.provide(FetchHttpClient.layer))
+  )
+
+  it.effect("key nodes: sign-in, shards on each node, sharing, conditions, delegation, transfer", () =>
+    Effect.gen(function* () {
+      const cid = yield* uploaded
+      const { keys } = yield* clients
+      const none = { authorization: "" }
+      const [{ message }] = yield* keys.keyNodeAuth.authMessage({ params: { address: alice.address }, headers: none })
+      const signature = yield* Effect.promise(() => alice.signMessage({ message }))
+      const first = yield* keys.keyNodeAuth.getJwt({ headers: none, payload: { address: alice.address, signature } })
+      const pair = yield* keys.keyNodeAuth.refreshJwt({
+        headers: none,
+        payload: { address: alice.address, refreshToken: first.refreshToken }
+      })
+      assert.deepStrictEqual(
+        yield* declared(
+          keys.keyNodeAuth.refreshJwt({
+            headers: none,
+            payload: { address: alice.address, refreshToken: first.refreshToken }
+          })
+        ),
+        { message: "Invalid Refresh Token" }
+      )
+      const headers = { authorization: `Bearer ${pair.token}` }
+      const address = alice.address
+      for (const node of Contract.NodeId.literals) {
+        const saved = yield* keys.keyNodes.saveShard({
+          params: { node },
+          headers,
+          payload: { address, cid, payload: shard(Number(node)) }
+        })
+        assert.strictEqual(saved.message, "success")
+      }
+      const one = { params: { node: "1" as const }, headers }
+      yield* keys.keyNodes.share({ ...one, payload: { address, cid, shareTo: [bob.address] } })
+      yield* keys.keyNodes.revoke({ ...one, payload: { address, cid, revokeTo: [bob.address] } })
+      const retrieved = yield* keys.keyNodes.retrieveShard({ ...one, payload: { address, cid, dynamicData: {} } })
+      assert.deepStrictEqual(retrieved.payload, shard(1))
+      assert.strictEqual(
+        (yield* keys.keyNodes.getConditions({ params: { cid }, headers: none })).owner,
+        address.toLowerCase()
+      )
+      assert.deepStrictEqual(
+        yield* declared(keys.keyNodes.getConditions({ params: { cid: testCids.c }, headers: none })),
+        {
+          message: "cid not found",
+          data: null
+        }
+      )
+
+      const conditions = [
+        {
+          id: 1,
+          chain: "Ethereum",
+          method: "getBalance",
+          standardContractType: "",
+          returnValueTest: { comparator: ">=", value: "0" }
+        }
+      ]
+      const guarded = testCids.b
+      yield* keys.keyNodes.createConditions({
+        ...one,
+        payload: {
+          address,
+          cid: guarded,
+          conditions,
+          aggregator: "",
+          chainType: "EVM",
+          decryptionType: "ADDRESS",
+          payload: shard(9)
+        }
+      })
+      yield* keys.keyNodes.updateConditions({
+        ...one,
+        payload: { address, cid: guarded, conditions, chainType: "EVM" }
+      })
+      const delegated = yield* keys.keyNodes.delegateAllFiles({
+        ...one,
+        payload: { address, allFilesAccess: [bob.address] }
+      })
+      assert.strictEqual(delegated.message, "success")
+      yield* keys.keyNodes.transferOwnership({ ...one, payload: { address, cid, newOwner: bob.address } })
+      // Node 1's record is bob's now: alice is refused, nested as the provider nests it.
+      assert.deepStrictEqual(yield* declared(keys.keyNodes.share({ ...one, payload: { address, cid, shareTo: [] } })), {
+        message: { message: { message: "Access Denied" } }
+      })
     }).pipe(Effect.provide(FetchHttpClient.layer))
   )
 })
