@@ -14,6 +14,7 @@ import { type HostName, ProductionHosts } from "./contract/Shapes.ts"
 export { Endpoints, GroupHosts, LighthouseApi } from "./contract/Api.ts"
 
 export { Account, Auth, Files, Ipns } from "./contract/ApiHost.ts"
+export { type Comparison, compare, type Difference } from "./contract/Check.ts"
 export { Gateway, Provider, Providers } from "./contract/Gateway.ts"
 export { KeyNodeAuth, KeyNodeRoutes, NodeId, NodeSuccess } from "./contract/KeyNodes.ts"
 export { ApiError, Host, type HostName, HostNames, NodeError, ProductionHosts } from "./contract/Shapes.ts"
