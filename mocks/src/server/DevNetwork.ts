@@ -22,6 +22,7 @@ import { logRouteErrorsToConsole } from "../http/Guard.ts"
 import type { MockNetwork, MockNetworkOptions } from "../MockNetwork.ts"
 import { devClockPath } from "./DevClock.ts"
 import { DevNetworkError } from "./DevCommand.ts"
+import { docsPath } from "./Docs.ts"
 import type { Drift } from "./Drift.ts"
 import { armGatewayFaults, gatewayFaultText, parseGatewayFaults } from "./GatewayFaults.ts"
 import { DefaultPorts, PortInUse, serveMockNetwork } from "./serve.ts"
@@ -364,6 +365,10 @@ const readyBanner = (
     ...(served.garbage === undefined ? [] : [`  gc          ${garbageLine(served.garbage)}`]),
     ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
     `  clock       ${urls.api}${devClockPath}  (GET it; POST {"advanceMs": 3600000} or {"freeze": true} to move it)`,
+    `  reference   ${urls.api}${docsPath}  (the API as the contract declares it; lighthouse-effect doctor checks a network against it)`,
+    ...(command.drift === undefined || command.drift.length === 0
+      ? []
+      : [`  drift       ${command.drift.join(", ")}: answers unlike the contract on purpose`]),
     ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
     "Point a client at it:",
     ...layerSnippet(urls, started).map((line) => `  ${line}`),
