@@ -9,7 +9,7 @@ import "../tooling/requireNode.mjs"
 import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { Contract } from "lighthouse-effect"
+import * as Contract from "lighthouse-effect/contract"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 

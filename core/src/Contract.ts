@@ -2,8 +2,9 @@
  * The provider's API as this project knows it, declared once as an `HttpApi` (`effect/http-api`):
  * one group per host concern, every endpoint with its method, path, parameters, headers, request
  * and answer schemas (the library's own models) and each error answer with its status and body.
- * `openApi()` is the OpenAPI document generated from it (`docs/openapi.json`); `doctor` probes a
- * network against it.
+ * `openApi()` is the OpenAPI document generated from it (`docs/openapi.json`); `Doctor` probes a
+ * network against it. Its own entry, `lighthouse-effect/contract`, so that an application that
+ * never checks a network does not compile or bundle it.
  *
  * @since 0.1.0
  */
@@ -20,6 +21,7 @@ export { KeyNodeAuth, KeyNodeRoutes, NodeId, NodeSuccess } from "./contract/KeyN
 export { ApiError, Host, type HostName, HostNames, NodeError, ProductionHosts } from "./contract/Shapes.ts"
 export { UploadNode } from "./contract/UploadNode.ts"
 export { X402, X402PaymentRequiredV1, X402Version } from "./contract/X402.ts"
+export * as Doctor from "./Doctor.ts"
 
 /**
  * The OpenAPI document of the contract, each operation served by its host (`hosts`, the

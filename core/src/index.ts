@@ -10,10 +10,8 @@
 
 export * as AccessControl from "./AccessControl.ts"
 export * as Auth from "./Auth.ts"
-export * as Contract from "./Contract.ts"
 export * as FileCipher from "./crypto/FileCipher.ts"
 export * as Shamir from "./crypto/Shamir.ts"
-export * as Doctor from "./Doctor.ts"
 export * as Download from "./Download.ts"
 export * as Errors from "./Errors.ts"
 export * as Files from "./Files.ts"

@@ -4,7 +4,7 @@
  * document promises its readers: every route of the contract, each on its host's server.
  */
 import { readFileSync } from "node:fs"
-import { Contract } from "lighthouse-effect"
+import * as Contract from "lighthouse-effect/contract"
 import { describe, expect, it } from "vitest"
 import { openApiPath, openApiText } from "../openapi.ts"
 

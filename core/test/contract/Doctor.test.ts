@@ -8,7 +8,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { Doctor } from "lighthouse-effect"
+import { Doctor } from "lighthouse-effect/contract"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
 import { createPublicClient, createWalletClient, http } from "viem"
 import { privateKeyToAccount } from "viem/accounts"

@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpClientRequest } from "effect/http"
-import { Contract } from "lighthouse-effect"
+import * as Contract from "lighthouse-effect/contract"
 import { knownDifferences, type ProviderAnswer, providerAnswers } from "./fixtures/providerAnswers.ts"
 
 const compare = (answer: ProviderAnswer) => {

@@ -8,7 +8,7 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
 import { HttpApiScalar } from "effect/http-api"
 import * as Layer from "effect/Layer"
-import { Contract } from "lighthouse-effect"
+import * as Contract from "lighthouse-effect/contract"
 
 /** Where the page is, on the API host. */
 export const docsPath = "/docs"

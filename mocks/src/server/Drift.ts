@@ -10,7 +10,7 @@
  * The answers are changed after the honest network made them; which route is which comes from
  * the contract's declarations, not from paths written here.
  */
-import { Contract } from "lighthouse-effect"
+import * as Contract from "lighthouse-effect/contract"
 
 /** The drifts a served network can be told to make. */
 export const Drifts = ["rename-field", "status", "x402-v2"] as const

@@ -3,7 +3,7 @@
  * Scalar, its script inline (no CDN), every route of the contract in it; the other hosts have no
  * such page.
  */
-import { Contract } from "lighthouse-effect"
+import * as Contract from "lighthouse-effect/contract"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ServedMockNetwork, serveMockNetwork } from "../../src/server/serve.ts"
 
