@@ -18,6 +18,7 @@ import * as Client from "./Client.ts"
 import * as Credentials from "./Credentials.ts"
 import * as AccessControl from "./commands/AccessControl.ts"
 import * as Dev from "./commands/Dev.ts"
+import * as Doctor from "./commands/Doctor.ts"
 import * as Download from "./commands/Download.ts"
 import * as Files from "./commands/Files.ts"
 import * as Ipns from "./commands/Ipns.ts"
@@ -67,7 +68,8 @@ export const root = Command.make("lighthouse-effect").pipe(
     Wallet.wallet,
     Wallet.apiKey,
     ...Wallet.providerNames,
-    Dev.dev
+    Dev.dev,
+    Doctor.doctor
   ]),
   Command.withGlobalFlags([Output.Json, Progress.Mode, Credentials.ApiKeyFile, Credentials.PasswordFile]),
   // Every command's handler runs with the library's services (`quote` and `pay` over their own table).
@@ -143,7 +145,11 @@ const report = (error: unknown, json: boolean) =>
     if (json)
       yield* Output.stdout(
         Output.toJson({
-          error: { ...failureJson(error, reported.tag, reported.message), ...PendingKeys.jsonDetails(error) }
+          error: {
+            ...failureJson(error, reported.tag, reported.message),
+            ...PendingKeys.jsonDetails(error),
+            ...Doctor.jsonDetails(error)
+          }
         })
       )
     return reported.code

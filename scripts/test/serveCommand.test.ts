@@ -125,6 +125,15 @@ describe("serve --help", () => {
     expect(badLimit).toMatchObject({ code: 2, stdout: "" })
     expect(badLimit.stderr).toMatch(/^Invalid value for flag --data-limit: "-1"\. /)
   })
+
+  it("--drift: listed with its kinds; an unknown kind refused in one line, exit 2", async () => {
+    const help = await run(["--help"])
+    expect(help.stdout).toMatch(/^\s+--drift\b/m)
+    for (const kind of ["rename-field", "status", "x402-v2"]) expect(help.stdout).toContain(kind)
+    const bogus = await run(["--drift", "bogus"])
+    expect(bogus).toMatchObject({ code: 2, stdout: "" })
+    expect(bogus.stderr).toMatch(/^Invalid value for flag --drift: "bogus"\. /)
+  })
 })
 
 describe("serve on taken ports", () => {
