@@ -33,6 +33,7 @@ const options = [
   "--data-limit",
   "--page-size",
   "--json",
+  "--drift",
   "--help"
 ]
 
