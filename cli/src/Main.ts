@@ -42,6 +42,11 @@ export const commands = [
     load: () => import("./commands/Upload.ts").then((m) => m.uploadEncrypted)
   },
   {
+    name: "sync",
+    line: "Keeps a folder stored: sends only what changed, prints the snapshot's CID",
+    load: () => import("./commands/Upload.ts").then((m) => m.sync)
+  },
+  {
     name: "repair",
     line: "Finishes encrypted uploads a crash, Ctrl-C or a key-node outage left",
     load: () => import("./commands/PendingKeys.ts").then((m) => m.repair)
@@ -61,6 +66,11 @@ export const commands = [
     name: "verify",
     line: "Fetches the gateway's CAR of a CID and checks every block",
     load: () => import("./commands/Download.ts").then((m) => m.verify)
+  },
+  {
+    name: "ls",
+    line: "Lists a folder (name, type, size, CID) from a verified CAR",
+    load: () => import("./commands/Files.ts").then((m) => m.ls)
   },
   {
     name: "info",
@@ -165,6 +175,11 @@ export const commands = [
     load: () => import("./commands/Payment.ts").then((m) => m.x402Upload)
   },
   {
+    name: "x402-renew",
+    line: "Adds a year of Walrus storage to an x402 upload, paid over x402",
+    load: () => import("./commands/Payment.ts").then((m) => m.x402Renew)
+  },
+  {
     name: "wallet",
     line: "The wallet in the config directory (with no subcommand: its address)",
     load: () => import("./commands/Wallet.ts").then((m) => m.wallet)
@@ -198,6 +213,11 @@ export const commands = [
     name: "dev",
     line: "Serves the local network (the library's mock of every Lighthouse host) until Ctrl-C",
     load: () => import("./commands/Dev.ts").then((m) => m.dev)
+  },
+  {
+    name: "doctor",
+    line: "Probes the hosts read-only against the declared contract",
+    load: () => import("./commands/Doctor.ts").then((m) => m.doctor)
   }
 ] as const
 
@@ -344,12 +364,21 @@ const report = (error: unknown, json: boolean) =>
     // Loaded on a failure only: the library's catalogue of messages and the journal's details.
     const { failureJson, failureLine } = yield* Effect.promise(() => import("./Errors.ts"))
     const PendingKeys = yield* Effect.promise(() => import("./commands/PendingKeys.ts"))
+    // The doctor's report rides on its own failure only; its module (the contract) loads for that.
+    const doctorDetails =
+      isObject(error) && error._tag === "NetworkDiffers"
+        ? (yield* Effect.promise(() => import("./commands/Doctor.ts"))).jsonDetails(error)
+        : {}
     const reported = classify(error, failureLine)
     if (!reported.printed) yield* Output.stderr(Output.printable(reported.message))
     if (json)
       yield* Output.stdout(
         Output.toJson({
-          error: { ...failureJson(error, reported.tag, reported.message), ...PendingKeys.jsonDetails(error) }
+          error: {
+            ...failureJson(error, reported.tag, reported.message),
+            ...PendingKeys.jsonDetails(error),
+            ...doctorDetails
+          }
         })
       )
     return reported.code

@@ -95,6 +95,84 @@ describe("x402-upload", () => {
     ).toEqual([[result.entry.Hash, "note.txt", "text/plain", "26"]])
   })
 
+  it("--routes current pays over x402 version 2 (POST /api/upload): settled on chain, stored for the payer", async () => {
+    const payer = chain.accounts[4]!
+    await mint(payer, 10_000n)
+    const before = await balanceOf(payTo)
+    const path = await fileWith("v2.txt", "paid through the current route")
+    const env = { LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[4]! }
+
+    const quoted = await run(["x402-upload", path, ...local(), "--routes", "current", "--dry-run"], env)
+    expect(quoted.stdout).toContain("chain   eip155:31337 (chain id 31337), x402 version 2\n")
+    const ran = await run(["x402-upload", path, ...local(), "--routes", "current", "--json"], env)
+    expect(ran).toMatchObject({ code: 0, stderr: "" })
+    const result = json(ran) as {
+      entry: { Name: string; Hash: string; Size: string }
+      stored: { cid: string; publicKey: string; fileSizeBytes: number }
+      settlement: { success: boolean; network: string; payer: string }
+      paid: { amount: string; x402Version: number }
+    }
+    // $0.004 for the 1 MB minimum plus the $0.001 facilitator fee.
+    expect(result.paid).toMatchObject({ amount: "5000", x402Version: 2 })
+    expect(result.entry).toMatchObject({ Name: "v2.txt", Size: "30" })
+    expect(result.stored).toMatchObject({ cid: result.entry.Hash, publicKey: payer.toLowerCase(), fileSizeBytes: 30 })
+    expect(result.settlement).toMatchObject({ success: true, network: "eip155:31337", payer: payer.toLowerCase() })
+    expect(await balanceOf(payTo)).toBe(before + 5000n)
+    expect(network.state.files.of(payer.toLowerCase()).map((r) => r.cid)).toEqual([result.entry.Hash])
+
+    const badRoutes = await run(["x402-upload", path, "--routes", "v3"], env)
+    expect(badRoutes.code).toBe(2)
+  })
+
+  it("LIGHTHOUSE_X402_ROUTES=current picks the current routes without the flag; --routes documented overrides it", async () => {
+    await mint(chain.accounts[7]!, 20_000n)
+    const env = { LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[7]!, LIGHTHOUSE_X402_ROUTES: "current" }
+    const path = await fileWith("configured.txt", "routes from the configuration")
+    const configured = json(await run(["x402-upload", path, ...local(), "--json"], env)) as {
+      paid: { x402Version: number }
+    }
+    expect(configured.paid.x402Version).toBe(2)
+    const overridden = json(await run(["x402-upload", path, ...local(), "--routes", "documented", "--json"], env)) as {
+      paid: { x402Version: number }
+    }
+    expect(overridden.paid.x402Version).toBe(1)
+  })
+
+  it("x402-renew: --dry-run shows the terms; the uploader's key pays a year more; another key exits 1, nothing paid", async () => {
+    const owner = chain.accounts[5]!
+    await mint(owner, 100_000n)
+    await mint(chain.accounts[6]!, 100_000n)
+    const path = await fileWith("walrus.txt", "seventeen bytes!!")
+    const ownerEnv = { LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[5]! }
+    const uploaded = await run(["x402-upload", path, ...local(), "--routes", "current"], ownerEnv)
+    const id = /^record (\S+), paid until (\S+) \(x402-renew \1\)$/m.exec(uploaded.stdout)
+    expect(id).not.toBeNull()
+    const [, record = "", until = ""] = id!
+
+    const terms = await run(["x402-renew", record, "--dry-run"], {})
+    expect(terms.stdout.split("\n").slice(1, 3)).toEqual([
+      "price   $0.032500 for 365 days: 63 MiB encoded (66034000 bytes) at $0.0005 per MiB plus $0.001000",
+      `expires ${until}`
+    ])
+
+    const before = await balanceOf(payTo)
+    const stranger = await run(["x402-renew", record, ...local()], { LIGHTHOUSE_PRIVATE_KEY: chain.privateKeys[6]! })
+    expect(stranger.code).toBe(1)
+    expect(stranger.stderr).toContain("403")
+    expect(await balanceOf(payTo)).toBe(before)
+
+    const renewed = await run(["x402-renew", record, ...local(), "--json"], ownerEnv)
+    expect(renewed).toMatchObject({ code: 0, stderr: "" })
+    const result = json(renewed) as {
+      renewal: { previousExpiresAt: number; expiresAt: number }
+      paid: { amount: string }
+    }
+    expect(result.paid.amount).toBe("32500")
+    expect(new Date(result.renewal.previousExpiresAt).toISOString()).toBe(until)
+    expect(result.renewal.expiresAt - result.renewal.previousExpiresAt).toBe(365 * 24 * 60 * 60 * 1000)
+    expect(await balanceOf(payTo)).toBe(before + 32_500n)
+  })
+
   it("pays with the stored wallet opened by its password, under --name; the text output", async () => {
     const home = await freshConfigHome()
     const env = { XDG_CONFIG_HOME: home, LIGHTHOUSE_WALLET_PASSWORD: "correct horse battery staple" }
@@ -268,7 +346,7 @@ describe("x402-upload against a hostile 402 (the network's terms beyond the call
     expect(ran.stdout.split("\n")).toEqual([
       `price   0.003907 USD Coin (3907 base units of ${deployment.x402Usdc})`,
       `payee   ${payTo}`,
-      "chain   localhost (chain id 31337)",
+      "chain   localhost (chain id 31337), x402 version 1",
       "window  300 s",
       expect.stringMatching(/^for {5}Store /),
       "nothing signed (--dry-run)",

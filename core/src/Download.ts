@@ -40,12 +40,18 @@ import type {
   DecryptFailure,
   DecryptOptions,
   FetchFailure,
+  ListOptions,
   Options,
   Retrieved,
+  ToDirectoryOptions,
   ToFileFailure,
   ToFileOptions,
+  TreeEntry,
+  TreeFailure,
+  TreeReport,
   VerificationReport
 } from "./download/Models.ts"
+import * as Tree from "./download/Tree.ts"
 import * as Verified from "./download/Verified.ts"
 import * as Hosts from "./internal/Hosts.ts"
 import { KeyShards } from "./KeyShards.ts"
@@ -85,6 +91,27 @@ export interface Service {
     path: string,
     options?: ToFileOptions
   ) => Effect.Effect<VerificationReport, ToFileFailure | PlatformError>
+  /**
+   * The folder at `cid` into the directory `dir` (made when absent), from one trustless CAR of its
+   * whole DAG, every block checked as it streams and each file written as its blocks arrive,
+   * beside its place, renamed once whole and verified. Only what the DAG says lands, inside `dir`:
+   * a name with a separator, `.`/`..`, NUL or a control character, a drive letter, a name given
+   * twice, a symlink, a path too long for the platform is skipped and reported, never followed.
+   * An existing file with the folder's bytes is kept (a re-run resumes); one that differs is
+   * replaced only with `force`, else skipped and reported. One download per directory at a time
+   * (`<dir>.lock`). A failure leaves only whole, verified files in `dir`.
+   */
+  readonly toDirectory: (
+    cid: string,
+    dir: string,
+    options?: ToDirectoryOptions
+  ) => Effect.Effect<TreeReport, TreeFailure>
+  /**
+   * The entries of the folder at `cid` (with `recursive`, of its whole tree): path, type, a file's
+   * size, CID; entries `toDirectory` would refuse are listed as refused, with why. Verified like
+   * a download: read from the same CAR of the whole DAG, every block checked.
+   */
+  readonly list: (cid: string, options?: ListOptions) => Effect.Effect<ReadonlyArray<TreeEntry>, TreeFailure>
 }
 
 /**
@@ -113,7 +140,9 @@ export const make = Effect.gen(function* () {
     stream: (cid, options) => Content.open(deps, cid, options).pipe(Stream.withSpan("Download.stream")),
     bytes: (cid, options) => Verified.bytes(deps, cid, options),
     retrieve: (cid, options) => Verified.retrieve(deps, cid, options),
-    toFile: (cid, path, options) => Verified.toFile(deps, cid, path, options)
+    toFile: (cid, path, options) => Verified.toFile(deps, cid, path, options),
+    toDirectory: (cid, dir, options) => Tree.toDirectory(deps, cid, dir, options),
+    list: (cid, options) => Tree.list(deps, cid, options)
   })
 })
 

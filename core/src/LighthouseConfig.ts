@@ -83,6 +83,15 @@ export interface DownloadSources {
   readonly stallTimeout: Duration.Duration
 }
 
+/**
+ * Which of the provider's x402 routes an upload goes to: `documented`, its documentation's
+ * `POST /api/x402/upload` (multipart, x402 version 1); `current`, its x402 server's
+ * `POST /api/upload` (raw body, x402 version 2). Either way the version spoken is the `402`'s.
+ *
+ * @category models
+ */
+export type X402Routes = "documented" | "current"
+
 /** @category models */
 export interface Options {
   readonly hosts: Hosts
@@ -96,6 +105,12 @@ export interface Options {
   /** Network used by payments when none is given. @default "polygon" */
   readonly defaultNetwork: NetworkName
   readonly networks: NetworkTable
+  /**
+   * The provider's x402 routes an x402 upload goes to when the call names none: `documented`
+   * (`POST /api/x402/upload`, x402 version 1) or `current` (`POST /api/upload`, version 2).
+   * @default "documented"
+   */
+  readonly x402Routes: X402Routes
 }
 
 /** @category constants */
@@ -106,7 +121,8 @@ export const defaults: Options = {
   nodes: { mode: "sequential", pause: Duration.millis(1000), tries: 3, retryDelay: Duration.millis(1000) },
   downloads: { sources: undefined, strategy: "fallback", stallTimeout: Duration.seconds(30) },
   defaultNetwork,
-  networks
+  networks,
+  x402Routes: "documented"
 }
 
 /**
@@ -140,6 +156,7 @@ export interface PartialOptions {
   }
   readonly defaultNetwork?: NetworkName
   readonly networks?: NetworkTable
+  readonly x402Routes?: X402Routes
 }
 
 /**
@@ -163,7 +180,8 @@ export const make = (options: PartialOptions = {}): Options => ({
     stallTimeout: Duration.fromInputUnsafe(options.downloads?.stallTimeout ?? defaults.downloads.stallTimeout)
   },
   defaultNetwork: options.defaultNetwork ?? defaults.defaultNetwork,
-  networks: options.networks ?? defaults.networks
+  networks: options.networks ?? defaults.networks,
+  x402Routes: options.x402Routes ?? defaults.x402Routes
 })
 
 /** Why `text` is not a host's base URL, or `undefined` when it is one (absolute, `http:` or `https:`). */
@@ -258,7 +276,8 @@ const optional = <A>(config: Config.Config<A>): Config.Config<A | undefined> =>
  * The environment's settings, as overrides: `LIGHTHOUSE_API_URL`, `LIGHTHOUSE_NODE_URL`,
  * `LIGHTHOUSE_GATEWAY_URL`, `LIGHTHOUSE_ENCRYPTION_URL`, `LIGHTHOUSE_WALRUS_NODE_URL`,
  * `LIGHTHOUSE_WALRUS_GATEWAY_URL`, `LIGHTHOUSE_REQUEST_TIMEOUT_MS`, `LIGHTHOUSE_TRANSFER_TIMEOUT_MS`,
- * `LIGHTHOUSE_NODE_POLICY` (`sequential` | `concurrent`) and `LIGHTHOUSE_NETWORK`, read from the
+ * `LIGHTHOUSE_NODE_POLICY` (`sequential` | `concurrent`), `LIGHTHOUSE_NETWORK` and
+ * `LIGHTHOUSE_X402_ROUTES` (`documented` | `current`), read from the
  * current `ConfigProvider` (the process environment unless another is provided). Unset variables
  * are absent; a variable set to a wrong value (a host that is not an http(s) URL, a time-out that
  * is not a positive integer…) fails with a `ConfigError` naming it.
@@ -275,7 +294,8 @@ export const fromEnv: Config.Config<PartialOptions> = Config.all({
   requestTimeout: optional(Config.schema(PositiveMillis, "LIGHTHOUSE_REQUEST_TIMEOUT_MS")),
   transferTimeout: optional(Config.schema(PositiveMillis, "LIGHTHOUSE_TRANSFER_TIMEOUT_MS")),
   mode: optional(Config.Literals(["sequential", "concurrent"], "LIGHTHOUSE_NODE_POLICY")),
-  network: optional(Config.Literals(Object.keys(networks) as Array<NetworkName>, "LIGHTHOUSE_NETWORK"))
+  network: optional(Config.Literals(Object.keys(networks) as Array<NetworkName>, "LIGHTHOUSE_NETWORK")),
+  x402Routes: optional(Config.Literals(["documented", "current"], "LIGHTHOUSE_X402_ROUTES"))
 }).pipe(
   Config.map(
     (env): PartialOptions =>
@@ -291,7 +311,8 @@ export const fromEnv: Config.Config<PartialOptions> = Config.all({
         requestTimeout: env.requestTimeout,
         transferTimeout: env.transferTimeout,
         nodes: present({ mode: env.mode }),
-        defaultNetwork: env.network
+        defaultNetwork: env.network,
+        x402Routes: env.x402Routes
       })
   )
 )

@@ -55,23 +55,46 @@ import type {
   QuoteResult,
   Target,
   TargetFailure,
+  X402PriceInput,
   X402QuoteInput,
+  X402RenewInput,
+  X402RenewPriceInput,
   X402UploadInput
 } from "./payment/Models.ts"
 import * as PriceOps from "./payment/Price.ts"
 import * as Reads from "./payment/Reads.ts"
 import * as X402 from "./payment/X402.ts"
+import type { X402PriceQuote } from "./payment/X402Price.ts"
+import * as X402Renew from "./payment/X402Renew.ts"
 
 export * from "./payment/Models.ts"
 export type {
   X402Limits,
+  X402PaymentRequired,
+  X402PaymentRequiredV2,
   X402Quote,
   X402Requirements,
+  X402RequirementsV2,
   X402Settlement,
+  X402StoredFile,
   X402Terms,
   X402UploadResult
 } from "./payment/X402.ts"
-export { TransferWithAuthorization } from "./payment/X402.ts"
+export { defaultX402Routes, TransferWithAuthorization, x402UploadPaths } from "./payment/X402.ts"
+export {
+  baseUnitsOfDollars,
+  providerTariff as x402ProviderTariff,
+  walrusEncodedSize,
+  walrusMainnetShards,
+  walrusTariff as x402WalrusTariff,
+  type X402LocalPrice,
+  type X402LocalRenewPrice,
+  X402PriceQuote,
+  type X402Tariff,
+  x402PriceOf,
+  x402RenewPriceOf
+} from "./payment/X402Price.ts"
+export { X402Renewal, X402RenewQuote, type X402RenewResult } from "./payment/X402Renew.ts"
 export {
   defaultMaxAmount as x402DefaultMaxAmount,
   defaultMaxTimeoutSeconds as x402DefaultMaxTimeoutSeconds,
@@ -83,6 +106,12 @@ export {
 export type X402UploadError = Effect.Error<ReturnType<typeof X402.upload>>
 /** What an x402 quote can fail with (nothing is signed in any case). */
 export type X402QuoteError = Effect.Error<ReturnType<typeof X402.quote>>
+/** What the price route can fail with. */
+export type X402PriceError = Effect.Error<ReturnType<typeof X402.price>>
+/** What the renewal price route can fail with. */
+export type X402RenewPriceError = Effect.Error<ReturnType<typeof X402Renew.renewPrice>>
+/** What a renewal can fail with (nothing is settled in any case, and the expiry stays). */
+export type X402RenewError = Effect.Error<ReturnType<typeof X402Renew.renew>>
 
 // =============================================================================
 // Service
@@ -113,12 +142,25 @@ export interface Service {
   /** The txId of the latest payment to the contract; 0 before the first. */
   readonly paymentCount: (input?: NetworkInput) => Effect.Effect<bigint, TargetFailure | ChainFailure>
   /**
-   * Uploads a file paid per upload over x402 (`POST /api/x402/upload`): USDC, EIP-3009, no API key.
+   * Uploads a file paid per upload over x402 (`POST /api/x402/upload`, or `POST /api/upload` with
+   * `routes: "current"`; x402 version 1 or 2, as the `402` speaks): USDC, EIP-3009, no API key.
    * Signs only terms within the caller's limits (network, asset, `maxAmount`, `maxTimeoutSeconds`).
    */
   readonly x402Upload: (input: X402UploadInput) => Effect.Effect<X402.X402UploadResult, X402UploadError>
   /** What `x402Upload` would pay for the file (price, payee, chain, token, window), checked the same way; nothing signed. */
   readonly x402Quote: (input: X402QuoteInput) => Effect.Effect<X402.X402Quote, X402QuoteError>
+  /** The provider's x402 price for `size` bytes, from its price route (`x402PriceOf` computes the same here). */
+  readonly x402Price: (input: X402PriceInput) => Effect.Effect<X402PriceQuote, X402PriceError>
+  /**
+   * The provider's price for a year more of Walrus storage of an x402 upload (`GET
+   * /api/renew/price?id=`; `x402RenewPriceOf` computes the same here), and its current expiry.
+   */
+  readonly x402RenewPrice: (input: X402RenewPriceInput) => Effect.Effect<X402Renew.X402RenewQuote, X402RenewPriceError>
+  /**
+   * Pays for a year more of an x402 upload (`POST /api/renew`, `x-file-id`), signed by the account
+   * that uploaded it, within the same limits as `x402Upload`; another account is refused.
+   */
+  readonly x402Renew: (input: X402RenewInput) => Effect.Effect<X402Renew.X402RenewResult, X402RenewError>
 }
 
 /**
@@ -142,6 +184,7 @@ export const make = Effect.gen(function* () {
   const client = yield* HttpClient.HttpClient
   const hosts = Hosts.make(config, client)
   const chain: Reads.ChainDeps = { config, transportOf: yield* Chain.ChainTransport }
+  const x402: X402.X402Deps = { hosts, client }
   return Payment.of({
     price: (input) => PriceOps.price(hosts, input),
     quote: (input) => PriceOps.quote(hosts, input),
@@ -151,8 +194,11 @@ export const make = Effect.gen(function* () {
     contractBalance: (input) => Reads.contractBalance(chain, input),
     balance: (input) => Reads.balance(chain, input),
     paymentCount: (input) => Reads.paymentCount(chain, input),
-    x402Upload: (input) => X402.upload(hosts, input),
-    x402Quote: (input) => X402.quote(hosts, input)
+    x402Upload: (input) => X402.upload(x402, input),
+    x402Quote: (input) => X402.quote(x402, input),
+    x402Price: (input) => X402.price(x402, input),
+    x402RenewPrice: (input) => X402Renew.renewPrice(x402, input),
+    x402Renew: (input) => X402Renew.renew(x402, input)
   })
 })
 

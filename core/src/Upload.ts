@@ -44,9 +44,10 @@ import * as FileSystem from "effect/FileSystem"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type { PlatformError } from "effect/PlatformError"
 import { Auth } from "./Auth.ts"
 import type { SignInFailure } from "./auth/Models.ts"
-import type { InvalidPublicKey, JournalFailed } from "./Errors.ts"
+import type { InvalidPublicKey, JournalFailed, SyncIndexFailed } from "./Errors.ts"
 import * as Records from "./files/Records.ts"
 import * as Hosts from "./internal/Hosts.ts"
 import { KeyShards } from "./KeyShards.ts"
@@ -73,10 +74,18 @@ import {
 import * as Plain from "./upload/Plain.ts"
 import * as Progress from "./upload/Progress.ts"
 import * as Repair from "./upload/Repair.ts"
+import * as Sync from "./upload/Sync.ts"
 
 export { SaveGrace } from "./upload/Journal.ts"
 export * from "./upload/Options.ts"
 export type { RepairOutcome } from "./upload/Repair.ts"
+export {
+  Snapshot,
+  type SyncFailure,
+  SyncHistoryOptions,
+  SyncOptions,
+  SyncResult
+} from "./upload/Sync.ts"
 export { Input, Progress }
 
 // =============================================================================
@@ -127,6 +136,18 @@ export interface Service {
    * were stored but never acknowledged when `deleteOrphans` is set. Each entry's outcome, oldest first.
    */
   readonly repair: (options: RepairOptions) => Effect.Effect<ReadonlyArray<Repair.RepairOutcome>, RepairFailure>
+  /**
+   * Stores a snapshot of a folder on disk (Node), sending only what the node lacks: each file's
+   * CID computed locally (unchanged files known from the index in `stateDirectory`), the new
+   * files' blocks and the new folder nodes in one CAR through `dag/import`, or the whole folder
+   * when the node refuses that CAR (`mode: "full"`). The snapshot is a plain UnixFS folder CID.
+   */
+  readonly sync: (directory: string, options: Sync.SyncOptions) => Effect.Effect<Sync.SyncResult, Sync.SyncFailure>
+  /** The snapshots `sync` stored of a folder, oldest first. */
+  readonly syncHistory: (
+    directory: string,
+    options: Sync.SyncHistoryOptions
+  ) => Effect.Effect<ReadonlyArray<Sync.Snapshot>, SyncIndexFailed | PlatformError>
 }
 
 /** Why `repair` failed as a whole (an entry that cannot be finished is an outcome, not a failure). */
@@ -176,7 +197,9 @@ export const make = Effect.gen(function* () {
     encryptedFiles: (input, options) => Encrypted.encryptedFiles(encrypted, input, options),
     encryptedText: (text, options) => Encrypted.encryptedText(encrypted, text, options),
     encryptedBuffer: (bytes, options) => Encrypted.encryptedBuffer(encrypted, bytes, options),
-    repair: (options) => Repair.repair(repairing, options)
+    repair: (options) => Repair.repair(repairing, options),
+    sync: (directory, options) => Sync.sync(plain, directory, options),
+    syncHistory: (directory, options) => Sync.history(plain, directory, options)
   })
 })
 

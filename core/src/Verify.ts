@@ -13,6 +13,13 @@
  * @since 0.1.0
  */
 export { fileNodeData } from "./unixfs/FileData.ts"
+/**
+ * The UnixFS import profiles of IPIP-499 (https://specs.ipfs.tech/ipips/ipip-0499/) and what each
+ * fixes: chunk size, links per file node, folder sharding, raw leaves by default.
+ *
+ * @since 0.1.0
+ */
+export { PROFILES, type Profile, type ProfileShape, profileShape } from "./unixfs/Layout.ts"
 export { MAX_BLOCK_BYTES, verifyCar } from "./verify/Car.ts"
 export { rawBlockSource, verifyBlocks } from "./verify/RawBlocks.ts"
 export type { VerificationReport, VerifyOptions } from "./verify/Retrieval.ts"

@@ -216,6 +216,31 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     "Refusing to download through /d/f.partial: it is a SymbolicLink, not a regular file"
   ],
   [
+    new Errors.NotAFolder({ cid: "bafyfile", found: "file" }),
+    "NotAFolder",
+    "bafyfile is a file, not a folder: download it as a file"
+  ],
+  [
+    new Errors.NotADirectoryTarget({ path: "/d/out", found: "File" }),
+    "NotADirectoryTarget",
+    "Refusing to download a folder into /d/out: it is a File, not a folder"
+  ],
+  [
+    new Errors.FolderNotAFile({ address: "bafyroot/sub" }),
+    "FolderNotAFile",
+    "bafyroot/sub is a folder, not a file: download it into a directory, or list it"
+  ],
+  [
+    new Errors.SyncIndexFailed({ operation: "write", location: "/s/sync/ab.json", cause: "EACCES" }),
+    "SyncIndexFailed",
+    "The sync index could not write /s/sync/ab.json"
+  ],
+  [
+    new Errors.SyncSourceChanged({ path: "sub/a.txt" }),
+    "SyncSourceChanged",
+    '"sub/a.txt" changed while it was being synced; run the sync again'
+  ],
+  [
     new Errors.InvalidArgument({ method: "files.fileInfo", detail: "argument 1 must be a CID (string)" }),
     "InvalidArgument",
     "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"
@@ -289,14 +314,10 @@ const errorClasses = Object.entries(Errors).flatMap(([name, value]) =>
   typeof value === "function" && value.prototype instanceof Error ? [name] : []
 )
 
-/** The rows of README.md's error table: the error names of the first column, the message column. */
+/** The rows of docs/errors.md's error table: the error names of the first column, the message column. */
 const readmeErrorRows = () => {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
-  const section = readme.slice(
-    readme.indexOf("\n## Errors\n"),
-    readme.indexOf("\n## ", readme.indexOf("\n## Errors\n") + 1)
-  )
-  return section
+  const guide = readFileSync(new URL("../../docs/errors.md", import.meta.url), "utf8")
+  return guide
     .split("\n")
     .filter((line) => line.startsWith("| `"))
     .map((line) => {
@@ -321,7 +342,7 @@ describe("Errors", () => {
     for (const [error, tag] of catalogue) assert.strictEqual(error.constructor.name, tag)
   })
 
-  it("README.md's error table names every error class once, with its message", () => {
+  it("docs/errors.md's error table names every error class once, with its message", () => {
     const rows = readmeErrorRows()
     const named = rows.flatMap((row) => row.names)
     assert.deepStrictEqual([...named].sort(), [...errorClasses].sort())

@@ -110,7 +110,7 @@ describe("Upload plain", () => {
         assert.strictEqual(request!.method, "POST")
         assert.strictEqual(
           request!.url.href,
-          "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1"
+          "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1&raw-leaves=true&chunker=size-262144&max-file-links=174&trickle=false"
         )
         assert.strictEqual(request!.headers.authorization, "Bearer test-api-key")
         assert.strictEqual(request!.headers.encryption, "false")
@@ -135,7 +135,10 @@ describe("Upload plain", () => {
         })
         assert.deepStrictEqual(entry, { Name: "sample", Hash: HELLO_V0, Size: "20" })
         const [request] = log
-        assert.strictEqual(request!.url.search, "?wrap-with-directory=false&cid-version=0")
+        assert.strictEqual(
+          request!.url.search,
+          "?wrap-with-directory=false&cid-version=0&raw-leaves=false&chunker=size-262144&max-file-links=174&trickle=false"
+        )
         assert.strictEqual(request!.headers["x-deal-parameter"], JSON.stringify(dealParameters))
         assert.strictEqual(request!.headers["mime-type"], "text/markdown")
         // The node recorded what was sent.
@@ -236,7 +239,10 @@ describe("Upload plain", () => {
           Hash: "bafybeib64lgtliytogydeh5mhcrlcm42e7xmq55gblrsiejou5atlvflau",
           Size: "64"
         })
-        assert.strictEqual(log[0]!.url.search, "?wrap-with-directory=true&cid-version=1")
+        assert.strictEqual(
+          log[0]!.url.search,
+          "?wrap-with-directory=true&cid-version=1&raw-leaves=true&chunker=size-262144&max-file-links=174&trickle=false"
+        )
       })
     )
   )
@@ -250,7 +256,10 @@ describe("Upload plain", () => {
       assert.strictEqual(entry.Name, "photos")
       assert.isTrue(entry.Hash.startsWith("bafybei"))
       const [request] = log
-      assert.strictEqual(request!.url.search, "?wrap-with-directory=false&cid-version=1")
+      assert.strictEqual(
+        request!.url.search,
+        "?wrap-with-directory=false&cid-version=1&raw-leaves=true&chunker=size-262144&max-file-links=174&trickle=false"
+      )
       assert.isUndefined(request!.headers["mime-type"])
       assert.deepStrictEqual(partsOf(text(request!.body), boundaryOf(request!.headers)), [
         { filename: "photos/a.txt", content: "alpha\n" },
@@ -278,7 +287,10 @@ describe("Upload plain", () => {
           cidVersion: 0
         })
         assert.strictEqual(entry.Name, "")
-        assert.strictEqual(log[0]!.url.search, "?wrap-with-directory=true&cid-version=0")
+        assert.strictEqual(
+          log[0]!.url.search,
+          "?wrap-with-directory=true&cid-version=0&raw-leaves=false&chunker=size-262144&max-file-links=174&trickle=false"
+        )
         assert.deepStrictEqual(
           partsOf(text(log[0]!.body), boundaryOf(log[0]!.headers)).map((p) => p.filename),
           ["one.txt", "two.txt"]
@@ -439,7 +451,7 @@ describe("Upload over node:http (NodeHttpClient.layerNodeHttp)", () => {
       const [request] = log
       assert.strictEqual(
         request!.url.href,
-        "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1"
+        "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1&raw-leaves=true&chunker=size-262144&max-file-links=174&trickle=false"
       )
       assert.strictEqual(request!.headers.authorization, `Bearer ${apiKey}`)
       assert.strictEqual(request!.headers.encryption, "false")
@@ -643,7 +655,7 @@ describe("Upload encrypted", () => {
       )
       assert.strictEqual(
         request!.url.href,
-        "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1"
+        "https://upload.lighthouse.storage/api/v0/add?wrap-with-directory=false&cid-version=1&raw-leaves=true&chunker=size-262144&max-file-links=174&trickle=false"
       )
       assert.strictEqual(request!.headers.encryption, "true")
       assert.strictEqual(request!.headers["mime-type"], "text/plain")
@@ -746,7 +758,10 @@ describe("Upload encrypted", () => {
       assert.strictEqual(b.Name, "blob")
       assert.isTrue(b.Hash.startsWith("Qm"))
       assert.isUndefined(added().headers["mime-type"])
-      assert.strictEqual(added().url.search, "?wrap-with-directory=false&cid-version=0")
+      assert.strictEqual(
+        added().url.search,
+        "?wrap-with-directory=false&cid-version=0&raw-leaves=false&chunker=size-262144&max-file-links=174&trickle=false"
+      )
     }).pipe(Effect.provide(layer))
   )
 

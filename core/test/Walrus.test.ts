@@ -73,8 +73,16 @@ describe("Walrus storage", () => {
       assert.deepStrictEqual(
         log.map((r) => [r.url.origin, r.url.search, r.headers["x-storage-type"]]),
         [
-          [WALRUS_NODE, "?wrap-with-directory=false&cid-version=1", "walrus"],
-          [WALRUS_NODE, "?wrap-with-directory=false&cid-version=1", "walrus"]
+          [
+            WALRUS_NODE,
+            "?wrap-with-directory=false&cid-version=1&raw-leaves=true&chunker=size-262144&max-file-links=174&trickle=false",
+            "walrus"
+          ],
+          [
+            WALRUS_NODE,
+            "?wrap-with-directory=false&cid-version=1&raw-leaves=true&chunker=size-262144&max-file-links=174&trickle=false",
+            "walrus"
+          ]
         ]
       )
       assert.deepStrictEqual([file.Name, folder.Name], ["one.txt", "site"])

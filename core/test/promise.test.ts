@@ -152,11 +152,11 @@ describe("Promise facade over the composed layer", () => {
     // Storage types are the two there are; the schema says so before a request is made.
     expect(await messageOf("upload", "text", "x", { apiKey: "key", storageType: "s3" })).toBe(
       "Invalid argument to upload.text: argument 2 must be " +
-        "{ apiKey, cidVersion?, dealParameters?, onProgress?, verify?, storageType?, name?, mimeType? }"
+        "{ apiKey, cidVersion?, dealParameters?, onProgress?, profile?, verify?, storageType?, name?, mimeType? }"
     )
     expect(await messageOf("upload", "text", "x", { apiKey: "key", dealParameters: { num_copies: "2" } })).toBe(
       "Invalid argument to upload.text: argument 2 must be " +
-        "{ apiKey, cidVersion?, dealParameters?, onProgress?, verify?, storageType?, name?, mimeType? }"
+        "{ apiKey, cidVersion?, dealParameters?, onProgress?, profile?, verify?, storageType?, name?, mimeType? }"
     )
     // The stream's options name every field it takes.
     expect(await messageOf("download", "stream", "bafy", { range: { offset: "0" } })).toBe(

@@ -41,6 +41,7 @@ import { ContentStore } from "./storage/ContentStore.ts"
 import type { Mirror } from "./storage/Mirror.ts"
 import type { StateStore } from "./storage/State.ts"
 import { type SweepResult, sweepUnreferenced } from "./storage/Sweep.ts"
+import type { PartialCars } from "./upload/CarLinks.ts"
 import { uploadNodeHandlers } from "./upload/UploadNode.ts"
 import { type X402Options, x402Handlers } from "./x402/UploadRoute.ts"
 
@@ -93,6 +94,11 @@ export interface MockNetworkOptions {
    * faults are scoped `{ host: "gateway" }` in their own registry.
    */
   readonly gateways?: ReadonlyArray<string>
+  /**
+   * How the upload node's `dag/import` takes a CAR whose links reach blocks not in it: `accept`
+   * (default) when the node holds them all, `refuse` always (a node that takes whole DAGs only).
+   */
+  readonly partialCars?: PartialCars
 }
 
 /** A gateway beside the network's own, with its own faults. */
@@ -265,13 +271,14 @@ const networkHandlers = (
     readonly clock: () => number
     readonly log: RouteErrorLog | undefined
     readonly x402: X402Options | undefined
+    readonly partialCars: PartialCars | undefined
   }
 ): ReadonlyArray<HttpHandler> => {
   const { accounts, files, content, deals, ipns, tickers, walrus, published, pdp } = r
-  const { faults, pageSize, clock, log, x402 } = how
+  const { faults, pageSize, clock, log, x402, partialCars } = how
   return [
     // Before the API host's own routes, whose catch-all answers 404.
-    ...(x402 === undefined ? [] : x402Handlers({ host: hosts.api, files, content, faults, x402, log })),
+    ...(x402 === undefined ? [] : x402Handlers({ host: hosts.api, files, content, faults, x402, log, clock })),
     ...apiHandlers({
       host: hosts.api,
       accounts,
@@ -286,8 +293,8 @@ const networkHandlers = (
       pdp,
       log
     }),
-    ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults, log }),
-    ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus, log }),
+    ...uploadNodeHandlers({ host: hosts.node, accounts, files, content, faults, log, partialCars }),
+    ...uploadNodeHandlers({ host: hosts.walrusNode, accounts, files, content, faults, walrus, log, partialCars }),
     ...gatewayHandlers({ host: hosts.gateway, content, files, ipns, published, faults, clock, log }),
     // The Walrus gateway is the same gateway, answering only for what Walrus holds.
     ...gatewayHandlers({
@@ -352,7 +359,7 @@ const allHandlers = (
         log
       })
     ),
-    ...networkHandlers(hosts, registries, { ...how, log, x402: options.x402 })
+    ...networkHandlers(hosts, registries, { ...how, log, x402: options.x402, partialCars: options.partialCars })
   ]
 }
 

@@ -44,3 +44,4 @@ export { type BlockStorage, type Blockstore, memoryBlocks } from "./storage/Bloc
 export { ContentStore } from "./storage/ContentStore.ts"
 export { memoryState, type StateStore, type StateTable, StateTables } from "./storage/State.ts"
 export { type AddSettings, addAll, importerOptions } from "./storage/Unixfs.ts"
+export type { PartialCars } from "./upload/CarLinks.ts"

@@ -5,7 +5,7 @@
  *
  * Sizes can be reduced for a quick look with the variables each benchmark reads
  * (e.g. `BENCH_PLAIN_MIB=64 BENCH_ENCRYPTED_MIB=32 BENCH_WIRE_MIB=128 BENCH_WIRE_RUNS=3
- * BENCH_SOURCES_MIB=64 npm run bench`).
+ * BENCH_SOURCES_MIB=64 BENCH_SYNC_MIB=128 npm run bench`).
  *
  * @since 0.1.0
  */
@@ -24,6 +24,7 @@ const benches = [
   "wire.ts",
   "network.ts",
   "sources.ts",
+  "sync.ts",
   "bundle.ts",
   "installSize.ts",
   "cliStart.ts"

@@ -3,7 +3,7 @@
  * condition on it (at least 25 XRD, `getFtsByAddress` on the XRD resource), which the key nodes
  * evaluate against the simulated Radix ledger for the account that signs in: the holder is refused
  * until the ledger credits it, then recovers the key and decrypts. Last, clearing the conditions
- * with an empty list is refused before any request, as documented in the README.
+ * with an empty list is refused before any request, as documented in docs/differences.md.
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
  * `npm run serve`'s command line, as a child process: `--help` prints every option and exits 0
- * (the README's serve section names each one too); a wrong option or value is one line and exit 2
+ * (the serve section of docs/local-network.md names each one too); a wrong option or value is one line and exit 2
  * (the flags' own schemas refuse a value); each
  * taken port, the chain's included, is one line naming it and its flag, and exit 1, with no stack
  * trace; and the banner's "point a client at it" lines compile under strict TypeScript, with the
@@ -33,10 +33,11 @@ const options = [
   "--data-limit",
   "--page-size",
   "--json",
+  "--drift",
   "--help"
 ]
 
-/** Named in the README's serve section besides: the negation of `--chain` (the help shows `--chain`). */
+/** Named in the serve section of docs/local-network.md besides: the negation of `--chain` (the help shows `--chain`). */
 const readmeOnly = ["--no-chain"]
 
 interface Finished {
@@ -95,15 +96,15 @@ const portOf = (server: Server) => (server.address() as { port: number }).port
 const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at /m)
 
 describe("serve --help", () => {
-  it("prints every option and exits 0; the README's serve section names each one", async () => {
+  it("prints every option and exits 0; the serve section of docs/local-network.md names each one", async () => {
     const { code, stdout, stderr } = await run(["--help"])
     expect(code).toBe(0)
     expect(stderr).toBe("")
     expect(stdout).toContain("USAGE\n  npm run serve -- [flags]\n")
     for (const option of options) expect(stdout).toMatch(new RegExp(`^\\s+${option}\\b`, "m"))
     expect(stdout).toContain("--no-chain: none")
-    const readme = await readFile(join(root, "README.md"), "utf8")
-    const section = readme.slice(readme.indexOf("## The local network as a development node"))
+    const guide = await readFile(join(root, "docs/local-network.md"), "utf8")
+    const section = guide.slice(guide.indexOf("## The local network as a development node"))
     const serveSection = section.slice(0, section.indexOf("\n## ", 1))
     for (const option of [...options, ...readmeOnly]) expect(serveSection).toContain(`\`${option}`)
     expect((await run(["-h"])).stdout).toBe(stdout)
@@ -124,6 +125,15 @@ describe("serve --help", () => {
     const badLimit = await run(["--data-limit", "-1"])
     expect(badLimit).toMatchObject({ code: 2, stdout: "" })
     expect(badLimit.stderr).toMatch(/^Invalid value for flag --data-limit: "-1"\. /)
+  })
+
+  it("--drift: listed with its kinds; an unknown kind refused in one line, exit 2", async () => {
+    const help = await run(["--help"])
+    expect(help.stdout).toMatch(/^\s+--drift\b/m)
+    for (const kind of ["rename-field", "status", "x402-v2"]) expect(help.stdout).toContain(kind)
+    const bogus = await run(["--drift", "bogus"])
+    expect(bogus).toMatchObject({ code: 2, stdout: "" })
+    expect(bogus.stderr).toMatch(/^Invalid value for flag --drift: "bogus"\. /)
   })
 })
 

@@ -1,9 +1,14 @@
-// The README's TypeScript examples, as files a consumer project can compile and run.
+// The documentation's TypeScript examples, as files a consumer project can compile and run: every
+// ```ts block of README.md, of the guides in docs/ and of cli/README.md, and every program of
+// examples/.
 //
 // A block with an `import` is a whole program: compiled, and run against the simulated network.
 // Any other block is a snippet of one capability: compiled inside `Effect.gen`, after a prelude
-// that declares the names the README says it takes from context (`signer`, `apiKey`, `token`, …).
-import { readFileSync } from "node:fs"
+// that declares the names the guides say it takes from context (`signer`, `apiKey`, `token`, …).
+// The README's programs are its tour, written for `npm run serve`: they run against a served
+// network with the variables it prints; the others against the network in process.
+import { readdirSync, readFileSync } from "node:fs"
+import { basename, join } from "node:path"
 
 const prelude = `import { Effect, type Redacted, Stream } from "effect"
 import { AccessControl, Auth, Download, Files, Ipns, KeyShards, Payment, Signer, Upload } from "lighthouse-effect"
@@ -51,13 +56,45 @@ export const promisedLines = (code) =>
     return match === null ? [] : [match[1] ?? match[2]]
   })
 
-/** The example files for a README: `{ name, source, program, promised }`; `program` blocks are run. */
-export const readmeExamples = (readmePath) =>
-  typescriptBlocks(readFileSync(readmePath, "utf8")).map(({ line, code }) => {
+/**
+ * The examples of one Markdown file (`origin`, relative to `root`): `{ name, source, program,
+ * origin, line, promised, served }`; `program` blocks are run, `served` ones beside a served network.
+ */
+export const markdownExamples = (root, origin) =>
+  typescriptBlocks(readFileSync(join(root, origin), "utf8")).map(({ line, code }) => {
     const program = /^import\s/m.test(code)
-    const name = `readme-line-${line}.ts`
+    const name = `${origin.replace(/\.md$/, "").replace(/[^A-Za-z0-9]+/g, "-")}-line-${line}.ts`
     const source = program
-      ? `// README.md line ${line}\n${code}\n`
-      : `// README.md line ${line}\n${prelude}${code.replace(/^/gm, "  ")}\n})\n`
-    return { name, source, program, line, promised: program ? promisedLines(code) : [] }
+      ? `// ${origin} line ${line}\n${code}\n`
+      : `// ${origin} line ${line}\n${prelude}${code.replace(/^/gm, "  ")}\n})\n`
+    const served = program && origin === "README.md"
+    return { name, source, program, origin, line, promised: program ? promisedLines(code) : [], served }
   })
+
+/** The programs of examples/, each run against the network in process. */
+export const programExamples = (root) =>
+  readdirSync(join(root, "examples"))
+    .filter((file) => file.endsWith(".ts"))
+    .sort()
+    .map((file) => {
+      const code = readFileSync(join(root, "examples", file), "utf8")
+      const origin = `examples/${file}`
+      const name = `example-${basename(file)}`
+      return { name, source: code, program: true, origin, line: 1, promised: promisedLines(code), served: false }
+    })
+
+/** The Markdown files whose ```ts blocks are examples: the README, the guides and the CLI's guide. */
+export const documentedFiles = (root) => [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((file) => file.endsWith(".md"))
+    .sort()
+    .map((file) => `docs/${file}`),
+  "cli/README.md"
+]
+
+/** Every example of the documentation and of examples/. */
+export const documentedExamples = (root) => [
+  ...documentedFiles(root).flatMap((origin) => markdownExamples(root, origin)),
+  ...programExamples(root)
+]

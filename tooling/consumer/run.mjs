@@ -1,13 +1,16 @@
 // The consumer test (`npm run test:consumer`, part of `npm test`): what a user of the published
-// package gets, on the oldest Node each entry point supports (README, "Installing the package").
+// package gets, on the oldest Node each entry point supports (docs/runtimes.md, "Entry points,
+// their peers and their Node").
 // It packs this project (`prepack` builds `dist/`), and in a new project in the temp folder, as a
 // user on Node 20.19 would, runs plain `npm install` (install scripts on) of the tarball and its
 // peers at the versions this project uses (from npm's cache when there). It checks that every
 // `exports` target and its types are in the package and that no script of the installed manifest
-// names a file the package lacks, typechecks every ```ts block of README.md strictly against the
-// installed package, runs the blocks that are whole programs on Node 22.19 (the oldest that their
-// `lighthouse-effect/node` supports) against the simulated network of `lighthouse-effect/mocks/node`,
-// and runs a program through every entry point on Node 20.19 (`entryPoints.mjs`).
+// names a file the package lacks, typechecks every ```ts block of README.md, docs/*.md and
+// cli/README.md and every program of examples/ strictly against the installed package (`readme.mjs`),
+// runs the whole programs on Node 22.19 (the oldest that their `lighthouse-effect/node` supports)
+// against the simulated network of `lighthouse-effect/mocks/node` (the README's tour against a
+// served one, with the `LIGHTHOUSE_*` variables `npm run serve` prints), and runs a program through
+// every entry point on Node 20.19 (`entryPoints.mjs`).
 // The two Nodes come from npm, pinned by `tooling/node20` and `tooling/node22` (devDependencies).
 // Quiet when it passes; on a failure it prints the failing step's whole output.
 import "../requireNode.mjs"
@@ -26,7 +29,7 @@ import { tmpdir } from "node:os"
 import { delimiter, dirname, join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
-import { readmeExamples } from "./readme.mjs"
+import { documentedExamples } from "./readme.mjs"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
@@ -170,8 +173,8 @@ const absent = Object.entries(scripts).flatMap(([name, command]) =>
 if (absent.length > 0)
   fail("package scripts", `the installed package.json names files the package lacks:\n${absent.join("\n")}`)
 
-// 4. The README's examples, typechecked strictly as a consumer's code.
-const examples = readmeExamples(join(root, "README.md"))
+// 4. The documentation's examples, typechecked strictly as a consumer's code.
+const examples = documentedExamples(root)
 for (const { name, source } of examples) writeFileSync(join(consumer, name), source)
 writeFileSync(
   join(consumer, "tsconfig.json"),
@@ -193,43 +196,54 @@ writeFileSync(
     include: ["*.ts"]
   })
 )
-run("typecheck of the README's examples", process.execPath, [
+run("typecheck of the documentation's examples", process.execPath, [
   join(root, "node_modules/typescript/bin/tsc"),
   "-p",
   consumer
 ])
 
-// 5. The whole programs, run on Node 22.19 against the simulated network (in process, on the
-// production host names). A program that starts the network itself runs without the preload.
+// 5. The whole programs, run on Node 22.19 against the simulated network: in process, on the
+// production host names (the public gateways' too, for `sources: ["public"]`), or, for the README's
+// tour, served (`servedNetwork.mjs`, Node 22.19) and reached through the variables `serve` prints.
+// A program that starts the network itself runs without the preload.
 writeFileSync(
   join(consumer, "simulated-network.mjs"),
-  'import { startMockNetwork } from "lighthouse-effect/mocks/node"\nstartMockNetwork({ onUnhandledFrame: "error" })\n'
+  'import { Download } from "lighthouse-effect"\nimport { startMockNetwork } from "lighthouse-effect/mocks/node"\n' +
+    'startMockNetwork({ gateways: Download.publicGateways, onUnhandledFrame: "error" })\n'
 )
+for (const program of ["entryPoints.mjs", "servedNetwork.mjs"])
+  copyFileSync(fileURLToPath(new URL(program, import.meta.url)), join(consumer, program))
+const served = await serveNetwork()
+const { urls } = JSON.parse(served.line)
+const servedEnv = {
+  LIGHTHOUSE_API_URL: urls.api,
+  LIGHTHOUSE_NODE_URL: urls.node,
+  LIGHTHOUSE_GATEWAY_URL: urls.gateway,
+  LIGHTHOUSE_ENCRYPTION_URL: urls.encryption
+}
 writeFileSync(join(consumer, "report.pdf"), "%PDF-1.7\nA report for the README's upload example.\n")
 // Hardhat's well-known second test account: a key with nothing behind it.
 const privateKey = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
 let promises = 0
-for (const { name, source, promised, line } of examples.filter((example) => example.program)) {
-  const preload = source.includes("lighthouse-effect/mocks/node") ? [] : ["--import", "./simulated-network.mjs"]
-  const step = `README program ${name}`
+for (const { name, source, promised, line, origin, served: beside } of examples.filter((example) => example.program)) {
+  const inProcess = beside || source.includes("lighthouse-effect/mocks/node")
+  const preload = inProcess ? [] : ["--import", "./simulated-network.mjs"]
+  const step = `program ${name} (${origin} line ${line})`
   const output = run(step, readmeNode, ["--disable-warning=ExperimentalWarning", ...preload, name], {
     cwd: consumer,
-    env: userEnv(readmeNode, { PRIVATE_KEY: privateKey }),
+    env: userEnv(readmeNode, { PRIVATE_KEY: privateKey, ...(beside ? servedEnv : {}) }),
     timeout: 120_000
   })
   // Each `console.log(…) // "text"` of the program must print that line.
   const printed = output.split("\n").map((text) => text.trim())
   const broken = promised.find((text) => !printed.includes(text))
   if (broken !== undefined)
-    fail(step, `README.md (block at line ${line}) promises it prints "${broken}"; it printed:\n${output}`)
+    fail(step, `${origin} (block at line ${line}) promises it prints "${broken}"; it printed:\n${output}`)
   promises += promised.length
 }
 
-// 6. Every entry point on Node 20.19 (`entryPoints.mjs`), against a network served from Node 22.19
+// 6. Every entry point on Node 20.19 (`entryPoints.mjs`), against the network served from Node 22.19
 // (`servedNetwork.mjs`: `/mocks/server` needs Node ≥ 22.12).
-for (const program of ["entryPoints.mjs", "servedNetwork.mjs"])
-  copyFileSync(fileURLToPath(new URL(program, import.meta.url)), join(consumer, program))
-const served = await serveNetwork()
 run(`entryPoints.mjs on Node ${oldestNode}`, oldestNode, ["entryPoints.mjs"], {
   cwd: consumer,
   env: userEnv(oldestNode, { PRIVATE_KEY: privateKey, SERVED_NETWORK: served.line }),
@@ -238,8 +252,11 @@ run(`entryPoints.mjs on Node ${oldestNode}`, oldestNode, ["entryPoints.mjs"], {
 await served.stop()
 
 if (!keep) rmSync(work, { recursive: true, force: true })
+const count = (origins) => examples.filter((e) => origins(e.origin)).length
 console.log(
-  `consumer test: ${tarball} installed by npm on Node 20.19; ${examples.length} README examples typechecked, ` +
-    `${examples.filter((e) => e.program).length} run on Node 22.19, the ${promises} lines they promise printed; ` +
-    "every entry point loaded and used on Node 20.19"
+  `consumer test: ${tarball} installed by npm on Node 20.19; ${examples.length} examples typechecked ` +
+    `(README ${count((o) => o === "README.md")}, docs/ ${count((o) => o.startsWith("docs/"))}, ` +
+    `cli/README.md ${count((o) => o === "cli/README.md")}, examples/ ${count((o) => o.startsWith("examples/"))}), ` +
+    `${examples.filter((e) => e.program).length} programs run on Node 22.19 (the README's beside a served network), ` +
+    `the ${promises} lines they promise printed; every entry point loaded and used on Node 20.19`
 )

@@ -17,13 +17,36 @@ import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { Download } from "lighthouse-effect"
+import { Download, Errors } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import { WouldOverwrite } from "../Errors.ts"
 import * as Output from "../Output.ts"
 import * as Progress from "../Progress.ts"
 
-const cid = Argument.String("cid").pipe(Argument.withDescription("The content's CID"))
+const cid = Argument.String("cid").pipe(
+  Argument.withDescription("The content's CID; CID/path/inside or /ipfs/CID/path for an entry of a folder")
+)
+
+/** What a command is given: `CID`, `CID/path/inside` or `/ipfs/CID/path`, as the CID and the path inside it. */
+export const addressOf = (given: string): { readonly cid: string; readonly path: string | undefined } => {
+  const [cid = "", ...inside] = given
+    .replace(/^\/ipfs\//, "")
+    .split("/")
+    .filter((segment) => segment !== "")
+  return { cid, path: inside.length === 0 ? undefined : inside.join("/") }
+}
+
+/** The library's walk found a folder where a file's bytes were asked for. */
+const isFolder = (error: unknown): boolean =>
+  error instanceof Errors.ContentVerificationFailed &&
+  error.problem === "not-a-file" &&
+  /is a (directory|hamt-sharded-directory), not a file$/.test(error.detail)
+
+/** A folder where a file was asked for is said to be a folder (`FolderNotAFile`), not content failing verification. */
+const folderSaid =
+  (address: string) =>
+  <E>(error: E): E | Errors.FolderNotAFile =>
+    isFolder(error) ? new Errors.FolderNotAFile({ address }) : error
 
 const decryptFlags = {
   decrypt: Flag.Boolean("decrypt").pipe(
@@ -53,9 +76,10 @@ const decryption = (decrypt: boolean) =>
  * The stored bytes, verified; with `unverified`, read unverified when the gateway cannot answer
  * verifiably (that refusal comes before any byte), `report` then saying so.
  */
-const storedBytes = (download: Download.Download["Service"], cid: string, unverified: boolean) => {
+const storedBytes = (download: Download.Download["Service"], given: string, unverified: boolean) => {
+  const { cid, path } = addressOf(given)
   let report: Download.VerificationReport = { verified: true }
-  const verified = download.stream(cid, { verification: "required" })
+  const verified = download.stream(cid, { verification: "required", path }).pipe(Stream.mapError(folderSaid(given)))
   const stream = unverified
     ? Stream.catchTag(verified, "UnverifiableGateway", (refused) =>
         Stream.suspend(() => {
@@ -63,7 +87,7 @@ const storedBytes = (download: Download.Download["Service"], cid: string, unveri
           report = { verified: false, reason }
           // Said on stderr as the library says it for a file: stdout holds only the content.
           return Stream.fromEffectDrain(Effect.logWarning(`Downloading ${cid} unverified: ${reason}`)).pipe(
-            Stream.concat(download.stream(cid, { verification: "off" }))
+            Stream.concat(download.stream(cid, { verification: "off", path }))
           )
         })
       )
@@ -76,10 +100,14 @@ const toStdout = (cid: string, decrypt: boolean, unverified: boolean) =>
   Effect.gen(function* () {
     const download = yield* Download.Download
     if (decrypt) {
-      const options = { ...(yield* decryption(true)), ...verificationOf(unverified) }
-      const retrieved = yield* Progress.around(() => download.retrieve(cid, options), {
-        bytesOf: (retrieved) => retrieved.bytes.length
-      })
+      const { cid: root, path } = addressOf(cid)
+      const options = { ...(yield* decryption(true)), ...verificationOf(unverified), path }
+      const retrieved = yield* Progress.around(
+        () => download.retrieve(root, options).pipe(Effect.mapError(folderSaid(cid))),
+        {
+          bytesOf: (retrieved) => retrieved.bytes.length
+        }
+      )
       yield* Output.stdoutBytes(retrieved.bytes)
       return { bytes: retrieved.bytes.length, verification: retrieved.verification }
     }
@@ -114,6 +142,22 @@ const targetOf = (cid: string, output: Option.Option<string>, force: boolean) =>
     return target
   })
 
+/**
+ * A folder's download: its tree into `-o` (else `./<cid>`), every block checked; what was
+ * refused or skipped is said on stderr, one line each, and in the result.
+ */
+const folderInto = (given: string, output: Option.Option<string>, force: boolean) =>
+  Effect.gen(function* () {
+    const { cid, path } = addressOf(given)
+    const dir = (yield* Path.Path).resolve(Option.getOrElse(output, () => cid))
+    const report = yield* (yield* Download.Download).toDirectory(cid, dir, { force, path })
+    for (const { path: skipped, reason } of report.skipped)
+      yield* Output.note(`skipped ${JSON.stringify(skipped)}: ${reason}`)
+    yield* Output.result({ ...report, output: dir }, [
+      `${dir}  ${report.files} files  ${report.bytes} bytes  (${report.written.length} written, ${report.kept.length} kept, ${report.skipped.length} skipped)`
+    ])
+  })
+
 export const download = Command.make(
   "download",
   {
@@ -123,7 +167,10 @@ export const download = Command.make(
       Flag.withDescription("The file to write (- for stdout); default ./<cid>"),
       Flag.optional
     ),
-    force: Flag.Boolean("force").pipe(Flag.withDescription("Replace an existing file"), Flag.withDefault(false)),
+    force: Flag.Boolean("force").pipe(
+      Flag.withDescription("Replace an existing file (in a folder: one whose bytes differ from the folder's)"),
+      Flag.withDefault(false)
+    ),
     resume: Flag.Boolean("resume").pipe(
       Flag.withDescription(
         "Go on from an interrupted download (<file>.partial, or for a plain file the file itself) after checking its bytes against the CID"
@@ -133,16 +180,17 @@ export const download = Command.make(
     unverified: unverifiedFlag,
     ...decryptFlags
   },
-  ({ cid, output, force, resume, unverified, decrypt }) =>
+  ({ cid: given, output, force, resume, unverified, decrypt }) =>
     Effect.gen(function* () {
       if (Option.getOrUndefined(output) === "-") {
-        const summary = yield* toStdout(cid, decrypt, unverified)
-        return yield* Output.result({ cid, output: "-", ...summary }, [], { contentOnStdout: true })
+        const summary = yield* toStdout(given, decrypt, unverified)
+        return yield* Output.result({ cid: given, output: "-", ...summary }, [], { contentOnStdout: true })
       }
+      const { cid, path } = addressOf(given)
       const target = yield* targetOf(cid, output, force || (resume && !decrypt))
       const download = yield* Download.Download
       const fs = yield* FileSystem.FileSystem
-      const options = { ...(yield* decryption(decrypt)), ...verificationOf(unverified), resume }
+      const options = { ...(yield* decryption(decrypt)), ...verificationOf(unverified), resume, path }
       // The library's toFile reports no progress: only the final event, with the file's size.
       const written = yield* Progress.around(
         () =>
@@ -151,8 +199,9 @@ export const download = Command.make(
             return { verification, bytes: Number((yield* fs.stat(target)).size) }
           }),
         { bytesOf: (written) => written.bytes }
-      )
-      yield* Output.result({ cid, output: target, ...written }, [target])
+      ).pipe(Effect.catchIf(isFolder, () => Effect.void))
+      if (written === undefined) return yield* folderInto(given, output, force)
+      yield* Output.result({ cid: given, output: target, ...written }, [target])
     })
 ).pipe(
   Command.withAlias("decrypt-file"),
@@ -176,15 +225,30 @@ export const cat = Command.make(
     })
 ).pipe(Command.withDescription("Writes content to stdout, checked against its CID"))
 
-export const verify = Command.make("verify", { cid }, ({ cid }) =>
+export const verify = Command.make("verify", { cid }, ({ cid: given }) =>
   Effect.gen(function* () {
     const download = yield* Download.Download
-    const bytes = yield* download.stream(cid, { verification: "required" }).pipe(
+    const { cid, path } = addressOf(given)
+    const bytes = yield* download.stream(cid, { verification: "required", path }).pipe(
       Stream.runFold(
         () => 0,
         (total, chunk: Uint8Array) => total + chunk.length
-      )
+      ),
+      Effect.map((bytes) => ({ bytes, files: undefined as number | undefined })),
+      // A folder: its whole tree checked, every block of every file.
+      Effect.catchIf(isFolder, () =>
+        Effect.map(download.list(cid, { recursive: true, path }), (entries) => {
+          const files = entries.flatMap((entry) => (entry.type === "file" ? [entry.size] : []))
+          return { bytes: files.reduce((total, size) => total + size, 0), files: files.length }
+        })
+      ),
+      Effect.mapError(folderSaid(given))
     )
-    yield* Output.result({ cid, verified: true, bytes }, [`${cid}  verified  ${bytes} bytes`])
+    const what = bytes.files === undefined ? "" : `  ${bytes.files} files`
+    yield* Output.result({ cid: given, verified: true, ...bytes }, [`${given}  verified${what}  ${bytes.bytes} bytes`])
   })
-).pipe(Command.withDescription("Fetches the gateway's CAR of a CID and checks every block"))
+).pipe(
+  Command.withDescription(
+    "Fetches the gateway's CAR of a CID (a file, or a folder's whole tree) and checks every block"
+  )
+)

@@ -13,17 +13,85 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { Files } from "lighthouse-effect"
+import { Download, Errors, Files } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import * as Output from "../Output.ts"
+import { addressOf } from "./Download.ts"
 
 const cid = Argument.String("cid").pipe(Argument.withDescription("The content's CID"))
 
 /** Whole seconds above 0. */
 const Seconds = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
 
-export const info = Command.make("info", { cid }, ({ cid }) =>
+/**
+ * What the folder at `cid` says of its entry at `path` (its own name as `path`), from the verified
+ * listing of the folder holding it; `path-not-found` when there is none.
+ */
+const entryAt = (cid: string, path: string) =>
   Effect.gen(function* () {
+    const segments = path.split("/")
+    const name = segments.pop()!
+    const parent = segments.length === 0 ? undefined : segments.join("/")
+    const siblings = yield* Download.Download.use((download) => download.list(cid, { path: parent }))
+    const entry = siblings.find((candidate) => candidate.path === name)
+    if (entry !== undefined) return entry
+    return yield* new Errors.ContentVerificationFailed({
+      cid,
+      problem: "path-not-found",
+      detail: `no "${path}" in ${cid}`
+    })
+  })
+
+/**
+ * The entries of the folder at `given` (`CID`, `CID/path` or `/ipfs/CID/path`), its own or with
+ * `recursive` its whole tree, paths relative to it, from the library's verified listing; a file
+ * at `given` is listed alone.
+ */
+const entriesAt = (given: string, recursive: boolean) =>
+  Effect.gen(function* () {
+    const { cid, path } = addressOf(given)
+    const download = yield* Download.Download
+    if (path === undefined) return yield* download.list(cid, { recursive })
+    const listed = yield* Effect.result(download.list(cid, { recursive, path }))
+    if (listed._tag === "Success") return listed.success
+    if (listed.failure._tag !== "NotAFolder") return yield* Effect.fail(listed.failure)
+    return [yield* entryAt(cid, path)]
+  })
+
+const lineOf = (entry: Download.TreeEntry) =>
+  entry.type === "refused"
+    ? `refused  -  -  ${JSON.stringify(entry.path)}  (${entry.reason})`
+    : `${entry.type}  ${entry.type === "file" ? entry.size : "-"}  ${entry.cid}  ${entry.path}`
+
+export const ls = Command.make(
+  "ls",
+  {
+    cid,
+    recursive: Flag.Boolean("recursive").pipe(
+      Flag.withAlias("r"),
+      Flag.withDescription("List the whole tree"),
+      Flag.withDefault(false)
+    )
+  },
+  ({ cid, recursive }) =>
+    Effect.gen(function* () {
+      const entries = yield* entriesAt(cid, recursive)
+      yield* Output.result(entries, entries.map(lineOf))
+    })
+).pipe(
+  Command.withDescription(
+    "Lists a folder (CID, CID/path or /ipfs/CID/path): type, size, CID, name; every block checked"
+  )
+)
+
+export const info = Command.make("info", { cid }, ({ cid: given }) =>
+  Effect.gen(function* () {
+    const { cid, path } = addressOf(given)
+    if (path !== undefined) {
+      // An entry inside a folder has no record of its own on the API host: what the folder says of it.
+      const entry = yield* entryAt(cid, path)
+      return yield* Output.result(entry, [lineOf(entry)])
+    }
     const info = yield* Files.Files.use((files) => files.fileInfo(cid))
     yield* Output.result(info, [
       `${info.cid}  ${info.fileName}  ${info.fileSizeInBytes} bytes  ${info.mimeType ?? "-"}${info.encryption ? "  encrypted" : ""}`

@@ -177,7 +177,7 @@ const fileOf = (path: string, name: Option.Option<string>) =>
 const quoteLines = (quote: Payment.X402Quote) => [
   `price   ${formatUnits(quote.amount, 6)} ${quote.token.name} (${quote.amount} base units of ${quote.asset})`,
   `payee   ${quote.payTo}`,
-  `chain   ${quote.network} (chain id ${quote.chainId})`,
+  `chain   ${quote.network} (chain id ${quote.chainId}), x402 version ${quote.x402Version}`,
   `window  ${quote.maxTimeoutSeconds} s`,
   `for     ${quote.description}`,
   "nothing signed (--dry-run)"
@@ -187,7 +187,13 @@ const quoteLines = (quote: Payment.X402Quote) => [
 const x402Lines = (result: Payment.X402UploadResult) => [
   `stored ${result.entry.Name} ${result.entry.Hash} (${result.entry.Size} bytes)`,
   `paid ${formatUnits(result.paid.amount, 6)} (${result.paid.amount} base units of ${result.paid.asset}) ` +
-    `in ${result.settlement.transaction} on ${result.settlement.network}`
+    `in ${result.settlement.transaction} on ${result.settlement.network}`,
+  // The provider's walrus-main answers a record id and a paid-through time: what x402-renew takes.
+  ...(result.stored?.id === undefined || result.stored.expiresAt === undefined
+    ? []
+    : [
+        `record ${result.stored.id}, paid until ${new Date(result.stored.expiresAt).toISOString()} (x402-renew ${result.stored.id})`
+      ])
 ]
 
 const maxAmountDefault = Payment.x402DefaultMaxAmount
@@ -224,6 +230,12 @@ const x402Flags = {
     Flag.withDescription("Pay this many base units instead of the price asked (a price agreed beforehand)"),
     Flag.optional
   ),
+  routes: Flag.Literals("routes", ["documented", "current"]).pipe(
+    Flag.withDescription(
+      `The provider's x402 routes: documented (POST /api/x402/upload, x402 v1) or current (POST /api/upload, x402 v2); the version spoken is the 402's (default: LIGHTHOUSE_X402_ROUTES, else ${Payment.defaultX402Routes})`
+    ),
+    Flag.optional
+  ),
   dryRun: Flag.Boolean("dry-run").pipe(
     Flag.withDescription("Ask the price and show price, payee, chain and token; sign nothing, store nothing"),
     Flag.withDefault(false)
@@ -239,9 +251,10 @@ const account = Effect.gen(function* () {
 export const x402Upload = Command.make(
   "x402-upload",
   x402Flags,
-  ({ file, name, network, asset, maxAmount, maxTimeout, amount, dryRun }) =>
+  ({ file, name, network, asset, maxAmount, maxTimeout, amount, routes, dryRun }) =>
     Effect.gen(function* () {
       const limits = {
+        routes: Option.getOrUndefined(routes),
         network: Option.getOrUndefined(network),
         asset: Option.getOrUndefined(Option.map(asset, getAddress)),
         maxAmount,
@@ -273,6 +286,72 @@ export const x402Upload = Command.make(
     {
       command: "lighthouse-effect x402-upload big.iso --max-amount 2000000 --network base-sepolia --json",
       description: "Pay up to 2 USDC on Base Sepolia; the settlement as JSON"
+    },
+    {
+      command: "lighthouse-effect x402-upload report.pdf --routes current --network base-sepolia",
+      description: "Through the provider's current x402 server (POST /api/upload, x402 version 2)"
+    }
+  ])
+)
+
+/** What a person reads of a renewal's terms (`--dry-run`): the price route's answer. */
+const renewQuoteLines = (quote: Payment.X402RenewQuote) => [
+  `renew   ${quote.fileName} ${quote.cid} (id ${quote.id}, ${quote.fileSizeBytes} bytes)`,
+  `price   ${quote.totalPrice} for ${quote.storagePeriodDays} days: ${quote.billableMiB} MiB encoded (${quote.encodedSizeBytes} bytes) at ${quote.pricePerMB} per MiB plus ${quote.facilitatorFee}`,
+  `expires ${quote.currentExpiresAt === null ? "not paid yet" : new Date(quote.currentExpiresAt).toISOString()}`,
+  `pay to  ${quote.payTo} on ${quote.network}`,
+  "nothing signed (--dry-run)"
+]
+
+/** What a person reads of a renewal. */
+const renewLines = (result: Payment.X402RenewResult) => [
+  `renewed ${result.renewal.id} until ${new Date(result.renewal.expiresAt).toISOString()} (was ${new Date(result.renewal.previousExpiresAt).toISOString()})`,
+  `paid ${formatUnits(result.paid.amount, 6)} (${result.paid.amount} base units of ${result.paid.asset}) ` +
+    `in ${result.settlement.transaction} on ${result.settlement.network}`
+]
+
+const { file: _file, name: _name, routes: _routes, ...x402LimitFlags } = x402Flags
+
+export const x402Renew = Command.make(
+  "x402-renew",
+  {
+    id: Argument.String("id").pipe(Argument.withDescription("The upload's record id (its x402-upload answer's id)")),
+    ...x402LimitFlags,
+    dryRun: Flag.Boolean("dry-run").pipe(
+      Flag.withDescription("Show the renewal's price, size and current expiry; sign nothing"),
+      Flag.withDefault(false)
+    )
+  },
+  ({ id, network, asset, maxAmount, maxTimeout, amount, dryRun }) =>
+    Effect.gen(function* () {
+      const payment = yield* Payment.Payment
+      if (dryRun) {
+        const quoted = yield* payment.x402RenewPrice({ id })
+        return yield* Output.result(quoted, renewQuoteLines(quoted))
+      }
+      const result = yield* payment.x402Renew({
+        id,
+        account: yield* account,
+        amount: Option.getOrUndefined(amount),
+        network: Option.getOrUndefined(network),
+        asset: Option.getOrUndefined(Option.map(asset, getAddress)),
+        maxAmount,
+        maxTimeoutSeconds: maxTimeout
+      })
+      yield* Output.result(result, renewLines(result))
+    })
+).pipe(
+  Command.withDescription(
+    "Pays for a year more of Walrus storage of a file uploaded with x402-upload --routes current (the provider's walrus-main server), signed by the account that uploaded it; the same limits as x402-upload"
+  ),
+  Command.withExamples([
+    {
+      command: "lighthouse-effect x402-renew 3f2c9a4e-… --dry-run",
+      description: "The renewal's price (by the Walrus-encoded size) and the current expiry; nothing signed"
+    },
+    {
+      command: "lighthouse-effect x402-renew 3f2c9a4e-… --network base-sepolia",
+      description: "Pay for a year more in Base Sepolia USDC"
     }
   ])
 )

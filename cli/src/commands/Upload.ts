@@ -1,17 +1,22 @@
 /**
  * `upload <path|->` (plain, or `--encrypted` under the wallet's key shards) and its provider's name
  * `upload-encrypted`: a call of the library's `Upload` service; the command line only picks the
- * input and prints the result.
+ * input and prints the result. `sync <dir>` keeps a folder stored (`Upload.sync`), its index in the
+ * user's state directory; `sync --history <dir>` lists its snapshots.
  *
  * @since 0.1.0
  */
 
+import { homedir } from "node:os"
 import { Argument, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import * as Path from "effect/Path"
 import * as Stdio from "effect/Stdio"
 import { PendingKeys, Upload } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
+import { UsageError } from "../Errors.ts"
 import * as Output from "../Output.ts"
 import * as Progress from "../Progress.ts"
 import * as Journal from "./PendingKeys.ts"
@@ -32,6 +37,12 @@ const uploadFlags = {
     ["0", 0],
     ["1", 1]
   ] as const).pipe(Flag.withDescription("The CID's version"), Flag.withDefault(1 as const)),
+  profile: Flag.Literals("profile", ["unixfs-v0-2015", "unixfs-v1-2025"]).pipe(
+    Flag.withDescription(
+      "The UnixFS layout (IPIP-499): unixfs-v0-2015, kubo's defaults (256 KiB chunks, 174 links), or unixfs-v1-2025 (1 MiB chunks, 1024 links, raw leaves)"
+    ),
+    Flag.withDefault("unixfs-v0-2015" as const)
+  ),
   skipUnreadable: Flag.Boolean("skip-unreadable").pipe(
     Flag.withDescription(
       "In a folder, leave out entries that cannot be read (symlink loops, broken links, no permission) and list them"
@@ -82,6 +93,7 @@ const encryptedUpload = (
   options: {
     readonly apiKey: Upload.Options["apiKey"]
     readonly cidVersion: 0 | 1
+    readonly profile: Upload.Options["profile"]
   }
 ) =>
   Effect.gen(function* () {
@@ -90,7 +102,13 @@ const encryptedUpload = (
     const upload = yield* Upload.Upload
     const noted = yield* Journal.noting
     return yield* Progress.around((onProgress) => {
-      const encryption = { apiKey: options.apiKey, signer, cidVersion: options.cidVersion, onProgress }
+      const encryption = {
+        apiKey: options.apiKey,
+        signer,
+        cidVersion: options.cidVersion,
+        profile: options.profile,
+        onProgress
+      }
       return input._tag === "Folder"
         ? upload.encryptedFiles(input.input, encryption)
         : Effect.map(upload.encryptedFile(input.input, encryption), (entry) => [entry])
@@ -110,10 +128,10 @@ const runUpload = (flags: UploadFlags) =>
   Effect.gen(function* () {
     const apiKey = yield* Credentials.apiKey
     const input = yield* inputOf(flags.path, flags.name, flags.skipUnreadable)
-    const cidVersion = flags.cidVersion
+    const { cidVersion, profile } = flags
     const entries = flags.encrypted
-      ? yield* encryptedUpload(input, { apiKey, cidVersion })
-      : yield* plainUpload(input, { apiKey, cidVersion, storageType: flags.storageType })
+      ? yield* encryptedUpload(input, { apiKey, cidVersion, profile })
+      : yield* plainUpload(input, { apiKey, cidVersion, profile, storageType: flags.storageType })
     const results = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, size: Number(entry.Size) }))
     const result = results.length === 1 ? results[0] : results
     for (const { path, reason } of input.skipped ?? []) {
@@ -148,3 +166,82 @@ const { encrypted: _always, ...encryptedFlags } = uploadFlags
 export const uploadEncrypted = Command.make("upload-encrypted", encryptedFlags, (flags) =>
   runUpload({ ...flags, encrypted: true })
 ).pipe(Command.withDescription("Same as upload --encrypted (the provider's command name)"))
+
+// =============================================================================
+// sync
+// =============================================================================
+
+/** The user's state directory (`$XDG_STATE_HOME/lighthouse-effect`, else `~/.local/state/lighthouse-effect`). */
+const stateDirectory = Effect.gen(function* () {
+  const path = yield* Path.Path
+  const journal = yield* PendingKeys.stateDirectory(homedir())
+  if (Option.isNone(journal)) {
+    return yield* new UsageError({ detail: "sync keeps its index in the state directory: set XDG_STATE_HOME or HOME" })
+  }
+  return path.dirname(journal.value)
+})
+
+const syncFlags = {
+  directory: Argument.String("dir").pipe(Argument.withDescription("The folder to keep stored")),
+  dryRun: Flag.Boolean("dry-run").pipe(
+    Flag.withDescription("Say what would be sent and the snapshot's CID; send and write nothing"),
+    Flag.withDefault(false)
+  ),
+  history: Flag.Boolean("history").pipe(
+    Flag.withDescription("List the folder's snapshots, oldest first, instead of syncing"),
+    Flag.withDefault(false)
+  ),
+  cidVersion: uploadFlags.cidVersion
+}
+
+const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MiB`
+
+const runHistory = (directory: string, state: string) =>
+  Effect.gen(function* () {
+    const snapshots = yield* (yield* Upload.Upload).syncHistory(directory, { stateDirectory: state })
+    yield* Output.result(
+      snapshots,
+      snapshots.map(
+        (s) =>
+          `${new Date(s.at).toISOString()}  ${s.cid}  ${s.files} files  ${s.bytes} bytes  sent ${s.bytesSent}  ${s.mode}`
+      )
+    )
+  })
+
+const runSync = (flags: Command.Command.Config.Infer<typeof syncFlags>) =>
+  Effect.gen(function* () {
+    const state = yield* stateDirectory
+    if (flags.history) return yield* runHistory(flags.directory, state)
+    const apiKey = yield* Credentials.apiKey
+    const upload = yield* Upload.Upload
+    const result = yield* upload.sync(flags.directory, {
+      apiKey,
+      stateDirectory: state,
+      cidVersion: flags.cidVersion,
+      dryRun: flags.dryRun
+    })
+    const how =
+      result.mode === "dry-run"
+        ? `would send ${result.bytesSent} bytes`
+        : `sent ${result.bytesSent} bytes${result.mode === "full" ? " (the node refused a partial CAR: the whole folder was uploaded)" : ""}`
+    yield* Output.result(result, [
+      `${result.cid}  ${how}`,
+      `${result.files} files (${mib(result.bytes)}), ${result.sent.length} new or changed, ${result.removed.length} removed${result.unchanged ? ", unchanged" : ""}`,
+      ...result.sent.map((path) => `+ ${path}`),
+      ...result.removed.map((path) => `- ${path}`)
+    ])
+  })
+
+export const sync = Command.make("sync", syncFlags, runSync).pipe(
+  Command.withDescription(
+    "Keeps a folder stored: sends only new and changed files (one CAR through dag/import) and prints the snapshot's CID"
+  ),
+  Command.withExamples([
+    {
+      command: "lighthouse-effect sync photos/",
+      description: "Store a snapshot of photos/, sending only what changed"
+    },
+    { command: "lighthouse-effect sync photos/ --dry-run --json", description: "What would be sent, as JSON" },
+    { command: "lighthouse-effect sync --history photos/", description: "The snapshots of photos/, oldest first" }
+  ])
+)

@@ -16,7 +16,7 @@ import { parseCid } from "../schema/Cid.ts"
 import type { AccessControlDeps, ApplyInput, UpdateInput } from "./Models.ts"
 import { fanOutRefined, refine } from "./Refusal.ts"
 
-const AccessConditionsResponse = Schema.Struct({
+export const AccessConditionsResponse = Schema.Struct({
   cid: Schema.String,
   owner: Schema.String,
   sharedTo: Schema.Array(Schema.String),

@@ -16,10 +16,10 @@ import { parsePublicKey } from "../schema/Address.ts"
 import type { JwtInput, JwtPair, RefreshInput } from "./Models.ts"
 
 /** `GET /api/message/{address}` answers `[{ message }]`. */
-const NodeMessageResponse = Schema.NonEmptyArray(Schema.Struct({ message: Schema.String }))
+export const NodeMessageResponse = Schema.NonEmptyArray(Schema.Struct({ message: Schema.String }))
 
 /** `get-jwt` answers `{ token, refreshToken }`. */
-const JwtResponse = Schema.Struct({ token: Schema.String, refreshToken: Schema.String })
+export const JwtResponse = Schema.Struct({ token: Schema.String, refreshToken: Schema.String })
 
 const toPair = (answer: typeof JwtResponse.Type): JwtPair => ({
   token: Redacted.make(answer.token, { label: "JWT" }),

@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 
+import type { PlatformError } from "effect/PlatformError"
 import * as Schema from "effect/Schema"
 import type { SignInFailure } from "../Auth.ts"
 import type {
@@ -14,6 +15,8 @@ import type {
   HttpStatusError,
   InvalidArgument,
   InvalidCid,
+  NotADirectoryTarget,
+  NotAFolder,
   NotARegularFile,
   PublishCheckFailed,
   TransportFailure,
@@ -162,6 +165,79 @@ export type DecryptFailure = FetchFailure | DecryptionFailed | FetchKeyFailure |
  * published (`PublishCheckFailed`).
  */
 export type ToFileFailure = DecryptFailure | DownloadInProgress | NotARegularFile | PublishCheckFailed
+
+/**
+ * Options of `toDirectory`: the gateway to read the folder's CAR from, and whether an existing
+ * file whose bytes are not the folder's is replaced (`force`; without it, it is skipped and
+ * reported). A file whose bytes are the folder's is kept either way.
+ *
+ * @category schemas
+ */
+export const ToDirectoryOptions = Schema.Struct({
+  /** Gateway host for this call. @default the configured gateway */
+  gateway: Schema.optional(Schema.String),
+  /** A folder inside the CID (`photos/2024`): its tree is downloaded. */
+  path: Schema.optional(Schema.String),
+  /** Replaces existing files whose bytes differ from the folder's. @default false */
+  force: Schema.optional(Schema.Boolean)
+})
+/** @category models */
+export type ToDirectoryOptions = typeof ToDirectoryOptions.Type & {
+  /** Called as verified bytes are written and as files are completed. */
+  readonly onProgress?: ((progress: TreeProgress) => void) | undefined
+}
+
+/**
+ * Options of `list`: the gateway, and whether the whole tree is listed (else the folder's own entries).
+ *
+ * @category schemas
+ */
+export const ListOptions = Schema.Struct({
+  /** Gateway host for this call. @default the configured gateway */
+  gateway: Schema.optional(Schema.String),
+  /** A folder inside the CID (`photos/2024`): its entries are listed. */
+  path: Schema.optional(Schema.String),
+  /** Lists every entry of the tree, not only the folder's own. @default false */
+  recursive: Schema.optional(Schema.Boolean)
+})
+/** @category models */
+export type ListOptions = typeof ListOptions.Type
+
+/**
+ * An entry of a folder's listing: its `/`-separated path inside the folder, a file (its size) or
+ * a folder (their CIDs), or an entry refused as `toDirectory` would refuse it (why).
+ */
+export type TreeEntry =
+  | { readonly path: string; readonly type: "file"; readonly cid: string; readonly size: number }
+  | { readonly path: string; readonly type: "folder"; readonly cid: string }
+  | { readonly path: string; readonly type: "refused"; readonly reason: string }
+
+/** How far a folder's download is: verified bytes of its files, and files complete. */
+export interface TreeProgress {
+  readonly bytes: number
+  readonly files: number
+}
+
+/**
+ * What `toDirectory` did: files written, files kept (already there with the folder's bytes), and
+ * entries skipped, each with why (a refused name, a symlink, a file already there…). Paths are
+ * relative to the directory, `/`-separated.
+ */
+export interface TreeReport {
+  readonly cid: string
+  readonly bytes: number
+  readonly files: number
+  readonly written: ReadonlyArray<string>
+  readonly kept: ReadonlyArray<string>
+  readonly skipped: ReadonlyArray<{ readonly path: string; readonly reason: string }>
+}
+
+/**
+ * Why `toDirectory` failed: besides a download's failures, content that is not a folder
+ * (`NotAFolder`), a target that is not a directory (`NotADirectoryTarget`), or another download
+ * into the same directory (`DownloadInProgress`).
+ */
+export type TreeFailure = FetchFailure | NotAFolder | NotADirectoryTarget | DownloadInProgress | PlatformError
 
 /** A download's bytes, and whether they were verified. */
 export interface Retrieved {

@@ -58,7 +58,7 @@ export interface Plan {
 }
 
 /** The public operations, whose names a refusal carries. */
-export type Operation = "stream" | "bytes" | "retrieve" | "toFile"
+export type Operation = "stream" | "bytes" | "retrieve" | "toFile" | "toDirectory" | "list"
 
 /** What a plan is made from. */
 export interface PlanRequest {

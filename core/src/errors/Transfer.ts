@@ -126,3 +126,58 @@ export class NotARegularFile extends Schema.TaggedError<NotARegularFile>()("NotA
     return `Refusing to download through ${this.path}: it is a ${this.found}, not a regular file`
   }
 }
+
+/** A folder's download was asked of content that is not a folder (a file, a symlink…). */
+export class NotAFolder extends Schema.TaggedError<NotAFolder>()("NotAFolder", {
+  cid: Schema.String,
+  /** What the CID is (`file`, `symlink`, …). */
+  found: Schema.String
+}) {
+  override get message() {
+    return `${this.cid} is a ${this.found}, not a folder: download it as a file`
+  }
+}
+
+/** A folder's download was asked into a path that is not a folder (a file, a link…). */
+export class NotADirectoryTarget extends Schema.TaggedError<NotADirectoryTarget>()("NotADirectoryTarget", {
+  path: Schema.String,
+  /** What is there (`File`, `SymbolicLink`, …). */
+  found: Schema.String
+}) {
+  override get message() {
+    return `Refusing to download a folder into ${this.path}: it is a ${this.found}, not a folder`
+  }
+}
+
+/** A file's download (its bytes, `cat`) was asked of a folder: it is downloaded into a directory, or listed. */
+export class FolderNotAFile extends Schema.TaggedError<FolderNotAFile>()("FolderNotAFile", {
+  /** The CID, with the path inside it when one was given. */
+  address: Schema.String
+}) {
+  override get message() {
+    return `${this.address} is a folder, not a file: download it into a directory, or list it`
+  }
+}
+
+/** `Upload.sync` could not read or write its index of a folder (in the state directory). */
+export class SyncIndexFailed extends Schema.TaggedError<SyncIndexFailed>()("SyncIndexFailed", {
+  /** `read` or `write`. */
+  operation: Schema.String,
+  /** The index file. */
+  location: Schema.String,
+  cause: Schema.Defect()
+}) {
+  override get message() {
+    return `The sync index could not ${this.operation} ${this.location}`
+  }
+}
+
+/** A file changed between the two reads of `Upload.sync` (its CID, then its blocks); nothing was stored. */
+export class SyncSourceChanged extends Schema.TaggedError<SyncSourceChanged>()("SyncSourceChanged", {
+  /** Its path inside the synced folder. */
+  path: Schema.String
+}) {
+  override get message() {
+    return `"${this.path}" changed while it was being synced; run the sync again`
+  }
+}

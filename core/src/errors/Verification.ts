@@ -19,11 +19,20 @@ export class CidMismatch extends Schema.TaggedError<CidMismatch>()("CidMismatch"
   /** The CID of the bytes sent, computed while sending them. */
   expected: Schema.String,
   /** The CID the node answered. */
-  answered: Schema.String
+  answered: Schema.String,
+  /**
+   * The IPIP-499 profile whose layout gives the bytes the answered CID, when it is one; `"unknown"`
+   * when the bytes could not be read again to tell (a one-shot stream, an encrypted upload).
+   */
+  layout: Schema.optional(Schema.String)
 }) {
   override get message() {
     const what = this.path === "" ? "the upload" : `"${this.path}"`
-    return `The node answered CID ${this.answered} for ${what}, but the bytes sent have CID ${this.expected}`
+    const mismatch = `The node answered CID ${this.answered} for ${what}, but the bytes sent have CID ${this.expected}`
+    if (this.layout === undefined) return mismatch
+    return this.layout === "unknown"
+      ? `${mismatch}: the layout the node used is unknown (the bytes cannot be read again to tell)`
+      : `${mismatch}: the node appears to have laid them out with the ${this.layout} profile instead`
   }
 }
 

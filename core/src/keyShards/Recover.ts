@@ -41,7 +41,7 @@ interface ShardRequest {
 }
 
 /** What a node hands out: `{ message: "success", payload: { key, index } }`. */
-const RetrieveAnswer = Schema.Struct({ payload: Schema.Struct({ key: Schema.String, index: Schema.String }) })
+export const RetrieveAnswer = Schema.Struct({ payload: Schema.Struct({ key: Schema.String, index: Schema.String }) })
 
 /** A node that cannot answer now (transport failure, time-out, 404, 5xx): another node may. */
 const isUnavailable = (error: NodeError): boolean =>

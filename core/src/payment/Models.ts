@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+
 import * as Schema from "effect/Schema"
 import {
   type Account,
@@ -25,6 +26,7 @@ import type {
   UnsupportedNetwork,
   UnsupportedToken
 } from "../Errors.ts"
+import type { X402Routes } from "../LighthouseConfig.ts"
 import type { TokenSymbol } from "../Networks.ts"
 import { Credential } from "../schema/Credential.ts"
 import type { FileMetadata } from "../upload/Sizing.ts"
@@ -256,13 +258,46 @@ export type ChainFailure = ContractReverted | OtherContractError | ChainError
 /** Why a payment failed. */
 export type FundFailure = TargetFailure | InvalidPaymentInput | PrivateKeyNotFound | InvalidPrivateKey | ChainFailure
 
-/** What an x402 quote takes: the file, and what the caller allows (`X402Terms.ts`). */
+/** Which of the provider's x402 routes an upload goes to (`LighthouseConfig`'s `X402Routes`). */
+export type { X402Routes }
+
+/** What an x402 quote takes: the file, the route set, and what the caller allows (`X402Terms.ts`). */
 export interface X402QuoteInput extends X402Limits {
   /** The file (a `File` keeps its name). */
   readonly file: Blob
   /** The name it is stored under; default the `File`'s name, else `upload`. */
   readonly fileName?: string | undefined
+  /** The provider's route set to use. @default the configuration's `x402Routes` ("documented" unless set) */
+  readonly routes?: X402Routes | undefined
 }
+
+/** What an x402 price asks: the size in bytes (a whole number above 0). */
+export interface X402PriceInput {
+  readonly size: number
+}
+
+/**
+ * What `x402Price` takes, as an input schema.
+ *
+ * @category schemas
+ */
+export const X402PriceInput: Schema.Codec<X402PriceInput> = Schema.Struct({
+  size: Schema.Int.check(Schema.isGreaterThan(0))
+})
+
+/** What an x402 renewal price asks: the record id of the upload (its answer's `id`). */
+export interface X402RenewPriceInput {
+  readonly id: string
+}
+
+/**
+ * What `x402RenewPrice` takes, as an input schema.
+ *
+ * @category schemas
+ */
+export const X402RenewPriceInput: Schema.Codec<X402RenewPriceInput> = Schema.Struct({
+  id: Schema.NonEmptyString
+})
 
 /** What an x402 upload takes: a quote's input, the account that signs, and the optional amount and nonce. */
 export interface X402UploadInput extends X402QuoteInput {
@@ -281,6 +316,7 @@ const quoteFields = {
     expected: "a Blob or File"
   }),
   fileName: Schema.optional(Schema.String),
+  routes: Schema.optional(Schema.Literals(["documented", "current"])),
   network: Schema.optional(Schema.String),
   asset: Schema.optional(
     Schema.declare((u: unknown): u is Address => typeof u === "string" && isAddress(u, { strict: false }), {
@@ -305,8 +341,8 @@ export const X402QuoteInput: Schema.Codec<X402QuoteInput> = Schema.Struct(quoteF
  *
  * @category schemas
  */
-export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({
-  ...quoteFields,
+/** The fields of an x402 payment: who signs, and the amount and nonce the caller may fix. */
+const x402PayerFields = {
   account: Schema.declare(
     (u: unknown): u is LocalAccount =>
       isObject(u) && typeof u.address === "string" && typeof u.signTypedData === "function",
@@ -314,4 +350,32 @@ export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({
   ),
   amount: Schema.optional(BaseUnits),
   nonce: Schema.optional(Schema.declare((u: unknown): u is Hex => typeof u === "string", { expected: "a hex nonce" }))
+}
+
+export const X402UploadInput: Schema.Codec<X402UploadInput> = Schema.Struct({ ...quoteFields, ...x402PayerFields })
+
+/** What an x402 renewal takes: the record id, the uploader's account that signs, and the caller's limits. */
+export interface X402RenewInput extends X402Limits {
+  /** The upload's record id (its answer's `id`). */
+  readonly id: string
+  /** Signs the authorisation: the account that paid for the upload. */
+  readonly account: LocalAccount
+  /** Pay this many base units instead of the amount asked; at most `maxAmount`. */
+  readonly amount?: bigint | undefined
+  /** The authorisation's nonce; a fresh random one by default. */
+  readonly nonce?: Hex | undefined
+}
+
+/**
+ * What `x402Renew` takes, as an input schema.
+ *
+ * @category schemas
+ */
+export const X402RenewInput: Schema.Codec<X402RenewInput> = Schema.Struct({
+  id: Schema.NonEmptyString,
+  network: quoteFields.network,
+  asset: quoteFields.asset,
+  maxAmount: quoteFields.maxAmount,
+  maxTimeoutSeconds: quoteFields.maxTimeoutSeconds,
+  ...x402PayerFields
 })

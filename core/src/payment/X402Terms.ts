@@ -46,6 +46,64 @@ export const X402Requirements = Schema.Struct({
 }).annotate({ identifier: "X402Requirements" })
 export type X402Requirements = typeof X402Requirements.Type
 
+/**
+ * One way of paying the network accepts, x402 version 2 (`PAYMENT-REQUIRED`): `amount` replaces
+ * `maxAmountRequired`, the network is CAIP-2 (`eip155:8453`), and the resource is described once
+ * beside `accepts` rather than in each requirement.
+ */
+export const X402RequirementsV2 = Schema.Struct({
+  scheme: Schema.String,
+  network: Schema.String,
+  amount: Schema.String,
+  payTo: Schema.String,
+  maxTimeoutSeconds: Schema.Number,
+  asset: Schema.String,
+  extra: Schema.Struct({ name: Schema.String, version: Schema.String })
+}).annotate({ identifier: "X402RequirementsV2" })
+export type X402RequirementsV2 = typeof X402RequirementsV2.Type
+
+/**
+ * A requirement of either version, read the same way: `amountField` names the field the amount
+ * came from (what a malformed-terms refusal names), `accepted` is the requirement as received
+ * (a version 2 payment repeats it).
+ */
+export interface X402Offer {
+  readonly x402Version: 1 | 2
+  readonly scheme: string
+  readonly network: string
+  readonly amountField: "maxAmountRequired" | "amount"
+  readonly amount: string
+  readonly payTo: string
+  readonly maxTimeoutSeconds: number
+  readonly asset: string
+  readonly extra: { readonly name: string; readonly version: string }
+  readonly resource: string
+  readonly description: string
+  readonly accepted: X402Requirements | X402RequirementsV2
+}
+
+/** A version 1 requirement as an offer. */
+export const offerOfV1 = (requirement: X402Requirements): X402Offer => ({
+  ...requirement,
+  x402Version: 1,
+  amountField: "maxAmountRequired",
+  amount: requirement.maxAmountRequired,
+  accepted: requirement
+})
+
+/** A version 2 requirement as an offer; the resource is the `PAYMENT-REQUIRED`'s own. */
+export const offerOfV2 = (
+  requirement: X402RequirementsV2,
+  resource: { readonly url: string; readonly description?: string | undefined }
+): X402Offer => ({
+  ...requirement,
+  x402Version: 2,
+  amountField: "amount",
+  resource: resource.url,
+  description: resource.description ?? "",
+  accepted: requirement
+})
+
 /** An x402 network this client signs for: its chain id and, where it has one everyone uses, its USDC. */
 export interface X402Network {
   readonly chainId: number
@@ -126,6 +184,8 @@ export const expectation = (method: string, limits: X402Limits): Effect.Effect<X
 
 /** Terms checked against the caller's limits: what would be signed. */
 export interface X402Terms {
+  /** The x402 version the network spoke (1: `X-PAYMENT`; 2: `PAYMENT-SIGNATURE`). */
+  readonly x402Version: 1 | 2
   /** The network as the `402` names it (the payment header repeats it). */
   readonly network: string
   readonly chainId: number
@@ -145,17 +205,18 @@ const malformed = (field: string, value: unknown, reason: string) =>
   Effect.fail(new X402MalformedTerms({ field, value: String(value), reason }))
 
 /** The requirement's numbers and addresses as x402 defines them, or the first that is not. */
-const wellFormed = (requirement: X402Requirements, chainId: number) => {
-  const { payTo, maxAmountRequired, maxTimeoutSeconds } = requirement
+const wellFormed = (requirement: X402Offer, chainId: number) => {
+  const { payTo, amountField, maxTimeoutSeconds } = requirement
   if (!isAddress(payTo, { strict: false })) return malformed("payTo", payTo, "is not an address")
   if (getAddress(payTo) === zeroAddress) return malformed("payTo", payTo, "is the zero address")
-  if (!/^(0|[1-9]\d*)$/.test(maxAmountRequired))
-    return malformed("maxAmountRequired", maxAmountRequired, "is not a whole number of base units in decimal digits")
-  const amount = BigInt(maxAmountRequired)
-  if (amount > maxUint256) return malformed("maxAmountRequired", maxAmountRequired, "is above 2^256 - 1")
+  if (!/^(0|[1-9]\d*)$/.test(requirement.amount))
+    return malformed(amountField, requirement.amount, "is not a whole number of base units in decimal digits")
+  const amount = BigInt(requirement.amount)
+  if (amount > maxUint256) return malformed(amountField, requirement.amount, "is above 2^256 - 1")
   if (!Number.isSafeInteger(maxTimeoutSeconds) || maxTimeoutSeconds <= 0)
     return malformed("maxTimeoutSeconds", maxTimeoutSeconds, "is not a whole number of seconds above 0")
   const terms: X402Terms = {
+    x402Version: requirement.x402Version,
     network: requirement.network,
     chainId,
     asset: getAddress(requirement.asset),
@@ -186,14 +247,11 @@ const withinLimits = (terms: X402Terms, expected: X402Expectation) => {
 }
 
 /**
- * The one requirement of `accepts` the caller pays: scheme `exact`, on the expected chain, in the
+ * The one requirement of `accepts` (of either version) the caller pays: scheme `exact`, on the expected chain, in the
  * expected token, well formed, within the ceiling and the window cap. Nothing is signed here; a
  * refusal names the first thing that did not fit.
  */
-export const chooseTerms = Effect.fnUntraced(function* (
-  accepts: ReadonlyArray<X402Requirements>,
-  expected: X402Expectation
-) {
+export const chooseTerms = Effect.fnUntraced(function* (accepts: ReadonlyArray<X402Offer>, expected: X402Expectation) {
   const exact = accepts.filter((r) => r.scheme === "exact")
   if (exact.length === 0) return yield* new X402PaymentRefused({ reason: "no exact scheme offered" })
   const onChain = exact.filter((r) => chainIdOf(r.network) === expected.chainId)
@@ -208,5 +266,6 @@ export const chooseTerms = Effect.fnUntraced(function* (
       : malformed("asset", asked, "is not an address")
   }
   const terms = yield* wellFormed(requirement, expected.chainId)
-  return yield* withinLimits(terms, expected)
+  const checked = yield* withinLimits(terms, expected)
+  return { terms: checked, offer: requirement }
 })

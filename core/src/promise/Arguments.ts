@@ -30,7 +30,13 @@ import {
 } from "../accessControl/Models.ts"
 import { ApiKeyInput, JwtInput, RefreshInput, SignInOptions, TokenCheckInput } from "../auth/Models.ts"
 import type { Download } from "../Download.ts"
-import { DecryptOptions, Options as DownloadOptions, ToFileOptions } from "../download/Models.ts"
+import {
+  DecryptOptions,
+  Options as DownloadOptions,
+  ListOptions,
+  ToDirectoryOptions,
+  ToFileOptions
+} from "../download/Models.ts"
 import { InvalidArgument } from "../Errors.ts"
 import type { Files } from "../Files.ts"
 import {
@@ -53,7 +59,10 @@ import {
   QuoteInput,
   QuotePathsInput,
   Target,
+  X402PriceInput,
   X402QuoteInput,
+  X402RenewInput,
+  X402RenewPriceInput,
   X402UploadInput
 } from "../payment/Models.ts"
 import { Credential } from "../schema/Credential.ts"
@@ -69,6 +78,7 @@ import {
   Options,
   RepairOptions
 } from "../upload/Options.ts"
+import { SyncHistoryOptions, SyncOptions } from "../upload/Sync.ts"
 import { expectedOf } from "./Expected.ts"
 
 /** One argument: its schema, what it should be (for the error), and what to give for a path string. */
@@ -174,13 +184,17 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     ],
     encryptedText: [arg(Schema.String, "a string"), fields(EncryptedNamedOptions)],
     encryptedBuffer: [arg(Schema.Uint8Array, "a Uint8Array"), fields(EncryptedNamedOptions)],
-    repair: [fields(RepairOptions)]
+    repair: [fields(RepairOptions)],
+    sync: [arg(Schema.String, "a path (string)"), fields(SyncOptions)],
+    syncHistory: [arg(Schema.String, "a path (string)"), fields(SyncHistoryOptions)]
   },
   download: {
     stream: [cid, opt(DownloadOptions)],
     bytes: [cid, opt(DecryptOptions)],
     retrieve: [cid, opt(DecryptOptions)],
-    toFile: [cid, arg(Schema.String, "a path (string)"), opt(ToFileOptions)]
+    toFile: [cid, arg(Schema.String, "a path (string)"), opt(ToFileOptions)],
+    toDirectory: [cid, arg(Schema.String, "a path (string)"), opt(ToDirectoryOptions)],
+    list: [cid, opt(ListOptions)]
   },
   files: {
     usage: [apiKey],
@@ -221,7 +235,10 @@ export const facadeArguments: { readonly [K in keyof FacadeServices]: Table<Faca
     balance: [fields(BalanceInput)],
     paymentCount: [opt(NetworkInput)],
     x402Upload: [fields(X402UploadInput)],
-    x402Quote: [fields(X402QuoteInput)]
+    x402Quote: [fields(X402QuoteInput)],
+    x402Price: [fields(X402PriceInput)],
+    x402RenewPrice: [fields(X402RenewPriceInput)],
+    x402Renew: [fields(X402RenewInput)]
   }
 }
 

@@ -18,7 +18,11 @@ export const andThen = <A, B>(value: Pending<A>, f: (a: A) => Pending<B>): Pendi
 
 /** The CID of `block` with `codec` and `version`. */
 export const cidOf = (layout: Layout, block: Uint8Array, codec: number, version: 0 | 1): Pending<CID> =>
-  andThen(layout.sha256(block), (digest) => CID.create(version, codec, digest))
+  andThen(layout.sha256(block), (digest) => {
+    const cid = CID.create(version, codec, digest)
+    layout.onBlock?.(cid, block)
+    return cid
+  })
 
 /** The CID of a dag-pb `block`, in the layout's CID version. */
 export const dagPbCidOf = (layout: Layout, block: Uint8Array): Pending<CID> =>

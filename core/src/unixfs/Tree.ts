@@ -1,9 +1,10 @@
 /**
  * The folders of an import, built from its entries in order, as ipfs-unixfs-importer (and so the
  * upload node) builds them: each path component is a folder, an entry replaces what its parent
- * held under its name, and a folder whose links estimate (the UTF-8 bytes of the names plus the
- * CID bytes of its direct files and empty folders; its sub-folders count nothing until flushed)
- * passes the threshold after an entry lands under it becomes a HAMT for good.
+ * held under its name, and a folder whose size estimate passes the threshold after an entry lands
+ * under it becomes a HAMT for good. The estimate counts its direct files and empty folders (its
+ * sub-folders count nothing until flushed): `links-bytes`, the UTF-8 bytes of the names plus the
+ * CID bytes; `block-bytes`, the serialized links and the folder's `Data` field.
  *
  * The entries are reported as the importer reports them: the files in order, then each folder
  * after its sub-folders. Two of its quirks are kept, for the same CIDs under the same paths:
@@ -17,7 +18,7 @@ import * as dagPb from "@ipld/dag-pb"
 import type { CID } from "multiformats/cid"
 import { encodeData } from "./Data.ts"
 import { dagPbCidOf } from "./Hashing.ts"
-import type { Layout } from "./Layout.ts"
+import type { Layout, ShardStrategy } from "./Layout.ts"
 import { isShardNode, type ShardNode, shardBlock, shardEntries, shardOf, slotLabel } from "./Shard.ts"
 
 /** An entry the import reports. */
@@ -48,7 +49,7 @@ interface Folder {
   readonly mode: number | undefined
   readonly children: Map<string, Built | Folder>
   readonly sharded: boolean
-  /** The links estimate of its direct entries. */
+  /** The size estimate of its direct entries' links. */
   estimate: number
 }
 
@@ -66,11 +67,41 @@ const newFolder = (path: string, parent: Folder | undefined, key: string, mode: 
 
 const encoder = new TextEncoder()
 
-const linkEstimate = (name: string, node: Built | Folder | undefined): number =>
-  node === undefined || isFolder(node) ? 0 : encoder.encode(name).length + node.cid.bytes.length
+/** Bytes of `value` as a protobuf varint. */
+const varintBytes = (value: number): number => {
+  let length = 1
+  for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 0x80)) length++
+  return length
+}
 
-const put = (folder: Folder, name: string, node: Built | Folder): void => {
-  folder.estimate += linkEstimate(name, node) - linkEstimate(name, folder.children.get(name))
+/** Bytes a dag-pb link adds to its node: `Hash`, `Name` and `Tsize` fields, framed. */
+const serializedLink = (nameBytes: number, cidBytes: number, tsize: number): number => {
+  const link = 1 + varintBytes(cidBytes) + cidBytes + 1 + varintBytes(nameBytes) + nameBytes + 1 + varintBytes(tsize)
+  return 1 + varintBytes(link) + link
+}
+
+const DEFAULT_DIRECTORY_MODE = 0o755
+
+/** Bytes of a folder's `Data` field: UnixFS `Type=directory` and a mode other than 0755. */
+const directoryDataBytes = (mode: number | undefined): number => {
+  const unixfs = 2 + (mode === undefined || mode === DEFAULT_DIRECTORY_MODE ? 0 : 1 + varintBytes(mode))
+  return 1 + varintBytes(unixfs) + unixfs
+}
+
+const linkEstimate = (strategy: ShardStrategy, name: string, node: Built | Folder | undefined): number => {
+  if (node === undefined || isFolder(node)) return 0
+  const nameBytes = encoder.encode(name).length
+  return strategy === "links-bytes"
+    ? nameBytes + node.cid.bytes.length
+    : serializedLink(nameBytes, node.cid.bytes.length, Number(node.size))
+}
+
+/** The folder's size as `strategy` estimates it. */
+const sizeEstimate = (folder: Folder, strategy: ShardStrategy): number =>
+  strategy === "links-bytes" ? folder.estimate : folder.estimate + directoryDataBytes(folder.mode)
+
+const put = (folder: Folder, name: string, node: Built | Folder, strategy: ShardStrategy): void => {
+  folder.estimate += linkEstimate(strategy, name, node) - linkEstimate(strategy, name, folder.children.get(name))
   folder.children.set(name, node)
 }
 
@@ -88,35 +119,37 @@ export const normalPath = (path: string): string =>
  * `folder`, a HAMT if its estimate passed `threshold`, and so on up its parents: the root, which
  * a conversion may have replaced.
  */
-const shardUp = (child: Folder | undefined, folder: Folder, threshold: number): Folder => {
+const shardUp = (child: Folder | undefined, folder: Folder, layout: Layout): Folder => {
+  const strategy = layout.shardStrategy ?? "links-bytes"
   const current =
-    !folder.sharded && folder.estimate > threshold
+    !folder.sharded && sizeEstimate(folder, strategy) > layout.shardThreshold
       ? { ...folder, children: new Map(folder.children), sharded: true }
       : folder
   const parent = current.parent
   if (parent === undefined) return current
   if (current !== folder) {
     if (child !== undefined) child.parent = current
-    put(parent, current.key, current)
+    put(parent, current.key, current, strategy)
   }
-  return shardUp(current, parent, threshold)
+  return shardUp(current, parent, layout)
 }
 
 /** Adds `built` under its path; folders it passes through are made (replacing entries there). The new root. */
-const add = (root: Folder, built: Built, shardThreshold: number): Folder => {
+const add = (root: Folder, built: Built, layout: Layout): Folder => {
+  const strategy = layout.shardStrategy ?? "links-bytes"
   const components = pathComponents(built.path)
   let parent = root
   let path = ""
   for (const [index, name] of components.entries()) {
     path += `${path !== "" ? "/" : ""}${name}`
     if (index === components.length - 1) {
-      put(parent, name, built)
-      return shardUp(undefined, parent, shardThreshold)
+      put(parent, name, built, strategy)
+      return shardUp(undefined, parent, layout)
     }
     const existing = parent.children.get(name)
     const folder =
       existing !== undefined && isFolder(existing) ? existing : newFolder(path, parent, name, existing?.mode)
-    put(parent, name, folder)
+    put(parent, name, folder, strategy)
     parent = folder
   }
   return root
@@ -197,7 +230,7 @@ export const treeEntries = async (
   layout: Layout
 ): Promise<Array<TreeEntry>> => {
   let root = newFolder("", undefined, "", undefined)
-  for (const entry of built) root = add(root, entry.built, layout.shardThreshold)
+  for (const entry of built) root = add(root, entry.built, layout)
   const entries: Array<TreeEntry> = built
     .filter((entry) => !entry.built.directory)
     .map(({ built: { path, cid, size } }) => ({ path, cid, size }))

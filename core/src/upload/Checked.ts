@@ -10,6 +10,7 @@ import type * as Scope from "effect/Scope"
 import type { CidMismatch, FileStreamError } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
 import type { StorageType } from "../schema/Walrus.ts"
+import { profileLayout } from "../unixfs/Layout.ts"
 import type { AddSettings } from "../verify/UnixfsCids.ts"
 import { type AnsweredEntry, track } from "../verify/Uploaded.ts"
 import type * as Multipart from "./Multipart.ts"
@@ -45,11 +46,30 @@ export interface SentAdd {
   ) => Effect.Effect<void, CidMismatch | FileStreamError>
 }
 
-/** How the node imports an `add` (raw leaves as kubo's default for the CID version). */
+/** How the node imports an `add`: the caller's profile and CID version. */
 const settingsOf = (add: AddRequest): AddSettings => ({
   cidVersion: add.options.cidVersion ?? 1,
-  wrapWithDirectory: add.wrapWithDirectory
+  wrapWithDirectory: add.wrapWithDirectory,
+  profile: add.options.profile ?? "unixfs-v0-2015"
 })
+
+/**
+ * The `add` query: the whole layout, in the flags of kubo's RPC
+ * (https://docs.ipfs.tech/reference/kubo/rpc/#api-v0-add), so that a node whose defaults differ
+ * still imports the bytes as their CIDs were computed. How a folder is sized against the shard
+ * threshold has no flag (kubo's `Import.UnixFSHAMTDirectorySizeEstimation` configuration).
+ */
+export const addQuery = (settings: AddSettings): Readonly<Record<string, string>> => {
+  const layout = profileLayout(settings)
+  return {
+    "wrap-with-directory": String(layout.wrapWithDirectory),
+    "cid-version": String(layout.cidVersion),
+    "raw-leaves": String(layout.rawLeaves),
+    chunker: `size-${layout.chunkSize}`,
+    "max-file-links": String(layout.maxChildren),
+    trickle: "false"
+  }
+}
 
 /** The wire request of `add`, sending `parts` (the add's own, or the same tracked). */
 const sendRequestOf = (
@@ -58,10 +78,7 @@ const sendRequestOf = (
   parts: ReadonlyArray<Multipart.Part<FileStreamError>>
 ): SendRequest => ({
   path: "/api/v0/add",
-  query: {
-    "wrap-with-directory": String(settings.wrapWithDirectory),
-    "cid-version": String(settings.cidVersion)
-  },
+  query: addQuery(settings),
   apiKey: add.options.apiKey,
   encryption: add.encryption,
   mimeType: add.mimeType,

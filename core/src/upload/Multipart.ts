@@ -23,6 +23,11 @@ export interface Part<E> {
   readonly content: Stream.Stream<Uint8Array, E>
   /** The content as a `Blob`, when it is one already (a `File`, bytes): sent as is by {@link blobBody}. */
   readonly blob?: (() => Blob) | undefined
+  /**
+   * The content read once more from its source (a file on disk, a `Blob`, bytes), when it can be
+   * without keeping it: what a `CidMismatch` hashes again to tell the node's layout.
+   */
+  readonly readAgain?: (() => Stream.Stream<Uint8Array, E>) | undefined
 }
 
 const encoder = new TextEncoder()

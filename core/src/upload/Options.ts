@@ -86,6 +86,13 @@ const commonFields = {
   /** Progress of the files' content: bytes sent of their total. */
   onProgress: Schema.optional(OnProgress),
   /**
+   * The UnixFS layout (IPIP-499): `unixfs-v0-2015`, kubo's defaults (256 KiB chunks, 174 links);
+   * `unixfs-v1-2025`, 1 MiB chunks, 1024 links, raw leaves, folders sharded by block size. Sent
+   * with every `add` as kubo's `chunker`, `raw-leaves` and `max-file-links`.
+   * @default "unixfs-v0-2015"
+   */
+  profile: Schema.optional(Schema.Literals(["unixfs-v0-2015", "unixfs-v1-2025"])),
+  /**
    * Computes the CIDs of the bytes as they are sent and fails with `CidMismatch` when the node
    * answers another (about 1.5 s of CPU per GiB, mostly SHA-256). `false` trusts the node's answer.
    * @default true

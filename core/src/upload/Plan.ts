@@ -41,6 +41,8 @@ export interface Planned {
   readonly content: Stream.Stream<Uint8Array, FileStreamError>
   /** The content as a `Blob` when it is one (or bytes), for the `blob` body mode; made only then. */
   readonly blob?: (() => Blob) | undefined
+  /** The content read from its source again; not for a one-shot stream, which is never buffered. */
+  readonly readAgain?: (() => Stream.Stream<Uint8Array, FileStreamError>) | undefined
 }
 
 /**
@@ -97,13 +99,13 @@ const planPath = Effect.fnUntraced(function* (
   if (info.type === "Directory") {
     return yield* new InvalidUploadInput({ reason: `${path} is a directory: upload it as a folder` })
   }
+  const fresh = () => fs.stream(path, { chunkSize: 256 * 1024 }).pipe(Stream.mapError(readFailure(name)))
   return {
     name,
     size: Number(info.size),
     mimeType: Mime.lookup(name),
-    content: (reads === "reused" ? reusedReads(fs, path) : fs.stream(path, { chunkSize: 256 * 1024 })).pipe(
-      Stream.mapError(readFailure(name))
-    )
+    content: reads === "reused" ? reusedReads(fs, path).pipe(Stream.mapError(readFailure(name))) : fresh(),
+    readAgain: fresh
   }
 })
 
@@ -111,16 +113,25 @@ const planPath = Effect.fnUntraced(function* (
 const planInMemory = (source: Exclude<Input.FileSource, { readonly _tag: "Path" }>, name: string): Planned => {
   const fail = readFailure(name)
   switch (source._tag) {
-    case "Blob":
+    case "Blob": {
+      const content = () => Stream.fromReadableStream({ evaluate: () => source.blob.stream(), onError: fail })
       return {
         name,
         size: source.blob.size,
         mimeType: source.blob.type === "" ? Mime.lookup(name) : source.blob.type,
-        content: Stream.fromReadableStream({ evaluate: () => source.blob.stream(), onError: fail }),
-        blob: () => source.blob
+        content: content(),
+        blob: () => source.blob,
+        readAgain: content
       }
+    }
     case "Bytes":
-      return { name, size: source.bytes.length, mimeType: Mime.lookup(name), content: Multipart.chunked(source.bytes) }
+      return {
+        name,
+        size: source.bytes.length,
+        mimeType: Mime.lookup(name),
+        content: Multipart.chunked(source.bytes),
+        readAgain: () => Multipart.chunked(source.bytes)
+      }
     case "Text": {
       const bytes = encoder.encode(source.text)
       return {
@@ -128,7 +139,8 @@ const planInMemory = (source: Exclude<Input.FileSource, { readonly _tag: "Path" 
         size: bytes.length,
         mimeType: "text/plain",
         content: Multipart.chunked(bytes),
-        blob: () => new Blob([bytes])
+        blob: () => new Blob([bytes]),
+        readAgain: () => Multipart.chunked(bytes)
       }
     }
     case "Stream": {
@@ -195,5 +207,6 @@ export const toPart = (file: Planned): Multipart.Part<FileStreamError> => ({
   name: file.name,
   size: file.size,
   content: file.content,
-  blob: file.blob
+  blob: file.blob,
+  readAgain: file.readAgain
 })

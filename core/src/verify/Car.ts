@@ -419,3 +419,22 @@ export const verifyCarFreeingReads = <E>(
   car: Stream.Stream<Uint8Array, E>,
   target: Target
 ): Stream.Stream<Uint8Array, ContentVerificationFailed | E> => verifiedCar(car, target, true)
+
+/**
+ * A CAR answer as the {@link BlockSource} of any walk from `root` (a folder's whole tree, say):
+ * `walker` asks for the blocks it needs, in the CAR's order, and checks each.
+ *
+ * @internal
+ */
+export const walkCar = <A, E, E2>(
+  car: Stream.Stream<Uint8Array, E>,
+  root: CID,
+  walker: (source: BlockSource<E>) => Stream.Stream<A, E2>
+): Stream.Stream<A, ContentVerificationFailed | E | E2> =>
+  Stream.transformPull(car, (pull, scope) =>
+    Effect.gen(function* () {
+      const reader = new ByteReader(pull, false)
+      yield* parsing(reader, () => parseCarHeader(root, reader))
+      return yield* Channel.toPullScoped(Stream.toChannel(walker(carSource(root, reader))), scope)
+    })
+  )

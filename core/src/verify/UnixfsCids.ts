@@ -1,12 +1,14 @@
 /**
  * The CIDs an upload will have, computed from its bytes on their way to the node.
  *
- * The upload node imports with kubo's `ipfs add` settings: the `unixfs-v0-2015` profile (256 KiB
- * fixed-size chunks, balanced layout of at most 174 links per node, links-first dag-pb fields,
- * HAMT sharding by the links-bytes estimate); `cid-version=1` turns raw leaves on unless
- * `raw-leaves` says otherwise. The builder of `../unixfs/` lays the DAG out the same way as the
- * bytes pass: each leaf is hashed once full and only the CIDs remain. Memory stays constant: a
- * file holds one leaf being filled and the links of its unfinished nodes.
+ * The upload node imports with the layout the `add` request states: by default kubo's `ipfs add`
+ * settings, the `unixfs-v0-2015` profile (256 KiB fixed-size chunks, balanced layout of at most
+ * 174 links per node, links-first dag-pb fields, HAMT sharding by the links-bytes estimate), where
+ * `cid-version=1` turns raw leaves on unless `raw-leaves` says otherwise; or IPIP-499's
+ * `unixfs-v1-2025` (1 MiB chunks, 1024 links, raw leaves, sharding by the block-bytes size). The
+ * builder of `../unixfs/` lays the DAG out the same way as the bytes pass: each leaf is hashed once
+ * full and only the CIDs remain. Memory stays constant: a file holds one leaf being filled and the
+ * links of its unfinished nodes.
  *
  * @since 0.1.0
  */
@@ -20,15 +22,17 @@ import * as raw from "multiformats/codecs/raw"
 import { encodeData } from "../unixfs/Data.ts"
 import { type FileDag, finish, newFileDag, write } from "../unixfs/FileDag.ts"
 import { andThen, dagPbCidOf, type Pending } from "../unixfs/Hashing.ts"
-import { kuboLayout, type Layout } from "../unixfs/Layout.ts"
+import { type Layout, type Profile, profileLayout } from "../unixfs/Layout.ts"
 import { type Built, normalPath, treeEntries } from "../unixfs/Tree.ts"
 
 /** The node's import settings, as the `add` request's query gives them. */
 export interface AddSettings {
   readonly cidVersion: 0 | 1
-  /** @default `cidVersion === 1`, as kubo */
+  /** @default `cidVersion === 1` under `unixfs-v0-2015`, as kubo; `true` under `unixfs-v1-2025` */
   readonly rawLeaves?: boolean | undefined
   readonly wrapWithDirectory?: boolean | undefined
+  /** The chunk size, links per file node and folder sharding. @default "unixfs-v0-2015" */
+  readonly profile?: Profile | undefined
 }
 
 /** One imported entry: a file, a directory, or the wrapping directory (path `""`). */
@@ -130,7 +134,7 @@ const entriesOf = (added: ReadonlyArray<Added>, layout: Layout): Effect.Effect<R
  * @category constructors
  */
 export const calculator = (settings: AddSettings): Effect.Effect<CidCalculator, never, Scope.Scope> =>
-  Effect.sync(() => calculatorWith(kuboLayout(settings)))
+  Effect.sync(() => calculatorWith(profileLayout(settings)))
 
 /**
  * A calculator for any `layout` (tests compare small leaves and fan-outs with the importer's).

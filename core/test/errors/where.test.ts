@@ -81,7 +81,7 @@ describe("no answer: where and why", () => {
       assert.strictEqual(error.message, "Network error")
       assert.strictEqual(
         Errors.describe(error),
-        `Network error (POST http://127.0.0.1:${port}/api/v0/add?wrap-with-directory=false&cid-version=1: connect ECONNREFUSED)`
+        `Network error (POST http://127.0.0.1:${port}/api/v0/add?wrap-with-directory=false&cid-version=1&raw-leaves=true&chunker=size-262144&max-file-links=174&trickle=false: connect ECONNREFUSED)`
       )
     }).pipe(Effect.provide(Layer.suspend(() => LighthouseNode.layer({ hosts: allOn(base) }))))
   )

@@ -196,7 +196,7 @@ describe("x402 pay-per-upload", () => {
       expect(refused).toBeInstanceOf(Errors.InvalidArgument)
       expect((refused as Error).message).toBe(
         "Invalid argument to payment.x402Upload: argument 1 must be " +
-          "{ file, account, fileName?, network?, asset?, maxAmount?, maxTimeoutSeconds?, amount?, nonce? }"
+          "{ file, account, fileName?, routes?, network?, asset?, maxAmount?, maxTimeoutSeconds?, amount?, nonce? }"
       )
     } finally {
       await lighthouse.dispose()

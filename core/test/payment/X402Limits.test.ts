@@ -192,6 +192,7 @@ describe("x402 terms beyond the caller's limits: typed refusal, nothing signed",
   it("x402Quote shows price, payee, chain, token and window without an account; it refuses as the upload does", async () => {
     ask({})
     expect(await lighthouse.payment.x402Quote({ file: file() })).toEqual({
+      x402Version: 1,
       network: "base",
       chainId: 8453,
       asset: baseUsdc,

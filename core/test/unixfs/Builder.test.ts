@@ -13,7 +13,7 @@ import { fixedSize } from "ipfs-unixfs-importer/chunker"
 import { balanced } from "ipfs-unixfs-importer/layout"
 import { pseudoRandomBytes } from "lighthouse-effect/mocks/testing"
 import { sha256 } from "multiformats/hashes/sha2"
-import { kuboLayout, type Layout } from "../../src/unixfs/Layout.ts"
+import { kuboLayout, type Layout, profileLayout, type ShardStrategy } from "../../src/unixfs/Layout.ts"
 import { type AddSettings, calculatorWith, cidsOf } from "../../src/verify/UnixfsCids.ts"
 
 /**
@@ -75,7 +75,7 @@ const importerLayout = (layout: Layout): ImporterOptions => ({
   chunker: fixedSize({ chunkSize: layout.chunkSize }),
   layout: balanced({ maxChildrenPerNode: layout.maxChildren }),
   shardSplitThresholdBytes: layout.shardThreshold,
-  shardSplitStrategy: "links-bytes",
+  shardSplitStrategy: layout.shardStrategy ?? "links-bytes",
   fieldOrder: "links-first",
   fileImportConcurrency: 1
 })
@@ -154,6 +154,7 @@ const smallLayout: fc.Arbitrary<Layout> = fc.record({
   chunkSize: fc.integer({ min: 1, max: 64 }),
   maxChildren: fc.integer({ min: 2, max: 6 }),
   shardThreshold: fc.integer({ min: 0, max: 4000 }),
+  shardStrategy: fc.constantFrom<ShardStrategy>("links-bytes", "block-bytes"),
   wrapWithDirectory: fc.boolean()
 })
 
@@ -277,6 +278,34 @@ describe("folders", () => {
           assert.deepStrictEqual(yield* built(candidates, kuboLayout(setting), 1), expected)
         }
       }
+    })
+  )
+
+  it.effect("unixfs-v1-2025: a folder is sharded exactly past 256 KiB of serialized block", () =>
+    Effect.gen(function* () {
+      // A link of a 200-byte name, a 36-byte CID and a one-byte Tsize serializes to 246 bytes;
+      // with the folder's 4-byte Data field, 1065 entries make 261 994 bytes, at most the
+      // threshold (262 144), and 1066 make 262 240, past it.
+      const layout = profileLayout({ cidVersion: 1, profile: "unixfs-v1-2025" })
+      const roots: Array<string> = []
+      for (const count of [1065, 1066]) {
+        const candidates = Array.from({ length: count }, (_, i) => ({
+          path: `site/${String(i).padStart(200, "n")}`,
+          bytes: pseudoRandomBytes(1 + (i % 3), i)
+        }))
+        const options: ImporterOptions = { profile: "unixfs-v1-2025", fileImportConcurrency: 1 }
+        const expected = yield* Effect.promise(() => imported(candidates, options))
+        const entries = yield* built(candidates, layout, 1)
+        assert.deepStrictEqual(entries, expected)
+        roots.push(entries.at(-1)!.cid)
+      }
+      // Under the links-bytes estimate both would be flat (1066 × 236 < 262 144): the kinds differ.
+      const legacy = { ...layout, shardStrategy: "links-bytes" as const }
+      const flat = Array.from({ length: 1066 }, (_, i) => ({
+        path: `site/${String(i).padStart(200, "n")}`,
+        bytes: pseudoRandomBytes(1 + (i % 3), i)
+      }))
+      assert.notStrictEqual((yield* built(flat, legacy, 1)).at(-1)!.cid, roots[1])
     })
   )
 })

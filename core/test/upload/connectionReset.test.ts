@@ -55,7 +55,10 @@ const MESSAGE =
 const checkError = (error: unknown) => {
   const reset = error as UploadConnectionReset
   assert.strictEqual(reset._tag, "UploadConnectionReset")
-  assert.strictEqual(reset.url, `${url}/api/v0/add?wrap-with-directory=false&cid-version=1`)
+  assert.strictEqual(
+    reset.url,
+    `${url}/api/v0/add?wrap-with-directory=false&cid-version=1&raw-leaves=true&chunker=size-262144&max-file-links=174&trickle=false`
+  )
   assert.match(reset.message, MESSAGE)
   assert.match(reset.code, /^(EPIPE|ECONNRESET|UND_ERR_SOCKET)$/)
 }

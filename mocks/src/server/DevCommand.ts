@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { DevNetwork, DevNetworkOptions } from "./DevNetwork.ts"
+import { Drifts } from "./Drift.ts"
 
 /** Why the network did not start: a value it cannot serve, ports taken (a line each), or a failure. */
 export class DevNetworkError extends Schema.TaggedError<DevNetworkError>()("DevNetworkError", {
@@ -83,6 +84,12 @@ export const devFlags = (defaults: { readonly chain: boolean }) => ({
     Flag.withDescription("The data limit of a new account, in bytes (default 1 GiB)"),
     Flag.optional
   ),
+  drift: Flag.Literals("drift", Drifts).pipe(
+    Flag.withDescription(
+      "Answer unlike the contract on purpose, for `lighthouse-effect doctor` to find: rename-field (usage's dataUsed), status (get_proof 404), x402-v2 (a 402 of x402 version 2); repeatable"
+    ),
+    Flag.atLeast(0)
+  ),
   pageSize: Flag.Int("page-size").pipe(
     Flag.withSchema(Positive),
     Flag.withDescription("Uploads listed per page by /api/user/files_uploaded (default 2000)"),
@@ -111,7 +118,8 @@ const optionsOf = (flags: DevFlags): DevNetworkOptions => ({
     const [address = "", ...key] = entry.split(":")
     return { address, apiKey: key.length === 0 ? undefined : key.join(":") }
   }),
-  gateways: flags.gateway
+  gateways: flags.gateway,
+  drift: flags.drift
 })
 
 const startFailed = (cause: unknown) =>

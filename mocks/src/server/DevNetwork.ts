@@ -22,6 +22,8 @@ import { logRouteErrorsToConsole } from "../http/Guard.ts"
 import type { MockNetwork, MockNetworkOptions } from "../MockNetwork.ts"
 import { devClockPath } from "./DevClock.ts"
 import { DevNetworkError } from "./DevCommand.ts"
+import { docsPath } from "./Docs.ts"
+import type { Drift } from "./Drift.ts"
 import { armGatewayFaults, gatewayFaultText, parseGatewayFaults } from "./GatewayFaults.ts"
 import { DefaultPorts, PortInUse, serveMockNetwork } from "./serve.ts"
 
@@ -40,6 +42,8 @@ export interface DevNetworkOptions {
   readonly seeds: ReadonlyArray<{ readonly address: string; readonly apiKey: string | undefined }>
   /** The text of each `--gateway`, in order. */
   readonly gateways: ReadonlyArray<string>
+  /** `--drift`: answers that depart from the contract on purpose (`Drift.ts`). */
+  readonly drift?: ReadonlyArray<Drift>
 }
 
 /** The network started: what it prints (a banner, or one JSON value), and its stop. */
@@ -282,7 +286,8 @@ const serveNetwork = (command: ServeCommand, options: MockNetworkOptions) =>
     collectGarbage: command.gc,
     ...(command.pageSize === undefined ? {} : { pageSize: command.pageSize }),
     ...(command.dataLimit === undefined ? {} : { defaultDataLimit: command.dataLimit }),
-    gateways: command.gateways.map((_, i) => extraGatewayHost(i))
+    gateways: command.gateways.map((_, i) => extraGatewayHost(i)),
+    ...(command.drift === undefined ? {} : { drift: command.drift })
   })
 
 /** The host the `i`th `--gateway` answers as (a reserved name: it stands for no real host). */
@@ -360,6 +365,10 @@ const readyBanner = (
     ...(served.garbage === undefined ? [] : [`  gc          ${garbageLine(served.garbage)}`]),
     ...seeded.map((account) => `  account     ${account.address}  API key ${account.apiKey}`),
     `  clock       ${urls.api}${devClockPath}  (GET it; POST {"advanceMs": 3600000} or {"freeze": true} to move it)`,
+    `  reference   ${urls.api}${docsPath}  (the API as the contract declares it; lighthouse-effect doctor checks a network against it)`,
+    ...(command.drift === undefined || command.drift.length === 0
+      ? []
+      : [`  drift       ${command.drift.join(", ")}: answers unlike the contract on purpose`]),
     ...started.flatMap((service) => [`  ${service.name}`, ...service.lines.map((line) => `    ${line}`)]),
     "Point a client at it:",
     ...layerSnippet(urls, started).map((line) => `  ${line}`),

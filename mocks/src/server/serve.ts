@@ -7,6 +7,7 @@
  * the very msw handlers used in-process (`getResponse`), and the `Response` is streamed back: the
  * request body streams in and the response body streams out. A `down` fault (a network-error
  * response) destroys the connection. CORS is open so browser pages on other origins can call it.
+ * The API host also serves the contract's reference page at `/docs` (`Docs.ts`).
  * Every host also answers `/__dev/clock`, to move or freeze the network's clock (`DevClock.ts`);
  * the `/__dev/*` routes are not open to other origins and take JSON bodies only.
  */
@@ -28,6 +29,8 @@ import {
   makeDevClock,
   ownOrigins
 } from "./DevClock.ts"
+import { docsPath, makeDocs } from "./Docs.ts"
+import { type Drift, drifted } from "./Drift.ts"
 import { drained, requestBody, sized } from "./RequestBody.ts"
 
 export interface ServeOptions extends MockNetworkOptions {
@@ -44,6 +47,8 @@ export interface ServeOptions extends MockNetworkOptions {
    * `collectGarbage`): what uploads killed half-way left, and deleted files' blocks. @default false
    */
   readonly collectGarbage?: boolean
+  /** Answers that depart from the contract on purpose, for `doctor` to find (`Drift.ts`). @default none */
+  readonly drift?: ReadonlyArray<Drift>
 }
 
 /** The ports `npm run serve` listens on unless told otherwise, one per host. */
@@ -221,6 +226,8 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
   const garbage = options.collectGarbage === true ? await network.collectGarbage() : undefined
   const bind = options.bind ?? "127.0.0.1"
   const handlers = [...network.handlers]
+  const drift = options.drift ?? []
+  const docs = makeDocs()
   const servers: Array<Server> = []
 
   const handle = (base: string) => async (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -235,9 +242,13 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
     })
     try {
       const request = toFetchRequest(incoming, base, abort.signal)
-      const answer = dev
+      const reference = base === network.hosts.api && new URL(request.url).pathname === docsPath
+      const honest = dev
         ? await answerDev(clock, ownOrigins(bind, incoming.socket.localPort ?? 0), request)
-        : ((await getResponse(handlers, request)) ?? Response.json({ error: "Not Found" }, { status: 404 }))
+        : reference
+          ? await docs.answer(request)
+          : ((await getResponse(handlers, request)) ?? Response.json({ error: "Not Found" }, { status: 404 }))
+      const answer = drift.length === 0 || dev ? honest : await drifted(drift, request, honest)
       // Answered before the whole body came (a refusal): read the rest rather than reset under the client.
       const early = request.body !== null && !incoming.complete && answer.type !== "error"
       const response = early ? await sized(answer) : answer
@@ -289,11 +300,13 @@ export const serveMockNetwork = async (options: ServeOptions = {}): Promise<Serv
             })
         )
       )
+      await docs.dispose()
       if (options.network === undefined) network.close()
     }
   }
 }
 
 export { type DevClock, type DevClockState, devClockPath, makeDevClock } from "./DevClock.ts"
+export { type Drift, Drifts } from "./Drift.ts"
 export { armGatewayFaults, gatewayFaultText, parseGatewayFaults } from "./GatewayFaults.ts"
 export { pointProviderSdkAt } from "./providerSdk.ts"

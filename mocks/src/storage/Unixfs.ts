@@ -5,7 +5,9 @@
  * Kubo's defaults are ipfs-unixfs-importer's `unixfs-v0-2015` profile: 256 KiB fixed-size chunks,
  * balanced layout with at most 174 links per node, links-first dag-pb fields and HAMT sharding
  * decided by the links-bytes estimate. `--cid-version=1` keeps that layout and turns raw leaves on
- * (so a file of one chunk is a single `raw` block); `--raw-leaves` can override it.
+ * (so a file of one chunk is a single `raw` block); `--raw-leaves` can override it. A request
+ * that states IPIP-499's `unixfs-v1-2025` layout (1 MiB chunks, 1024 links) is imported with that
+ * profile: raw leaves unless told otherwise, and folders sharded by their block size.
  *
  * Files are imported one at a time (`fileImportConcurrency: 1`) because their bytes come from one
  * multipart stream, in order.
@@ -38,18 +40,25 @@ import type { BlockSink } from "./ContentStore.ts"
 /** The `add` query's settings (the client computes its CIDs with the same ones). */
 export type AddSettings = Verify.AddSettings
 
+/** The profile's chunk size and links per file node. */
+const shapeOf = (settings: AddSettings) => Verify.profileShape[settings.profile ?? "unixfs-v0-2015"]
+
+/** Whether leaves are raw blocks: as the request says, else the profile's default for the CID version. */
+const rawLeavesOf = (settings: AddSettings): boolean =>
+  settings.rawLeaves ?? shapeOf(settings).rawLeavesByDefault(settings.cidVersion)
+
 /**
  * The importer options of kubo's `ipfs add` for the settings. The client lays its DAGs out with a
  * builder of its own; the node keeps the importer, so each checks the other.
  */
 export const importerOptions = (settings: AddSettings): ImporterOptions => ({
-  profile: "unixfs-v0-2015",
+  profile: settings.profile ?? "unixfs-v0-2015",
   cidVersion: settings.cidVersion,
-  rawLeaves: settings.rawLeaves ?? settings.cidVersion === 1,
+  rawLeaves: rawLeavesOf(settings),
   wrapWithDirectory: settings.wrapWithDirectory ?? false,
   // Files arrive one after the other in one request body.
   fileImportConcurrency: 1,
-  // Bounds the leaves in flight (256 KiB each); CIDs do not depend on it.
+  // Bounds the leaves in flight (a chunk each); CIDs do not depend on it.
   blockWriteConcurrency: 8
 })
 
@@ -73,48 +82,46 @@ const rightSizes =
     return { ...built, cid, block }
   }
 
-/** Kubo's balanced layout over {@link rightSizes}' reducer. */
+/** The balanced layout of the profile's width over {@link rightSizes}' reducer. */
 const fileLayout =
   (sink: BlockSink, settings: AddSettings): FileLayout =>
   (source, reduce) =>
-    balanced()(source, rightSizes(sink, settings, reduce))
-
-/** Kubo's chunk size, the `unixfs-v0-2015` profile's. */
-const CHUNK_BYTES = 256 * 1024
+    balanced({ maxChildrenPerNode: shapeOf(settings).maxChildren })(source, rightSizes(sink, settings, reduce))
 
 /**
- * The importer's fixed-size chunks (`CHUNK_BYTES` each, the last shorter; one empty chunk for an
+ * The importer's fixed-size chunks (`chunkBytes` each, the last shorter; one empty chunk for an
  * empty file), each a buffer of its own that every piece of content is copied into as it comes.
  */
-const copyingChunker: Chunker = async function* (source) {
-  let leaf: Uint8Array | undefined
-  let filled = 0
-  let emitted = false
-  for await (const piece of source) {
-    for (let offset = 0; offset < piece.byteLength; ) {
-      leaf ??= new Uint8Array(CHUNK_BYTES)
-      const length = Math.min(CHUNK_BYTES - filled, piece.byteLength - offset)
-      leaf.set(piece.subarray(offset, offset + length), filled)
-      filled += length
-      offset += length
-      if (filled === CHUNK_BYTES) {
-        yield leaf
-        emitted = true
-        leaf = undefined
-        filled = 0
+const copyingChunker = (chunkBytes: number): Chunker =>
+  async function* (source) {
+    let leaf: Uint8Array | undefined
+    let filled = 0
+    let emitted = false
+    for await (const piece of source) {
+      for (let offset = 0; offset < piece.byteLength; ) {
+        leaf ??= new Uint8Array(chunkBytes)
+        const length = Math.min(chunkBytes - filled, piece.byteLength - offset)
+        leaf.set(piece.subarray(offset, offset + length), filled)
+        filled += length
+        offset += length
+        if (filled === chunkBytes) {
+          yield leaf
+          emitted = true
+          leaf = undefined
+          filled = 0
+        }
       }
     }
+    if (leaf !== undefined) {
+      const last = leaf.slice(0, filled)
+      OwnedBytes.freeBytes(leaf)
+      yield last
+    } else if (!emitted) yield new Uint8Array()
   }
-  if (leaf !== undefined) {
-    const last = leaf.slice(0, filled)
-    OwnedBytes.freeBytes(leaf)
-    yield last
-  } else if (!emitted) yield new Uint8Array()
-}
 
 /** A leaf as the importer's buffer importer makes it: its block, CID and, for a dag-pb leaf, UnixFS. */
 const leafBlock = async (leaf: Uint8Array, settings: AddSettings) => {
-  if (settings.rawLeaves ?? settings.cidVersion === 1) {
+  if (rawLeavesOf(settings)) {
     return { block: leaf, cid: CID.createV1(raw.code, await sha256.digest(leaf)), unixfs: undefined }
   }
   const unixfs = new UnixFS({ type: "file", data: leaf })
@@ -165,7 +172,7 @@ export async function* addAll(
   const options = {
     ...importerOptions(settings),
     layout: fileLayout(sink, settings),
-    chunker: copyingChunker,
+    chunker: copyingChunker(shapeOf(settings).chunkSize),
     bufferImporter: freeingBufferImporter(settings)
   }
   for await (const entry of importer(candidates, sink, options)) {

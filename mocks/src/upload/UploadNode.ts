@@ -2,8 +2,10 @@
  * The upload node (`https://upload.lighthouse.storage` by default): kubo's `add` and `dag/import`
  * RPC routes as the provider exposes them.
  *
- * `POST /api/v0/add?wrap-with-directory=&cid-version=&raw-leaves=` reads the multipart body as a
- * stream: every part (any field name; the provider's clients use `file`) is a file whose filename
+ * `POST /api/v0/add?wrap-with-directory=&cid-version=&raw-leaves=&chunker=&max-file-links=` reads
+ * the multipart body as a stream (the layout flags as kubo's RPC takes them: without `chunker` and
+ * `max-file-links`, kubo's defaults `size-262144` and 174; `size-1048576` with 1024 links is
+ * IPIP-499's `unixfs-v1-2025`, any other layout is refused with 400): every part (any field name; the provider's clients use `file`) is a file whose filename
  * is its path, `/` making directories; a part of type `application/x-directory` is an (empty)
  * directory. Bytes go from the request straight into the UnixFS importer, with kubo's settings,
  * so CIDs equal `ipfs add`'s. The answer:
@@ -32,11 +34,16 @@
  *
  * `POST /api/v0/dag/import` takes CAR files (multipart part `file`): blocks are checked against
  * their CIDs and stored; the answer per root is kubo's `{ Root: { Cid: { "/": … }, PinErrorMsg } }`
- * together with the `{ Name, Hash, Size }` the provider's SDK declares (`Size` = CAR bytes).
+ * together with the `{ Name, Hash, Size }` the provider's SDK declares (`Size` = CAR bytes). A CAR
+ * whose dag-pb links reach blocks it does not hold is taken exactly when the node holds them and
+ * all under them (`CarLinks.ts`), else refused with 400; with `partialCars: "refuse"` every linked
+ * block must be in the CAR. `?pin-roots=false` (kubo's flag) takes the blocks without that check.
  */
 import { CarBlockIterator } from "@ipld/car"
 import type { ImportCandidate } from "ipfs-unixfs-importer"
+import { Verify } from "lighthouse-effect"
 import { type HttpHandler, http, RequestHandler } from "msw"
+import type { CID } from "multiformats/cid"
 import type { Account, Accounts } from "../api/Accounts.ts"
 import type { Files } from "../api/Files.ts"
 import type { WalrusBlobs } from "../api/WalrusBlobs.ts"
@@ -48,6 +55,7 @@ import type { StagedWrites } from "../storage/Blocks.ts"
 import { type ContentStore, verifyBlock } from "../storage/ContentStore.ts"
 import { releaseOwnedChunk } from "../storage/Release.ts"
 import { type AddedEntry, type AddSettings, addAll } from "../storage/Unixfs.ts"
+import { carLinks, firstMissing, type PartialCars } from "./CarLinks.ts"
 import { boundaryOf, MultipartError, type Part, readMultipart } from "./Multipart.ts"
 import { mimeTypeOf } from "./mime.ts"
 
@@ -61,6 +69,8 @@ export interface UploadNodeContext {
   readonly walrus?: WalrusBlobs
   /** Who hears of a route that threw; nobody when absent. */
   readonly log?: RouteErrorLog | undefined
+  /** How `dag/import` takes a CAR whose links reach blocks not in it. @default "accept" */
+  readonly partialCars?: PartialCars | undefined
 }
 
 /** Why an upload was refused; mapped to a status by the route. */
@@ -169,11 +179,28 @@ const addSettings = (request: Request): AddSettings => {
     throw new Refusal(400, `${name} must be true or false, got ${value}`)
   }
   const raw = flag(rawLeaves, "raw-leaves")
+  if (flag(query.get("trickle"), "trickle") === true) throw new Refusal(400, "this node imports balanced DAGs only")
   return {
     cidVersion: version === "1" ? 1 : 0,
     ...(raw === undefined ? {} : { rawLeaves: raw }),
-    wrapWithDirectory: flag(query.get("wrap-with-directory"), "wrap-with-directory") ?? false
+    wrapWithDirectory: flag(query.get("wrap-with-directory"), "wrap-with-directory") ?? false,
+    profile: profileOf(query.get("chunker"), query.get("max-file-links"))
   }
+}
+
+/** The IPIP-499 profile whose file layout `chunker` and `max-file-links` state (kubo's defaults when absent). */
+const profileOf = (chunker: string | null, maxFileLinks: string | null): Verify.Profile => {
+  const chunkSize = chunker === null || chunker === "" ? "262144" : /^size-(\d+)$/.exec(chunker)?.[1]
+  if (chunkSize === undefined) throw new Refusal(400, `chunker must be size-<bytes>, got ${chunker}`)
+  const profile = Verify.PROFILES.find((name) => String(Verify.profileShape[name].chunkSize) === chunkSize)
+  const links = maxFileLinks === null || maxFileLinks === "" ? "174" : maxFileLinks
+  if (profile === undefined || String(Verify.profileShape[profile].maxChildren) !== links) {
+    throw new Refusal(
+      400,
+      `chunker=size-${chunkSize} with max-file-links=${links} is no layout of this node: unixfs-v0-2015 (size-262144, 174) or unixfs-v1-2025 (size-1048576, 1024)`
+    )
+  }
+  return profile
 }
 
 // Part path as the importer sees it: no leading slashes, no "." segments. A ".." segment would
@@ -347,6 +374,30 @@ const addEncrypted = async (
   return json(answers.map((answer) => answer.entry))
 }
 
+/** kubo's `pin-roots` (default `true`): whether the roots' DAGs must be whole. */
+const pinRootsOf = (request: Request): boolean => {
+  const value = queryOf(request).get("pin-roots")
+  if (value === null || value === "" || value === "true") return true
+  if (value === "false") return false
+  throw new Refusal(400, `pin-roots must be true or false, got ${value}`)
+}
+
+/** Refuses a CAR whose links reach a block neither in it nor (with `partialCars: "accept"`) whole on the node. */
+const checkWhole = async (context: UploadNodeContext, outside: ReadonlyArray<{ cid: CID; parent: CID }>) => {
+  if (outside.length === 0) return
+  if (context.partialCars === "refuse") {
+    const { cid, parent } = outside[0]!
+    throw new Refusal(400, `partial CARs are not accepted: block ${cid} (linked from ${parent}) is not in the CAR`)
+  }
+  const missing = await firstMissing(context.content, outside)
+  if (missing !== undefined) {
+    throw new Refusal(
+      400,
+      `the CAR's DAG is incomplete: block ${missing.cid} (linked from ${missing.parent}) is neither in the CAR nor on the node`
+    )
+  }
+}
+
 /** `dag/import`: every CAR part's blocks, checked and stored; one answer per root. */
 const dagImport = async (
   context: UploadNodeContext,
@@ -355,11 +406,13 @@ const dagImport = async (
   staging: StagedWrites
 ): Promise<Response> => {
   const meter = quotaMeter(meta.quota)
+  const pinRoots = pinRootsOf(request)
   const answers: Array<{ entry: Record<string, unknown> & AddEntry; bytes: number }> = []
   for await (const part of multipartBody(request)) {
     if (isDirectoryPart(part)) continue
     let carBytes = 0
     let blockBytes = 0
+    const links = carLinks()
     const body = (async function* () {
       for await (const chunk of part.body) {
         carBytes += chunk.byteLength
@@ -377,6 +430,7 @@ const dagImport = async (
       (async function* () {
         for await (const { cid, bytes } of blocks) {
           if (!(await verifyBlock(cid, bytes))) throw new Refusal(400, `block ${cid} does not match its CID`)
+          if (pinRoots) links.add(cid, bytes)
           await staging.put(cid, bytes)
           yield bytes
         }
@@ -389,6 +443,7 @@ const dagImport = async (
     }
     const roots = await blocks.getRoots()
     if (roots.length === 0) throw new Refusal(400, "the CAR has no root")
+    if (pinRoots) await checkWhole(context, links.outside())
     const name = partPath(part)
     for (const root of roots) {
       if (!(await staging.has(root))) throw new Refusal(400, `the CAR does not contain its root block ${root}`)

@@ -66,11 +66,13 @@ export interface ExactAuthorization {
   readonly nonce: Hex
 }
 
-/** The decoded `X-PAYMENT` header. */
+/** The decoded `X-PAYMENT` (version 1) or `PAYMENT-SIGNATURE` (version 2) header. */
 export interface PaymentPayload {
   readonly x402Version: number
   readonly scheme: string
   readonly network: string
+  /** The amount of the requirements a version 2 payment says it accepted. */
+  readonly amount?: string
   readonly payload: { readonly signature: Hex; readonly authorization: ExactAuthorization }
 }
 
@@ -118,7 +120,11 @@ const exactPayload = (payload: unknown): PaymentPayload["payload"] | undefined =
   return wellFormed ? { signature, authorization: a as unknown as ExactAuthorization } : undefined
 }
 
-/** Decodes `X-PAYMENT` (base64 of JSON); `invalid_payload` when it is not one. */
+/**
+ * Decodes `X-PAYMENT` or `PAYMENT-SIGNATURE` (base64 of JSON); `invalid_payload` when it is not
+ * one. Version 1 names the scheme and network at the top; version 2 in `accepted`, the
+ * requirements it repeats (whose `amount` is kept to be compared with the route's).
+ */
 export const decodePaymentHeader = (header: string): PaymentPayload | "invalid_payload" => {
   try {
     const decoded = JSON.parse(new TextDecoder().decode(base64.baseDecode(header.replace(/=+$/, "")))) as Record<
@@ -126,20 +132,29 @@ export const decodePaymentHeader = (header: string): PaymentPayload | "invalid_p
       unknown
     >
     const payload = exactPayload(decoded.payload)
-    if (typeof decoded.x402Version !== "number" || typeof decoded.scheme !== "string") return "invalid_payload"
-    if (typeof decoded.network !== "string" || payload === undefined) return "invalid_payload"
-    return { x402Version: decoded.x402Version, scheme: decoded.scheme, network: decoded.network, payload }
+    const named = (decoded.x402Version === 2 ? (decoded.accepted ?? {}) : decoded) as Record<string, unknown>
+    if (typeof decoded.x402Version !== "number" || typeof named.scheme !== "string") return "invalid_payload"
+    if (typeof named.network !== "string" || payload === undefined) return "invalid_payload"
+    const accepted = decoded.x402Version === 2 && typeof named.amount === "string" ? { amount: named.amount } : {}
+    return { x402Version: decoded.x402Version, scheme: named.scheme, network: named.network, payload, ...accepted }
   } catch {
     return "invalid_payload"
   }
 }
 
 /** The checks that need no chain: version, scheme, network, recipient, amount. */
-const checkTerms = (requirements: PaymentRequirements, payment: PaymentPayload): PaymentRefusal | undefined => {
+const checkTerms = (
+  requirements: PaymentRequirements,
+  payment: PaymentPayload,
+  version: number
+): PaymentRefusal | undefined => {
   const { authorization } = payment.payload
-  if (payment.x402Version !== 1) return "invalid_x402_version"
+  if (payment.x402Version !== version) return "invalid_x402_version"
   if (payment.scheme !== requirements.scheme) return "invalid_scheme"
   if (payment.network !== requirements.network) return "invalid_network"
+  // Version 2 repeats the requirements it accepted: accepting another price is no payment of this one.
+  if (payment.amount !== undefined && payment.amount !== requirements.maxAmountRequired)
+    return "invalid_exact_evm_payload_authorization_value"
   if (getAddress(authorization.to) !== getAddress(requirements.payTo))
     return "invalid_exact_evm_payload_recipient_mismatch"
   if (BigInt(authorization.value) < BigInt(requirements.maxAmountRequired))
@@ -147,13 +162,17 @@ const checkTerms = (requirements: PaymentRequirements, payment: PaymentPayload):
   return undefined
 }
 
-/** Verifies `payment` against `requirements` and the chain; the refusal, or `undefined` when it may settle. */
+/**
+ * Verifies `payment` against `requirements` and the chain; the refusal, or `undefined` when it may
+ * settle. `version` is the x402 version the route speaks (1 unless said).
+ */
 export const verifyPayment = async (
   options: FacilitatorOptions,
   requirements: PaymentRequirements,
-  payment: PaymentPayload
+  payment: PaymentPayload,
+  version = 1
 ): Promise<PaymentRefusal | undefined> => {
-  const terms = checkTerms(requirements, payment)
+  const terms = checkTerms(requirements, payment, version)
   if (terms !== undefined) return terms
   const { authorization, signature } = payment.payload
   const now = (await options.publicClient.getBlock()).timestamp
@@ -218,3 +237,12 @@ export const settlePayment = async (
     return "settlement_failed"
   }
 }
+
+/**
+ * Whether the client of `request` is gone (its connection closed before the answer: the served
+ * network aborts the request's signal then). A payment is not settled for it: nobody would learn
+ * of the settlement. Over HTTP/1.1 a body longer than its `Content-Length` ends so: the server
+ * reads the declared bytes as the body and the surplus as a next request, which its parser
+ * refuses with `400` and a closed connection.
+ */
+export const clientGone = (request: Request): boolean => request.signal.aborted

@@ -40,7 +40,9 @@ import type { ContentStore } from "../storage/ContentStore.ts"
 import { releaseOwnedChunk } from "../storage/Release.ts"
 import { addAll } from "../storage/Unixfs.ts"
 import { boundaryOf, MultipartError, readMultipart } from "../upload/Multipart.ts"
+import { currentX402Handlers } from "./CurrentRoutes.ts"
 import {
+  clientGone,
   decodePaymentHeader,
   type FacilitatorOptions,
   type PaymentPayload,
@@ -48,6 +50,7 @@ import {
   settlePayment,
   verifyPayment
 } from "./Facilitator.ts"
+import { type Expiries, renewalHandlers } from "./Renewal.ts"
 
 /** What the network asks x402 uploads to be paid with. */
 export interface X402Options extends FacilitatorOptions {
@@ -70,6 +73,8 @@ export interface X402RouteContext {
   readonly faults: Faults
   readonly x402: X402Options
   readonly log?: RouteErrorLog | undefined
+  /** The network's clock (ms): when a year of storage starts. */
+  readonly clock: () => number
 }
 
 const MiB = 1024 * 1024
@@ -231,10 +236,17 @@ const upload = async (context: X402RouteContext, request: Request, staging: Stag
   // Again once the body is in: the window may have closed or the funds moved meanwhile.
   const refusal = await verifyPayment(context.x402, requirements, payment)
   if (refusal !== undefined) return paymentRequired(refusal, requirements)
+  if (clientGone(request)) throw new Refusal(400, "The connection closed before the upload was answered")
   return store(context, staging, requirements, payment, file)
 }
 
-export const x402Handlers = (context: X402RouteContext): Array<HttpHandler> => [
+/**
+ * The documented route (version 1), the provider's current routes (`CurrentRoutes.ts`, version 2)
+ * and its Walrus renewal (`Renewal.ts`), which share the uploads' expiries.
+ */
+export const x402Handlers = (context: X402RouteContext, expiries: Expiries = new Map()): Array<HttpHandler> => [
+  ...currentX402Handlers(context, expiries),
+  ...renewalHandlers(context, expiries),
   http.post(
     `${context.host}/api/x402/upload`,
     context.faults.wrap(

@@ -1,5 +1,5 @@
 /**
- * The README's `@helia/verified-fetch` setup, run as the README writes it, against the served
+ * The `@helia/verified-fetch` setup of docs/local-network.md, run as written there, against the served
  * network over real sockets: `createVerifiedFetch` with the gateway as its only gateway and router
  * finds the gateway through `GET /routing/v1/providers/{cid}` and fetches verified bytes at once
  * (when the gateway answered that route 404 the same call waited 30 s and failed). Also what that
@@ -35,13 +35,13 @@ beforeAll(async () => {
 })
 afterAll(() => served?.close())
 
-/** The README's ```js block that sets verified-fetch up, its import lines left out. */
+/** The ```js block of docs/local-network.md that sets verified-fetch up, its import lines left out. */
 const readmeSetup = async (): Promise<string> => {
-  const readme = await readFile(new URL("../../../README.md", import.meta.url), "utf8")
+  const readme = await readFile(new URL("../../../docs/local-network.md", import.meta.url), "utf8")
   const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)]
     .map((match) => match[1]!)
     .find((code) => code.includes('from "@helia/verified-fetch"'))
-  if (block === undefined) throw new Error("the README has no ```js block using @helia/verified-fetch")
+  if (block === undefined) throw new Error("docs/local-network.md has no ```js block using @helia/verified-fetch")
   return block
     .split("\n")
     .filter((line) => !line.startsWith("import "))
@@ -50,7 +50,7 @@ const readmeSetup = async (): Promise<string> => {
 
 type Setup = (create: typeof createVerifiedFetch) => Promise<{ verifiedFetch: VerifiedFetch; bytes: ArrayBuffer }>
 
-describe("the README's verified-fetch setup", () => {
+describe("the verified-fetch setup of docs/local-network.md", () => {
   it("fetches verified bytes from the served gateway, found through its providers route", {
     timeout: 20_000
   }, async () => {

@@ -74,14 +74,15 @@ export const bundleWithVite = async (entry: string, outDir: string): Promise<str
   return join(outDir, "worker.js")
 }
 
-/** The heading of the README section whose first ```ts block is the Cloudflare Worker example. */
-export const readmeWorkerHeading = "### A Cloudflare Worker"
+/** The heading of the section of docs/runtimes.md whose first ```ts block is the Cloudflare Worker example. */
+export const readmeWorkerHeading = "## A Cloudflare Worker"
 
-/** The README's Cloudflare Worker example, as an entry. */
+/** The Cloudflare Worker example of docs/runtimes.md, as an entry. */
 export const readmeWorker = async (): Promise<Entry> => {
-  const readme = await readFile(join(root, "README.md"), "utf8")
+  const readme = await readFile(join(root, "docs/runtimes.md"), "utf8")
   const section = readme.indexOf(`\n${readmeWorkerHeading}\n`)
   const block = section < 0 ? null : /\n```ts\n([\s\S]*?)\n```\n/.exec(readme.slice(section))
-  if (block === null) throw new Error(`README.md has no \`${readmeWorkerHeading}\` section with a \`\`\`ts block`)
-  return { contents: block[1]!, name: "README.md (Cloudflare Worker)" }
+  if (block === null)
+    throw new Error(`docs/runtimes.md has no \`${readmeWorkerHeading}\` section with a \`\`\`ts block`)
+  return { contents: block[1]!, name: "docs/runtimes.md (Cloudflare Worker)" }
 }

@@ -1,12 +1,12 @@
 /**
- * The README's Cloudflare Worker example, served by workerd, called as its README section says:
+ * The Cloudflare Worker example of docs/runtimes.md, served by workerd, called as its section says:
  * `PUT /<name>` stores the body and answers its CID, `GET /<cid>` answers the verified bytes, and
  * a bad CID is answered with the library's typed error.
  */
 
 class ExampleFailed extends Error {
   constructor(detail: string) {
-    super(`the README's worker: ${detail}`)
+    super(`the worker of docs/runtimes.md: ${detail}`)
     this.name = "ExampleFailed"
   }
 }

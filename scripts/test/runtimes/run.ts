@@ -5,7 +5,7 @@
  * compatibility running the scenario bundled as wrangler bundles a worker (esbuild, browser
  * platform, conditions workerd/worker/browser) and as Vite bundles it; the esbuild bundle also
  * runs in a headless Chromium page (a cross-origin caller: every request passes CORS). The
- * README's Cloudflare Worker example is bundled and served by workerd too, and called over HTTP.
+ * Cloudflare Worker example of docs/runtimes.md is bundled and served by workerd too, and called over HTTP.
  *
  * Quiet when it passes (one line); on a failure it prints what the failing runtime printed and
  * exits 1.
@@ -188,7 +188,7 @@ const main = async () => {
         `runtimes: the scenario passed on Node ${process.versions.node}, ${agents.join(", ")} and workerd ` +
           `${await workerdVersion()} without Node compatibility (esbuild and Vite bundles) and Chromium ` +
           `${browser.version}; ` +
-          `the README's worker answered in workerd (${seconds} s)`
+          `the worker of docs/runtimes.md answered in workerd (${seconds} s)`
       )
     } finally {
       await settleWithin(browser.close(), "closing Chromium")

@@ -1,0 +1,333 @@
+/**
+ * `toDirectory`: a UnixFS folder's whole tree into a directory, from one trustless CAR of its DAG
+ * (`GET /ipfs/{cid}?format=car&dag-scope=all`, depth-first, every block checked as it streams:
+ * `TreeWalk.ts`), each file written as its blocks arrive. Nothing is collected: memory does not
+ * grow with the tree, but for the report's lists.
+ *
+ * Only what the DAG says lands, and only inside the directory: an entry `TreeWalk.ts` refuses,
+ * a path too long for the platform, or a folder whose place on disk holds something else (a
+ * link is never followed) is skipped and reported. Each file is written beside its place
+ * (`.<random>.partial`, opened `wx`) and renamed once its last block has checked; a failure
+ * removes it, so only whole, verified files are ever left. An existing file is kept when its bytes
+ * are the DAG's (a resumed download rewrites nothing), replaced only with `force`, else skipped
+ * and reported.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type * as FileSystem from "effect/FileSystem"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type { PlatformError } from "effect/PlatformError"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import type { CID } from "multiformats/cid"
+import { NetworkError } from "../Errors.ts"
+import { NotADirectoryTarget } from "../errors/Transfer.ts"
+import { UnverifiableGateway } from "../errors/Verification.ts"
+import { urlOf } from "../internal/Hosts.ts"
+import { walkCar } from "../verify/Car.ts"
+import type { Pieces } from "../verify/Pieces.ts"
+import { CAR_ACCEPT } from "../verify/Trustless.ts"
+import type { DownloadDeps } from "./Content.ts"
+import { planFor } from "./Content.ts"
+import type { ListOptions, ToDirectoryOptions, TreeEntry, TreeReport } from "./Models.ts"
+import type { Lane } from "./Open.ts"
+import { lockTarget } from "./TargetLock.ts"
+import { type Refusal, type TreeEvent, walkTree } from "./TreeWalk.ts"
+
+/** The longest path the platform opens (`PATH_MAX` on Linux, `MAX_PATH` on Windows). */
+const MAX_PATH = process.platform === "win32" ? 260 : process.platform === "darwin" ? 1024 : 4096
+
+const randomSuffix = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("")
+
+const separator = process.platform === "win32" ? "\\" : "/"
+
+/** A file being written: beside its place, or compared with the file already there. */
+interface Writing {
+  readonly relative: string
+  readonly place: string
+  readonly scope: Scope.Closeable
+  /** The temporary file written, once there is one. */
+  temporary: { readonly path: string; readonly file: FileSystem.File } | undefined
+  /** The file already at `place`, while its bytes are the DAG's so far. */
+  existing: FileSystem.File | undefined
+  position: number
+}
+
+/** The state of one `toDirectory`: where it writes, what it has done, the file in hand. */
+interface TreeState {
+  readonly fs: FileSystem.FileSystem
+  readonly dir: string
+  readonly force: boolean
+  readonly onProgress: ToDirectoryOptions["onProgress"]
+  readonly written: Array<string>
+  readonly kept: Array<string>
+  readonly skipped: Array<{ readonly path: string; readonly reason: Refusal }>
+  /** Folders skipped: nothing under them is written. */
+  readonly skippedFolders: Set<string>
+  bytes: number
+  files: number
+  current: Writing | undefined
+}
+
+const relativeOf = (path: ReadonlyArray<string>) => path.join("/")
+const placeOf = (state: TreeState, path: ReadonlyArray<string>) => [state.dir, ...path].join(separator)
+
+/** Whether something above `path` was skipped. */
+const underSkipped = (state: TreeState, path: ReadonlyArray<string>) => {
+  for (let depth = 1; depth < path.length; depth++) {
+    if (state.skippedFolders.has(relativeOf(path.slice(0, depth)))) return true
+  }
+  return false
+}
+
+const skip = (state: TreeState, path: ReadonlyArray<string>, reason: Refusal) => {
+  state.skipped.push({ path: relativeOf(path), reason })
+}
+
+/** What is at `place`, not following a link; `undefined` when nothing is. */
+const lookAt = (fs: FileSystem.FileSystem, place: string) =>
+  fs.lstat(place).pipe(
+    Effect.catchIf(
+      (error) => error.reason._tag === "NotFound",
+      () => Effect.succeed(undefined)
+    )
+  )
+
+const progress = (state: TreeState) => state.onProgress?.({ bytes: state.bytes, files: state.files })
+
+/** A folder of the tree: made inside the directory, or skipped when something else is at its place. */
+const enterFolder = Effect.fnUntraced(function* (state: TreeState, path: ReadonlyArray<string>) {
+  if (path.length === 0 || underSkipped(state, path)) return
+  const place = placeOf(state, path)
+  const refusal: Refusal | undefined = place.length > MAX_PATH ? "path-too-long" : undefined
+  const found = refusal === undefined ? yield* lookAt(state.fs, place) : undefined
+  if (refusal === undefined && found === undefined) return yield* state.fs.makeDirectory(place)
+  if (found?.type === "Directory") return
+  state.skippedFolders.add(relativeOf(path))
+  skip(state, path, refusal ?? "not-a-directory")
+})
+
+/** A temporary file beside `place`, opened `wx` (never through something already at its name). */
+const openTemporary = (state: TreeState, writing: Writing) =>
+  Effect.gen(function* () {
+    const folder = writing.place.slice(0, writing.place.lastIndexOf(separator))
+    const path = `${folder}${separator}.${randomSuffix()}.partial`
+    const file = yield* state.fs.open(path, { flag: "wx" }).pipe(Scope.provide(writing.scope))
+    writing.temporary = { path, file }
+    return file
+  })
+
+/** A file of the tree starting: compared with the file at its place, written beside it, or skipped. */
+const startFile = Effect.fnUntraced(function* (state: TreeState, path: ReadonlyArray<string>, size: number) {
+  if (underSkipped(state, path)) return
+  const place = placeOf(state, path)
+  if (place.length > MAX_PATH) return skip(state, path, "path-too-long")
+  const found = yield* lookAt(state.fs, place)
+  if (found !== undefined && (found.type !== "File" || (Number(found.size) !== size && !state.force))) {
+    return skip(state, path, "exists")
+  }
+  const writing: Writing = {
+    relative: relativeOf(path),
+    place,
+    scope: yield* Scope.make(),
+    temporary: undefined,
+    existing: undefined,
+    position: 0
+  }
+  state.current = writing
+  if (found !== undefined && Number(found.size) === size) {
+    writing.existing = yield* state.fs.open(place, { flag: "r" }).pipe(Scope.provide(writing.scope))
+  } else yield* openTemporary(state, writing)
+})
+
+/** The bytes the file at its place holds at `position`, `length` of them. */
+const readExisting = (file: FileSystem.File, position: number, length: number) =>
+  Effect.map(file.readAlloc(length, { position: BigInt(position) }), (read) =>
+    read._tag === "None" ? new Uint8Array() : read.value
+  )
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.byteLength === b.byteLength && a.every((byte, i) => byte === b[i])
+
+/** The file at its place differs from the DAG at `writing.position`: replaced (its matching prefix copied) with `force`, else skipped. */
+const diverge = Effect.fnUntraced(function* (state: TreeState, writing: Writing) {
+  const existing = writing.existing!
+  writing.existing = undefined
+  if (!state.force) {
+    skip(state, writing.relative.split("/"), "exists")
+    state.current = undefined
+    return yield* Scope.close(writing.scope, Exit.void)
+  }
+  const file = yield* openTemporary(state, writing)
+  if (writing.position > 0) yield* file.writeAll(yield* readExisting(existing, 0, writing.position))
+})
+
+/** Verified bytes of the file in hand: compared with the file at its place, or written beside it. */
+const writeBytes = Effect.fnUntraced(function* (state: TreeState, pieces: Pieces) {
+  const writing = state.current
+  if (writing === undefined) return
+  for (const piece of pieces) {
+    if (writing.existing !== undefined) {
+      const there = yield* readExisting(writing.existing, writing.position, piece.byteLength)
+      if (!sameBytes(there, piece)) yield* diverge(state, writing)
+    }
+    if (state.current !== writing) return
+    if (writing.temporary !== undefined) yield* writing.temporary.file.writeAll(piece)
+    writing.position += piece.byteLength
+    state.bytes += piece.byteLength
+  }
+  progress(state)
+})
+
+/** The file in hand is whole and every block of it checked: renamed into its place, or kept as it was. */
+const endFile = Effect.fnUntraced(function* (state: TreeState) {
+  const writing = state.current
+  if (writing === undefined) return
+  state.current = undefined
+  yield* Scope.close(writing.scope, Exit.void)
+  if (writing.temporary === undefined) state.kept.push(writing.relative)
+  else {
+    yield* state.fs.rename(writing.temporary.path, writing.place)
+    state.written.push(writing.relative)
+  }
+  state.files += 1
+  progress(state)
+})
+
+const onEvent = (state: TreeState, event: TreeEvent): Effect.Effect<void, PlatformError> => {
+  switch (event._tag) {
+    case "Folder":
+      return enterFolder(state, event.path)
+    case "FileStart":
+      return startFile(state, event.path, event.size)
+    case "Bytes":
+      return writeBytes(state, event.pieces)
+    case "FileEnd":
+      return endFile(state)
+    case "Refused":
+      return Effect.sync(() => {
+        if (!underSkipped(state, event.path)) skip(state, event.path, event.reason)
+      })
+  }
+}
+
+/** A failed download leaves no file unverified: the one in hand is closed and its temporary file removed. */
+const abandon = (state: TreeState) =>
+  Effect.suspend(() => {
+    const writing = state.current
+    state.current = undefined
+    if (writing === undefined) return Effect.void
+    return Effect.andThen(
+      Scope.close(writing.scope, Exit.void),
+      writing.temporary === undefined ? Effect.void : Effect.ignore(state.fs.remove(writing.temporary.path))
+    )
+  })
+
+/** The lane's CAR of the whole DAG under `root`, once it has answered with one. */
+const openTree = (lane: Lane, root: CID, path: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const inside = path.map((segment) => `/${encodeURIComponent(segment)}`).join("")
+    const request = HttpClientRequest.get(`/ipfs/${root}${inside}`, {
+      urlParams: { format: "car", "dag-scope": "all" }
+    }).pipe(HttpClientRequest.setHeader("Accept", CAR_ACCEPT))
+    const response = yield* lane.client.execute(request)
+    const url = urlOf(response.request)
+    const type = (response.headers["content-type"] ?? "").toLowerCase().split(";")[0]!.trim()
+    if (type !== "application/vnd.ipld.car") {
+      return yield* new UnverifiableGateway({ url, answer: type === "" ? "no content type" : type, format: "car" })
+    }
+    return response.stream.pipe(Stream.mapError((cause) => new NetworkError({ method: "GET", url, cause })))
+  })
+
+/** The directory to write into: made when absent; `NotADirectoryTarget` when something else is there. */
+const prepareDirectory = Effect.fnUntraced(function* (fs: FileSystem.FileSystem, dir: string) {
+  const found = yield* lookAt(fs, dir)
+  if (found === undefined) return yield* fs.makeDirectory(dir, { recursive: true })
+  const target = found.type === "SymbolicLink" ? yield* fs.stat(dir) : found
+  if (target.type !== "Directory") return yield* new NotADirectoryTarget({ path: dir, found: found.type })
+})
+
+/**
+ * The folder at `cid` into the directory `dir`, holding `<dir>.lock` meanwhile; the report of what
+ * was written, kept and skipped. Fails at the first block that does not check out, with only
+ * whole, verified files left in `dir`.
+ */
+export const toDirectory = Effect.fn("Download.toDirectory")(function* (
+  deps: DownloadDeps,
+  cid: string,
+  dir: string,
+  options?: ToDirectoryOptions
+) {
+  const plan = yield* planFor(deps, cid, "toDirectory", { gateway: options?.gateway, path: options?.path })
+  const { fs } = deps
+  yield* prepareDirectory(fs, dir)
+  yield* lockTarget(fs, dir)
+  const root = plan.target.root
+  const state: TreeState = {
+    fs,
+    dir,
+    force: options?.force === true,
+    onProgress: options?.onProgress,
+    written: [],
+    kept: [],
+    skipped: [],
+    skippedFolders: new Set(),
+    bytes: 0,
+    files: 0,
+    current: undefined
+  }
+  const inside = plan.target.path ?? []
+  const car = yield* openTree(plan.lanes[0]!, root, inside)
+  yield* walkCar(car, root, (source) => walkTree(source, root, inside)).pipe(
+    Stream.runForEach((event) => onEvent(state, event)),
+    Effect.onError(() => abandon(state))
+  )
+  const report: TreeReport = {
+    cid,
+    bytes: state.bytes,
+    files: state.files,
+    written: state.written,
+    kept: state.kept,
+    skipped: state.skipped
+  }
+  return report
+}, Effect.scoped)
+
+/** The entry of a folder's listing: its path, what it is, a file's size; why it is refused, for one that is. */
+export const entryOf = (event: TreeEvent): TreeEntry | undefined => {
+  const path = relativeOf(event._tag === "Bytes" ? [] : event.path)
+  switch (event._tag) {
+    case "Folder":
+      return event.path.length === 0 ? undefined : { path, type: "folder", cid: event.cid.toString() }
+    case "FileStart":
+      return { path, type: "file", cid: event.cid.toString(), size: event.size }
+    case "Refused":
+      return { path, type: "refused", reason: event.reason }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The entries of the folder at `cid`, its whole tree (`recursive`) or its own entries, from the
+ * same verified CAR as `toDirectory` (every block checked, the files' bytes too: a listing is
+ * verified like a download).
+ */
+export const list = Effect.fn("Download.list")(function* (deps: DownloadDeps, cid: string, options?: ListOptions) {
+  const plan = yield* planFor(deps, cid, "list", { gateway: options?.gateway, path: options?.path })
+  const root = plan.target.root
+  const inside = plan.target.path ?? []
+  const car = yield* openTree(plan.lanes[0]!, root, inside)
+  const entries: Array<TreeEntry> = []
+  yield* walkCar(car, root, (source) => walkTree(source, root, inside)).pipe(
+    Stream.runForEach((event) =>
+      Effect.sync(() => {
+        const entry = entryOf(event)
+        if (entry !== undefined && (options?.recursive === true || !entry.path.includes("/"))) entries.push(entry)
+      })
+    )
+  )
+  return entries
+})
