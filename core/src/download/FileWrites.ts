@@ -8,6 +8,13 @@
  * least as large as the buffer, arriving when it is empty, is written as it is. A piece the
  * response owned (`OwnedBytes`) is freed once copied or written: the file is its last reader.
  *
+ * Writes are 256 KiB, not larger: Linux backs a write into the page cache with folios as large as
+ * the write and its file offset allow (1 MiB writes at 1 MiB offsets take 1 MiB folios), and
+ * folios that large come out of the kernel's large free blocks, which a VM that hands free memory
+ * back to its host (free page reporting) must fault in again on the copy. On such a VM a loop of
+ * 1 MiB writes cost 7–15× the system time of 256 KiB writes for the same bytes (BENCHMARKS.md,
+ * "Against the wire: where the time goes"); elsewhere the two sizes cost alike.
+ *
  * @internal
  */
 import * as Effect from "effect/Effect"
@@ -17,7 +24,7 @@ import * as Stream from "effect/Stream"
 import { DownstreamCopies, releaseOwned } from "../internal/OwnedBytes.ts"
 
 /** Bytes gathered before a write. */
-export const WRITE_BYTES = 1024 * 1024
+export const WRITE_BYTES = 256 * 1024
 
 /** A buffer filled by `add` and written out whole by `flush`, reused after every write. */
 const gatherer = (file: FileSystem.File, size: number) => {
