@@ -9,6 +9,7 @@ import { delegation } from "./DelegationFlow.ts"
 import { encryption } from "./EncryptionFlow.ts"
 import { files } from "./FilesFlow.ts"
 import type { Flow } from "./Flow.ts"
+import { folder } from "./FolderFlow.ts"
 import { ipns } from "./IpnsFlow.ts"
 import { listing } from "./ListingFlow.ts"
 import { payment } from "./PaymentFlow.ts"
@@ -26,6 +27,7 @@ export const flows: ReadonlyArray<Flow> = [
   payment,
   upload,
   sources,
+  folder,
   encryption,
   access,
   delegation,

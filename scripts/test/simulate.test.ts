@@ -46,6 +46,12 @@ const expected = [
   "download.bytes",
   "download.sources.split",
   "download.sources.fallback",
+  "upload.folder.backup",
+  "download.list",
+  "download.toDirectory",
+  "upload.sync",
+  "upload.sync.changed",
+  "download.toDirectory.snapshots",
   "auth.token",
   "upload.encryptedFiles",
   "download.decrypt",
@@ -116,6 +122,7 @@ describe("the simulation", () => {
         "payment",
         "upload",
         "sources",
+        "folder",
         "encryption",
         "access",
         "delegation",
@@ -140,6 +147,9 @@ describe("the simulation", () => {
       "all 4 identical to what was sent: hello.txt, site/img/logo.bin, samples.bin, bundle.car/data.bin"
     )
     for (const step of report.flows.flatMap((flow) => flow.steps)) expect(step.detail).not.toMatch(/\$[A-Za-z_]/)
+
+    // The second sync sends the changed file alone (both snapshots restoring is its own step).
+    expect(stepOf(report, "upload.sync.changed")?.detail).toMatch(/\(partial\): sent docs\/plan\.md, \d+ B of /)
 
     // The stranger meets the library's typed refusal; the sequential policy pays its pauses.
     expect(stepOf(report, "keyShards.refused.stranger")?.detail).toContain("AccessDenied")
