@@ -108,9 +108,24 @@ const enterFolder = Effect.fnUntraced(function* (state: TreeState, path: Readonl
   const refusal: Refusal | undefined = place.length > MAX_PATH ? "path-too-long" : undefined
   const found = refusal === undefined ? yield* lookAt(state.fs, place) : undefined
   if (refusal === undefined && found === undefined) return yield* state.fs.makeDirectory(place)
-  if (found?.type === "Directory") return
+  if (found?.type === "Directory") return yield* removeLeftovers(state.fs, place)
   state.skippedFolders.add(relativeOf(path))
   skip(state, path, refusal ?? "not-a-directory")
+})
+
+/** The name {@link openTemporary} gives a file being written. */
+const TEMPORARY = /^\.[0-9a-f]{12}\.partial$/
+
+/**
+ * The temporary files a killed download left in `folder` (its cleanup never ran), removed: with
+ * the directory's lock held, no other download is writing them.
+ */
+const removeLeftovers = Effect.fnUntraced(function* (fs: FileSystem.FileSystem, folder: string) {
+  for (const name of yield* fs.readDirectory(folder)) {
+    if (!TEMPORARY.test(name)) continue
+    const found = yield* lookAt(fs, `${folder}${separator}${name}`)
+    if (found?.type === "File") yield* fs.remove(`${folder}${separator}${name}`)
+  }
 })
 
 /** A temporary file beside `place`, opened `wx` (never through something already at its name). */
@@ -267,6 +282,7 @@ export const toDirectory = Effect.fn("Download.toDirectory")(function* (
   const { fs } = deps
   yield* prepareDirectory(fs, dir)
   yield* lockTarget(fs, dir)
+  yield* removeLeftovers(fs, dir)
   const root = plan.target.root
   const state: TreeState = {
     fs,
