@@ -30,7 +30,7 @@ const files: ReadonlyArray<{ readonly path: string; readonly content: Uint8Array
     content: new Uint8Array(300 * 1024).map((_, i) => (i * (n + 3) + (i >> 10)) & 0xff)
   })
 )
-/** Answers stop after the blocks of this many files (in the CAR's order) and hold until the kill. */
+/** Answers stop after the blocks of this many files (in the CAR's order), and half the next, and hold until the kill. */
 const filesBeforeHold = 3
 
 let executable: Executable
@@ -75,7 +75,8 @@ const startGateway = async () => {
     if (entry.path === "") folder = entry.cid
   }
   const order = [...dagOrder(folder)]
-  const holdAfter = blocksThroughFiles(order, filesBeforeHold)
+  // And after the next file's node and first leaf: that file is half written when the process dies.
+  const holdAfter = blocksThroughFiles(order, filesBeforeHold) + 2
   const held = new Promise<void>((resolve) => {
     release = resolve
   })
@@ -137,9 +138,9 @@ describe("a killed folder download", () => {
     })
     const killed = new Promise<NodeJS.Signals | null>((resolve) => first.once("close", (_, signal) => resolve(signal)))
     const complete = files.slice(0, filesBeforeHold).map((file) => file.path)
-    await waitFor(`${complete.join(", ")} on disk`, async () => {
+    await waitFor(`${complete.join(", ")} and a file being written on disk`, async () => {
       const present = await entriesUnder(out).catch((): ReadonlyArray<string> => [])
-      return complete.every((path) => present.includes(path))
+      return complete.every((path) => present.includes(path)) && present.some((path) => path.endsWith(".partial"))
     })
     first.kill("SIGKILL")
     expect(await killed).toBe("SIGKILL")
