@@ -158,6 +158,48 @@ const folderInto = (given: string, output: Option.Option<string>, force: boolean
     ])
   })
 
+/**
+ * The bytes an interrupted download into `target` left for a re-run: `<target>.partial`, which the
+ * library keeps with `--resume` (every byte in it verified); without `--resume` nothing is kept.
+ */
+const keptBytes = (fs: FileSystem.FileSystem, target: string) =>
+  fs.stat(`${target}.partial`).pipe(
+    Effect.map((info) => (info.type === "File" ? Number(info.size) : 0)),
+    Effect.orElseSucceed(() => 0)
+  )
+
+/**
+ * What an interrupted download into a file says (exit 130 follows): the bytes on disk and how to
+ * go on from them, as one JSON value with `--json`, else one line on stderr.
+ */
+const reportInterrupted = (interrupted: {
+  readonly cid: string
+  readonly target: string
+  readonly resume: boolean
+  readonly kept: Effect.Effect<number>
+}) =>
+  Effect.gen(function* () {
+    const bytesOnDisk = yield* interrupted.kept
+    const partial = bytesOnDisk > 0 ? `${interrupted.target}.partial` : null
+    const resumeWith = `lighthouse-effect download ${interrupted.cid} -o ${interrupted.target} --resume`
+    const value = {
+      cid: interrupted.cid,
+      output: interrupted.target,
+      interrupted: true,
+      bytesOnDisk,
+      partial,
+      resumeWith
+    }
+    if (yield* Output.Json) return yield* Output.stdout(Output.toJson(value))
+    yield* Output.stderr(
+      Output.printable(
+        partial === null
+          ? `Interrupted: nothing kept${interrupted.resume ? "" : " (only --resume keeps a partial download)"}; run \`${resumeWith}\` to start again and keep what arrives`
+          : `Interrupted: ${bytesOnDisk} bytes verified in ${partial}; run \`${resumeWith}\` to go on`
+      )
+    )
+  })
+
 export const download = Command.make(
   "download",
   {
@@ -191,6 +233,7 @@ export const download = Command.make(
       const download = yield* Download.Download
       const fs = yield* FileSystem.FileSystem
       const options = { ...(yield* decryption(decrypt)), ...verificationOf(unverified), resume, path }
+      const kept = keptBytes(fs, target)
       // The library's toFile reports no progress: only the final event, with the file's size.
       const written = yield* Progress.around(
         () =>
@@ -198,8 +241,11 @@ export const download = Command.make(
             const verification = yield* download.toFile(cid, target, options)
             return { verification, bytes: Number((yield* fs.stat(target)).size) }
           }),
-        { bytesOf: (written) => written.bytes }
-      ).pipe(Effect.catchIf(isFolder, () => Effect.void))
+        { bytesOf: (written) => written.bytes, bytesKept: kept }
+      ).pipe(
+        Effect.catchIf(isFolder, () => Effect.void),
+        Effect.onInterrupt(() => reportInterrupted({ cid: given, target, resume, kept }))
+      )
       if (written === undefined) return yield* folderInto(given, output, force)
       yield* Output.result({ cid: given, output: target, ...written }, [target])
     })
