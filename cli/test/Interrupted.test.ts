@@ -1,12 +1,14 @@
 /**
  * Ctrl-C during `download CID -o FILE --resume`, through the executable: the gateway (one of
  * `dev`'s, stalled after its first MiBs) leaves a download hanging with part of the file verified
- * in `FILE.partial`; SIGINT then ends it with 130, one JSON value on stdout saying the bytes on
- * disk and how to go on, and the `--progress ndjson` final event saying the same bytes.
+ * in `FILE.partial`, its growth reported as `--progress ndjson` events; SIGINT then ends it with
+ * 130, one JSON value on stdout saying the bytes on disk and how to go on, and the final ndjson
+ * event saying the same bytes.
  */
 import { spawn } from "node:child_process"
 import { stat, writeFile } from "node:fs/promises"
 import * as nodePath from "node:path"
+import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshConfigHome } from "./support/commands.ts"
@@ -26,22 +28,8 @@ afterAll(async () => {
   await executable?.remove()
 })
 
-/** The size of `path`, once it has some bytes: polled, within `timeoutMs`. */
-const bytesAppearIn = async (path: string, timeoutMs: number): Promise<number> => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const size = await stat(path).then(
-      (info) => info.size,
-      () => 0
-    )
-    if (size > 0) return size
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`no bytes in ${path} within ${timeoutMs} ms`)
-}
-
 describe("an interrupted download into a file", () => {
-  it("exits 130 with one JSON value and a final ndjson event, both saying the bytes in FILE.partial", async () => {
+  it("reports progress, then exits 130 with one JSON value and a final ndjson event, both saying the bytes in FILE.partial", async () => {
     const home = await freshConfigHome()
     const served = dev!.served as { readonly gateways: ReadonlyArray<{ readonly url: string }> }
     const env = { ...dev!.hosts, XDG_CONFIG_HOME: home, LIGHTHOUSE_WALLET_PASSWORD: "a password for the test" }
@@ -63,17 +51,25 @@ describe("an interrupted download into a file", () => {
       { cwd: root, env: { PATH: process.env.PATH ?? "", ...env, LIGHTHOUSE_GATEWAY_URL: served.gateways[0]!.url } }
     )
     let stdout = ""
-    let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString()
     })
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
+    const events: Array<{ readonly event: string; readonly bytes: number; readonly total: number | null }> = []
+    // The first progress event (the partial file grew) says the download is under way: then Ctrl-C.
+    const underWay = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no progress within 30 s: ${JSON.stringify(events)}`)), 30_000)
+      createInterface({ input: child.stderr }).on("line", (line) => {
+        events.push(JSON.parse(line))
+        if (events.at(-1)?.event === "progress") {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
     })
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-    await bytesAppearIn(`${target}.partial`, 30_000)
+    await underWay
     child.kill("SIGINT")
-    expect(await exited, stderr).toBe(130)
+    expect(await exited, JSON.stringify(events)).toBe(130)
 
     const onDisk = (await stat(`${target}.partial`)).size
     expect(onDisk).toBeGreaterThan(0)
@@ -86,7 +82,9 @@ describe("an interrupted download into a file", () => {
       partial: `${target}.partial`,
       resumeWith: `lighthouse-effect download ${cid} -o ${target} --resume`
     })
-    const last = JSON.parse(stderr.trimEnd().split("\n").at(-1)!) as unknown
-    expect(last).toEqual({ event: "interrupted", bytes: onDisk, total: null })
+    const progress = events.slice(0, -1)
+    for (const e of progress) expect(e).toMatchObject({ event: "progress", total: null })
+    expect(progress[0]!.bytes).toBeGreaterThan(0)
+    expect(events.at(-1)).toEqual({ event: "interrupted", bytes: onDisk, total: null })
   })
 })

@@ -13,11 +13,12 @@
 import { Argument, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { Download, Errors } from "lighthouse-effect"
+import { Download, Errors, type Upload } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import { WouldOverwrite } from "../Errors.ts"
 import * as Output from "../Output.ts"
@@ -169,6 +170,22 @@ const keptBytes = (fs: FileSystem.FileSystem, target: string) =>
   )
 
 /**
+ * `transfer` while `kept` (the bytes in `<target>.partial`) is reported as progress every 250 ms
+ * when it grew; the total is not known before the download's end.
+ */
+const watchingGrowth =
+  (kept: Effect.Effect<number>, onProgress: (progress: Upload.Progress.Progress) => Effect.Effect<void>) =>
+  <A, E, R>(transfer: Effect.Effect<A, E, R>) => {
+    let reported = 0
+    const report = Effect.flatMap(kept, (bytes) => {
+      if (bytes <= reported) return Effect.void
+      reported = bytes
+      return onProgress({ bytesSent: bytes, totalBytes: undefined })
+    })
+    return Effect.raceFirst(transfer, Effect.forever(Effect.delay(report, "250 millis")))
+  }
+
+/**
  * What an interrupted download into a file says (exit 130 follows): the bytes on disk and how to
  * go on from them, as one JSON value with `--json`, else one line on stderr.
  */
@@ -234,13 +251,14 @@ export const download = Command.make(
       const fs = yield* FileSystem.FileSystem
       const options = { ...(yield* decryption(decrypt)), ...verificationOf(unverified), resume, path }
       const kept = keptBytes(fs, target)
-      // The library's toFile reports no progress: only the final event, with the file's size.
+      // The library's toFile reports no progress: with --resume the growth of <target>.partial is
+      // reported as it goes; the final event has the file's size.
       const written = yield* Progress.around(
-        () =>
+        (onProgress) =>
           Effect.gen(function* () {
             const verification = yield* download.toFile(cid, target, options)
             return { verification, bytes: Number((yield* fs.stat(target)).size) }
-          }),
+          }).pipe(resume && onProgress !== undefined ? watchingGrowth(kept, onProgress) : identity),
         { bytesOf: (written) => written.bytes, bytesKept: kept }
       ).pipe(
         Effect.catchIf(isFolder, () => Effect.void),
