@@ -36,13 +36,16 @@ import type { Lane } from "./Open.ts"
 import { lockTarget } from "./TargetLock.ts"
 import { type Refusal, type TreeEvent, walkTree } from "./TreeWalk.ts"
 
+/** The runtime's platform where it has one (Node, Bun, Deno); `undefined` in browsers and Workers, which write no folders. */
+const platform = (globalThis as { readonly process?: { readonly platform?: string } }).process?.platform
+
 /** The longest path the platform opens (`PATH_MAX` on Linux, `MAX_PATH` on Windows). */
-const MAX_PATH = process.platform === "win32" ? 260 : process.platform === "darwin" ? 1024 : 4096
+const MAX_PATH = platform === "win32" ? 260 : platform === "darwin" ? 1024 : 4096
 
 const randomSuffix = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("")
 
-const separator = process.platform === "win32" ? "\\" : "/"
+const separator = platform === "win32" ? "\\" : "/"
 
 /** A file being written: beside its place, or compared with the file already there. */
 interface Writing {
