@@ -3,7 +3,9 @@
  * stderr, redrawn in place, with bytes, rate and time left; piped or in a script, nothing is
  * drawn. With `--progress ndjson`: one JSON event per line on stderr for a script to read,
  * `{"event":"progress","bytes":…,"total":…}` as the transfer goes (`total` null when unknown),
- * then one final `{"event":"done"|"failed"|"interrupted","bytes":…,"total":…}`.
+ * then one final `{"event":"done"|"failed"|"interrupted","bytes":…,"total":…}`. A transfer into a
+ * file that keeps what it got (`download --resume`) says in its failed or interrupted event the
+ * bytes on disk, which a re-run resumes from.
  *
  * @since 0.1.0
  */
@@ -60,18 +62,25 @@ export const Mode = GlobalFlag.Setting("progress")({
 
 type OnProgress = (progress: Upload.Progress.Progress) => Effect.Effect<void>
 
+/** How the final event counts its bytes, for a transfer that reports no progress of its own. */
+export interface Counting<A> {
+  /** From the result, once done. */
+  readonly bytesOf?: (result: A) => number
+  /** Once failed or interrupted: what is on disk for a re-run to resume from. */
+  readonly bytesKept?: Effect.Effect<number>
+}
+
 /**
  * Reports progress around `transfer` (given its `onProgress`, `undefined` when nothing is to be
- * reported). `bytesOf` gives the final event's byte count from the result, for a transfer that
- * reports no progress of its own.
+ * reported); `counting` says how the final event counts when the transfer cannot.
  */
 export const around = <A, E, R>(
   transfer: (onProgress: OnProgress | undefined) => Effect.Effect<A, E, R>,
-  options?: { readonly bytesOf?: (result: A) => number }
+  counting?: Counting<A>
 ) =>
   Effect.gen(function* () {
     const mode = yield* Mode
-    if (mode === "ndjson") return yield* asEvents(transfer, options?.bytesOf)
+    if (mode === "ndjson") return yield* asEvents(transfer, counting ?? {})
     const onProgress = mode === "auto" ? yield* bar : undefined
     if (onProgress === undefined) return yield* transfer(undefined)
     return yield* transfer(onProgress).pipe(Effect.ensuring(Output.stderr("")))
@@ -85,7 +94,7 @@ const finalEvent = (exit: Exit.Exit<unknown, unknown>) =>
 
 const asEvents = <A, E, R>(
   transfer: (onProgress: OnProgress) => Effect.Effect<A, E, R>,
-  bytesOf: ((result: A) => number) | undefined
+  { bytesOf, bytesKept }: Counting<A>
 ) =>
   Effect.gen(function* () {
     const stdio = yield* Stdio.Stdio
@@ -97,14 +106,22 @@ const asEvents = <A, E, R>(
       )
     }
     return yield* transfer(onProgress).pipe(
-      Effect.onExit((exit) => {
-        const bytes = Exit.isSuccess(exit) && bytesOf !== undefined ? bytesOf(exit.value) : last.bytesSent
-        return event({
-          event: finalEvent(exit),
-          bytes,
-          total: last.totalBytes ?? (Exit.isSuccess(exit) ? bytes : undefined)
+      Effect.onExit((exit) =>
+        Effect.gen(function* () {
+          const bytes = Exit.isSuccess(exit)
+            ? bytesOf === undefined
+              ? last.bytesSent
+              : bytesOf(exit.value)
+            : bytesKept === undefined
+              ? last.bytesSent
+              : yield* bytesKept
+          yield* event({
+            event: finalEvent(exit),
+            bytes,
+            total: last.totalBytes ?? (Exit.isSuccess(exit) ? bytes : undefined)
+          })
         })
-      })
+      )
     )
   })
 

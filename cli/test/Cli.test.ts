@@ -225,7 +225,7 @@ describe("content", () => {
     const uploaded = await run(["upload", "-", "--name", "note.txt", "--json"], env, "hello from stdin\n")
     expect(uploaded.code, uploaded.stderr).toBe(0)
     const { cid } = json(uploaded) as { cid: string }
-    expect(json(uploaded)).toEqual({ cid, name: "note.txt", size: 17 })
+    expect(json(uploaded)).toEqual({ cid, name: "note.txt", storedBytes: 17 })
     const listed = await run(["uploads", "--json"], env)
     expect((json(listed) as Array<{ cid: string }>).map((f) => f.cid)).toEqual([cid])
     const target = join(home, "note.txt")

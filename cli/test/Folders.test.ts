@@ -39,11 +39,32 @@ const uploadedFolder = async () => {
   await writeFile(join(dir, "sub", "c.txt"), "charlie\n")
   const uploaded = await run(["upload", dir, "--json"], env)
   expect(uploaded.code, uploaded.stderr).toBe(0)
-  const { cid } = json(uploaded) as { cid: string }
-  return { env, home, dir, cid }
+  const { uploads } = json(uploaded) as { uploads: ReadonlyArray<{ cid: string }> }
+  return { env, home, dir, cid: uploads[0]!.cid }
 }
 
 describe("folders", () => {
+  it("upload answers one JSON shape per input, plain or --encrypted: a folder's uploads and skipped, a file's own", async () => {
+    const { env, dir } = await uploadedFolder()
+    const [folder, encryptedFolder, file, encryptedFile] = await Promise.all([
+      run(["upload", dir, "--json"], env),
+      run(["upload", dir, "--encrypted", "--json"], env),
+      run(["upload", join(dir, "a.txt"), "--json"], env),
+      run(["upload", join(dir, "a.txt"), "--encrypted", "--json"], env)
+    ])
+    for (const ran of [folder, encryptedFolder, file, encryptedFile]) expect(ran.code, ran.stderr).toBe(0)
+    const entry = { cid: expect.any(String), name: expect.any(String), storedBytes: expect.any(Number) }
+    expect(json(folder)).toEqual({ uploads: [{ ...entry, name: "photos" }], skipped: [] })
+    expect(json(encryptedFolder)).toEqual({ uploads: [entry, entry, entry], skipped: [] })
+    expect(
+      (json(encryptedFolder) as { uploads: ReadonlyArray<{ name: string }> }).uploads.map((u) => u.name).sort()
+    ).toEqual(["a.txt", "b.bin", "sub-c.txt"])
+    expect(json(file)).toEqual({ ...entry, name: "a.txt" })
+    expect(json(encryptedFile)).toEqual({ ...entry, name: "a.txt" })
+    // storedBytes counts what the node stores: the encrypted file's ciphertext is longer than its 6 bytes.
+    expect((json(encryptedFile) as { storedBytes: number }).storedBytes).toBeGreaterThan(6)
+  })
+
   it("upload DIR, ls CID, download CID -o OUT equals DIR, cat CID/sub/file prints it", async () => {
     const { env, home, dir, cid } = await uploadedFolder()
     const listed = await run(["ls", cid, "--json"], env)

@@ -214,11 +214,14 @@ describe("names from the server and the disk are printed escaped, and exactly in
     await mkdir(folder, { recursive: true })
     await writeFile(nodePath.join(folder, "plain.txt"), "plain")
     const [uploaded, json] = await Promise.all([cli(["upload", folder], env), cli(["upload", folder, "--json"], env)])
-    const entry = JSON.parse(json.stdout) as { cid: string; name: string; size: number }
+    const { uploads } = JSON.parse(json.stdout) as {
+      uploads: ReadonlyArray<{ cid: string; name: string; storedBytes: number }>
+    }
+    const entry = uploads[0]!
     expect(entry.name).toBe(name)
     expect(uploaded).toEqual({
       code: 0,
-      stdout: `${entry.cid}  red\\x1b[31m\\x9b2J\\u{202e}txt.exe  ${entry.size}\n`,
+      stdout: `${entry.cid}  red\\x1b[31m\\x9b2J\\u{202e}txt.exe  ${entry.storedBytes} bytes stored\n`,
       stderr: ""
     })
   })

@@ -48,7 +48,7 @@ describe("--progress ndjson", () => {
     expect(quiet).toMatchObject({ code: 0, stderr: "" })
     const ran = await run(["upload", file, "--progress", "ndjson", "--json"], env)
     expect(ran.code, ran.stderr).toBe(0)
-    expect(json(ran)).toMatchObject({ name: "big.bin", size: expect.any(Number) })
+    expect(json(ran)).toMatchObject({ name: "big.bin", storedBytes: expect.any(Number) })
     const seen = events(ran.stderr)
     const progress = seen.slice(0, -1)
     expect(progress.length).toBeGreaterThan(2)

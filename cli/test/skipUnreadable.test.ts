@@ -87,16 +87,14 @@ describe("upload of a folder with a symlink loop and a broken link", () => {
       const text = await cli(["upload", site, "--skip-unreadable"])
       expect(text.code, text.stderr).toBe(0)
       expect(text.stderr.split("\n").filter((line) => line.startsWith("Skipped"))).toEqual(skippedLines)
-      const [cid, name, size] = text.stdout.trim().split(/ {2}/)
+      const [cid, name, stored] = text.stdout.trim().split(/ {2}/)
       expect(name).toBe("site")
 
       const json = await cli(["upload", site, "--skip-unreadable", "--json"])
       expect(json.code, json.stderr).toBe(0)
       expect(json.stderr).not.toContain("Skipped")
       expect(JSON.parse(json.stdout)).toEqual({
-        cid,
-        name: "site",
-        size: Number(size),
+        uploads: [{ cid, name: "site", storedBytes: Number(stored?.replace(/ bytes stored$/, "")) }],
         skipped
       })
     },
@@ -118,11 +116,11 @@ describe("upload of a folder with a symlink loop and a broken link", () => {
 
       const json = await cli(["upload", site, "--encrypted", "--skip-unreadable", "--json"])
       expect(json.code, json.stderr).toBe(0)
-      const { files, skipped: listed } = JSON.parse(json.stdout) as {
-        files: ReadonlyArray<{ name: string }>
+      const { uploads, skipped: listed } = JSON.parse(json.stdout) as {
+        uploads: ReadonlyArray<{ name: string }>
         skipped: unknown
       }
-      expect(files.map((file) => file.name)).toEqual(["a.txt", "loop-c.txt"])
+      expect(uploads.map((file) => file.name)).toEqual(["a.txt", "loop-c.txt"])
       expect(listed).toEqual(skipped)
     },
     SLOW

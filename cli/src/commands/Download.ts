@@ -13,11 +13,12 @@
 import { Argument, Command, Flag } from "effect/cli"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { Download, Errors } from "lighthouse-effect"
+import { Download, Errors, type Upload } from "lighthouse-effect"
 import * as Credentials from "../Credentials.ts"
 import { WouldOverwrite } from "../Errors.ts"
 import * as Output from "../Output.ts"
@@ -158,6 +159,64 @@ const folderInto = (given: string, output: Option.Option<string>, force: boolean
     ])
   })
 
+/**
+ * The bytes an interrupted download into `target` left for a re-run: `<target>.partial`, which the
+ * library keeps with `--resume` (every byte in it verified); without `--resume` nothing is kept.
+ */
+const keptBytes = (fs: FileSystem.FileSystem, target: string) =>
+  fs.stat(`${target}.partial`).pipe(
+    Effect.map((info) => (info.type === "File" ? Number(info.size) : 0)),
+    Effect.orElseSucceed(() => 0)
+  )
+
+/**
+ * `transfer` while `kept` (the bytes in `<target>.partial`) is reported as progress every 250 ms
+ * when it grew; the total is not known before the download's end.
+ */
+const watchingGrowth =
+  (kept: Effect.Effect<number>, onProgress: (progress: Upload.Progress.Progress) => Effect.Effect<void>) =>
+  <A, E, R>(transfer: Effect.Effect<A, E, R>) => {
+    let reported = 0
+    const report = Effect.flatMap(kept, (bytes) => {
+      if (bytes <= reported) return Effect.void
+      reported = bytes
+      return onProgress({ bytesSent: bytes, totalBytes: undefined })
+    })
+    return Effect.raceFirst(transfer, Effect.forever(Effect.delay(report, "250 millis")))
+  }
+
+/**
+ * What an interrupted download into a file says (exit 130 follows): the bytes on disk and how to
+ * go on from them, as one JSON value with `--json`, else one line on stderr.
+ */
+const reportInterrupted = (interrupted: {
+  readonly cid: string
+  readonly target: string
+  readonly resume: boolean
+  readonly kept: Effect.Effect<number>
+}) =>
+  Effect.gen(function* () {
+    const bytesOnDisk = yield* interrupted.kept
+    const partial = bytesOnDisk > 0 ? `${interrupted.target}.partial` : null
+    const resumeWith = `lighthouse-effect download ${interrupted.cid} -o ${interrupted.target} --resume`
+    const value = {
+      cid: interrupted.cid,
+      output: interrupted.target,
+      interrupted: true,
+      bytesOnDisk,
+      partial,
+      resumeWith
+    }
+    if (yield* Output.Json) return yield* Output.stdout(Output.toJson(value))
+    yield* Output.stderr(
+      Output.printable(
+        partial === null
+          ? `Interrupted: nothing kept${interrupted.resume ? "" : " (only --resume keeps a partial download)"}; run \`${resumeWith}\` to start again and keep what arrives`
+          : `Interrupted: ${bytesOnDisk} bytes verified in ${partial}; run \`${resumeWith}\` to go on`
+      )
+    )
+  })
+
 export const download = Command.make(
   "download",
   {
@@ -191,15 +250,20 @@ export const download = Command.make(
       const download = yield* Download.Download
       const fs = yield* FileSystem.FileSystem
       const options = { ...(yield* decryption(decrypt)), ...verificationOf(unverified), resume, path }
-      // The library's toFile reports no progress: only the final event, with the file's size.
+      const kept = keptBytes(fs, target)
+      // The library's toFile reports no progress: with --resume the growth of <target>.partial is
+      // reported as it goes; the final event has the file's size.
       const written = yield* Progress.around(
-        () =>
+        (onProgress) =>
           Effect.gen(function* () {
             const verification = yield* download.toFile(cid, target, options)
             return { verification, bytes: Number((yield* fs.stat(target)).size) }
-          }),
-        { bytesOf: (written) => written.bytes }
-      ).pipe(Effect.catchIf(isFolder, () => Effect.void))
+          }).pipe(resume && onProgress !== undefined ? watchingGrowth(kept, onProgress) : identity),
+        { bytesOf: (written) => written.bytes, bytesKept: kept }
+      ).pipe(
+        Effect.catchIf(isFolder, () => Effect.void),
+        Effect.onInterrupt(() => reportInterrupted({ cid: given, target, resume, kept }))
+      )
       if (written === undefined) return yield* folderInto(given, output, force)
       yield* Output.result({ cid: given, output: target, ...written }, [target])
     })

@@ -132,26 +132,36 @@ const runUpload = (flags: UploadFlags) =>
     const entries = flags.encrypted
       ? yield* encryptedUpload(input, { apiKey, cidVersion, profile })
       : yield* plainUpload(input, { apiKey, cidVersion, profile, storageType: flags.storageType })
-    const results = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, size: Number(entry.Size) }))
-    const result = results.length === 1 ? results[0] : results
+    const uploads = entries.map((entry) => ({ cid: entry.Hash, name: entry.Name, storedBytes: Number(entry.Size) }))
     for (const { path, reason } of input.skipped ?? []) {
       yield* Output.note(`Skipped unreadable entry: ${path} (${reason})`)
     }
-    // With --skip-unreadable the result lists what was skipped (a list of results becomes `files`).
     yield* Output.result(
-      input.skipped === undefined
-        ? result
-        : Array.isArray(result)
-          ? { files: result, skipped: input.skipped }
-          : { ...result, skipped: input.skipped },
-      results.map((r) => `${r.cid}  ${r.name}  ${r.size}`)
+      resultOf(input._tag, uploads, input.skipped ?? []),
+      uploads.map((u) => `${u.cid}  ${u.name}  ${u.storedBytes} bytes stored`)
     )
   })
+
+/**
+ * One JSON shape per input, whatever the flags. A file (or stdin): `{cid, name, storedBytes}`. A
+ * folder: `{uploads: [{cid, name, storedBytes}], skipped: [{path, reason}]}`, `uploads` holding the
+ * folder's root when plain and each file when `--encrypted` (each stored on its own), `skipped`
+ * what `--skip-unreadable` left out (else empty). `storedBytes` counts what the node stores (the
+ * UnixFS DAG; when encrypted, of the ciphertext), not the file's own bytes.
+ */
+const resultOf = (
+  input: UploadInput["_tag"],
+  uploads: ReadonlyArray<{ readonly cid: string; readonly name: string; readonly storedBytes: number }>,
+  skipped: ReadonlyArray<unknown>
+) => (input === "File" && uploads.length === 1 ? uploads[0] : { uploads, skipped })
 
 export const upload = Command.make("upload", uploadFlags, runUpload).pipe(
   Command.withDescription("Uploads a file, a folder or stdin; prints the CID"),
   Command.withExamples([
-    { command: "lighthouse-effect upload photo.jpg --json", description: "Upload a file; {cid,name,size} on stdout" },
+    {
+      command: "lighthouse-effect upload photo.jpg --json",
+      description: "Upload a file; {cid,name,storedBytes} on stdout"
+    },
     { command: "tar c dir | lighthouse-effect upload - --name dir.tar", description: "Upload stdin" },
     {
       command: "lighthouse-effect upload site/ --skip-unreadable",

@@ -36,8 +36,8 @@ import type { Lane } from "./Open.ts"
 import { lockTarget } from "./TargetLock.ts"
 import { type Refusal, type TreeEvent, walkTree } from "./TreeWalk.ts"
 
-/** The OS, where there is one: this module loads in browsers too (for `list`), which have no `process`. */
-const platform = typeof process === "undefined" ? undefined : process.platform
+/** The runtime's platform where it has one (Node, Bun, Deno); `undefined` in browsers and Workers, which write no folders. */
+const platform = (globalThis as { readonly process?: { readonly platform?: string } }).process?.platform
 
 /** The longest path the platform opens (`PATH_MAX` on Linux, `MAX_PATH` on Windows). */
 const MAX_PATH = platform === "win32" ? 260 : platform === "darwin" ? 1024 : 4096

@@ -6,7 +6,6 @@
  *
  * @since 0.1.0
  */
-import * as dagCbor from "@ipld/dag-cbor"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { CID } from "multiformats/cid"
@@ -15,6 +14,7 @@ import { type FileLink, finish, newFileDag, write } from "../unixfs/FileDag.ts"
 import type { Pending } from "../unixfs/Hashing.ts"
 import type { Layout } from "../unixfs/Layout.ts"
 import { type Built, treeEntries } from "../unixfs/Tree.ts"
+import { carV1Header } from "../verify/CarHeader.ts"
 
 /** A block to send. */
 export interface Block {
@@ -46,11 +46,8 @@ const joined = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   return out
 }
 
-/** The CAR's header: version 1, one root. */
-export const carHeader = (root: CID): Uint8Array => {
-  const header = dagCbor.encode({ roots: [root], version: 1 })
-  return joined([varint(header.length), header])
-}
+/** The CAR's header: version 1, one root (no CBOR codec in the bundles that upload). */
+export const carHeader = (root: CID): Uint8Array => carV1Header(root)
 
 /** One CAR section: its length, the CID, the block (copied: the builder reuses its buffers). */
 export const carSection = (block: Block): Uint8Array =>

@@ -103,3 +103,38 @@ export const carV1Roots = (bytes: Uint8Array): ReadonlyArray<CID> | undefined =>
     return undefined
   }
 }
+
+const ascii = (text: string) => Array.from(text, (char) => char.charCodeAt(0))
+
+/** A data item's head: `major` and `argument` in the shortest form DAG-CBOR requires. */
+const itemHead = (major: number, argument: number): Array<number> => {
+  const type = major << 5
+  if (argument < 24) return [type | argument]
+  if (argument < 0x100) return [type | 24, argument]
+  if (argument < 0x10000) return [type | 25, argument >> 8, argument & 0xff]
+  return [type | 26, (argument >>> 24) & 0xff, (argument >> 16) & 0xff, (argument >> 8) & 0xff, argument & 0xff]
+}
+
+/**
+ * A CARv1 header of one `root` with its varint length: the bytes `@ipld/car` writes (the map's
+ * keys in DAG-CBOR's order, `roots` before `version`), written out for the reason given above.
+ *
+ * @category encoding
+ */
+export const carV1Header = (root: CID): Uint8Array => {
+  const cid = [0, ...root.bytes]
+  const header = Uint8Array.from([
+    ...itemHead(MAJOR_MAP, 2),
+    ...itemHead(MAJOR_TEXT, 5),
+    ...ascii("roots"),
+    ...itemHead(MAJOR_ARRAY, 1),
+    ...itemHead(MAJOR_TAG, CID_TAG),
+    ...itemHead(MAJOR_BYTES, cid.length),
+    ...cid,
+    ...itemHead(MAJOR_TEXT, 7),
+    ...ascii("version"),
+    ...itemHead(MAJOR_UINT, 1)
+  ])
+  const length = varint.encodeTo(header.byteLength, new Uint8Array(varint.encodingLength(header.byteLength)))
+  return Uint8Array.from([...length, ...header])
+}

@@ -7,88 +7,27 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import * as TestClock from "effect/testing/TestClock"
-import { type LocalDeployment, testUsdcAbi } from "lighthouse-effect/contracts"
-import { createMockNetwork, type MockNetwork } from "lighthouse-effect/mocks"
-import type { LocalChain } from "lighthouse-effect/mocks/chain"
-import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
 import { CID } from "multiformats/cid"
-import { type Address, erc20Abi, type Hex } from "viem"
-import { privateKeyToAccount } from "viem/accounts"
-import { afterAll } from "vitest"
+import type { Address, Hex } from "viem"
 import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as Config from "../../src/LighthouseConfig.ts"
 import * as Payment from "../../src/Payment.ts"
-import { chainTransport, localNetworks, withDeployedChain } from "../support/chain.ts"
+import { chainTransport, localNetworks } from "../support/chain.ts"
+import {
+  clockAtChain as clockAtChainOf,
+  fundedPayer,
+  localTerms,
+  paymentLayer,
+  usdcBalance,
+  withX402Chain
+} from "../support/x402Chain.ts"
 
-let chain: LocalChain
-let deployment: LocalDeployment
-let network: MockNetwork
-let running: RunningMockNetwork | undefined
-let payTo: Address
-
-withDeployedChain((started, deployed) => {
-  chain = started
-  deployment = deployed
-  payTo = chain.accounts[8]!
-  network = createMockNetwork({
-    x402: {
-      publicClient: chain.publicClient,
-      settler: chain.walletClients[9]!,
-      asset: deployment.x402Usdc,
-      payTo
-    }
-  })
-  running = startMockNetwork({ network, onUnhandledFrame: "error" })
-})
-afterAll(() => running?.close())
-
-const layer = () =>
-  Payment.layer.pipe(
-    Layer.provide(Config.layer({ defaultNetwork: "localhost", networks: localNetworks(deployment) })),
-    Layer.provide(chainTransport(chain)),
-    Layer.provide(Lighthouse.httpLayer)
-  )
-
-const chainCall = <A>(f: () => Promise<A>) => Effect.promise(f)
-
-const balanceOf = (address: Address) =>
-  chainCall(() =>
-    chain.publicClient.readContract({
-      address: deployment.x402Usdc,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [address]
-    })
-  )
-
-/** A payer (account `index`) holding `amount` of the test USDC. */
-const payer = (index: number, amount: bigint) =>
-  Effect.gen(function* () {
-    const account = privateKeyToAccount(chain.privateKeys[index]!)
-    if (amount > 0n)
-      yield* chainCall(async () => {
-        const hash = await chain.walletClients[0]!.writeContract({
-          address: deployment.x402Usdc,
-          abi: testUsdcAbi,
-          functionName: "mint",
-          args: [account.address, amount]
-        })
-        await chain.publicClient.waitForTransactionReceipt({ hash })
-      })
-    return account
-  })
-
-/** The caller's clock set to the chain's, minus `behindSeconds`. */
-const clockAtChain = (behindSeconds = 0) =>
-  Effect.gen(function* () {
-    const block = yield* chainCall(() => chain.publicClient.getBlock())
-    yield* TestClock.setTime((Number(block.timestamp) - behindSeconds) * 1000)
-  })
-
-/** The local chain and its EIP-3009 USDC: what these payments are allowed to be (no USDC is known there). */
-const local = () => ({ network: "localhost", asset: deployment.x402Usdc })
-
+const x402 = withX402Chain()
+const layer = () => paymentLayer(x402)
+const balanceOf = (address: Address) => usdcBalance(x402, address)
+const payer = (index: number, amount: bigint) => fundedPayer(x402, index, amount)
+const clockAtChain = (behindSeconds = 0) => clockAtChainOf(x402, behindSeconds)
+const local = () => localTerms(x402)
 const file = (text: string) => new File([text], "paid.txt", { type: "text/plain" })
 
 /** At least 1 MB at $0.004 plus the $0.001 fee: $0.005000, in USDC base units. */
@@ -101,7 +40,7 @@ describe("x402 version 2 on the current routes", () => {
     Effect.gen(function* () {
       yield* clockAtChain()
       const account = yield* payer(1, 10_000n)
-      const before = yield* balanceOf(payTo)
+      const before = yield* balanceOf(x402.payTo)
       const payment = yield* Payment.Payment
       const quoted = yield* payment.x402Quote({ file: file("paid for by x402 v2"), ...current() })
       assert.deepStrictEqual([quoted.x402Version, quoted.network, quoted.amount], [2, "eip155:31337", MIN_PRICE])
@@ -112,13 +51,13 @@ describe("x402 version 2 on the current routes", () => {
         [result.settlement.success, result.settlement.network, result.settlement.payer],
         [true, "eip155:31337", account.address.toLowerCase()]
       )
-      const receipt = yield* chainCall(() =>
-        chain.publicClient.getTransactionReceipt({ hash: result.settlement.transaction as Hex })
+      const receipt = yield* Effect.promise(() =>
+        x402.chain.publicClient.getTransactionReceipt({ hash: result.settlement.transaction as Hex })
       )
       assert.strictEqual(receipt.status, "success")
-      assert.strictEqual(yield* balanceOf(payTo), before + MIN_PRICE)
+      assert.strictEqual(yield* balanceOf(x402.payTo), before + MIN_PRICE)
       // `walrus-main`'s record id and first year, which a renewal names.
-      const record = network.state.files.of(account.address.toLowerCase())[0]!
+      const record = x402.network.state.files.of(account.address.toLowerCase())[0]!
       const { expiresAt, ...stored } = result.stored!
       assert.isAbove(expiresAt!, record.createdAt + 364 * 24 * 60 * 60 * 1000)
       assert.deepStrictEqual(stored, {
@@ -134,10 +73,10 @@ describe("x402 version 2 on the current routes", () => {
       })
       assert.deepStrictEqual([result.entry.Name, result.entry.Size], ["paid.txt", "19"])
       assert.deepStrictEqual(
-        network.state.files.of(account.address.toLowerCase()).map((r) => [r.cid, r.fileName]),
+        x402.network.state.files.of(account.address.toLowerCase()).map((r) => [r.cid, r.fileName]),
         [[result.entry.Hash, "paid.txt"]]
       )
-      assert.isTrue(yield* Effect.promise(() => network.state.content.has(CID.parse(result.entry.Hash))))
+      assert.isTrue(yield* Effect.promise(() => x402.network.state.content.has(CID.parse(result.entry.Hash))))
     }).pipe(Effect.provide(layer()))
   )
 
@@ -157,7 +96,7 @@ describe("x402 version 2 on the current routes", () => {
       yield* clockAtChain()
       const payment = yield* Payment.Payment
       const account = yield* payer(3, 10_000n)
-      const before = yield* balanceOf(payTo)
+      const before = yield* balanceOf(x402.payTo)
       const attempt = (input: Omit<Payment.X402UploadInput, "file">) =>
         payment.x402Upload({ file: file("refused"), ...current(), ...input }).pipe(Effect.flip)
       const underpaid = yield* attempt({ account, amount: MIN_PRICE - 1n })
@@ -171,8 +110,8 @@ describe("x402 version 2 on the current routes", () => {
       )
       const otherChain = yield* attempt({ account, network: "base", asset: undefined })
       assert.strictEqual(otherChain.message, "x402 payment asked on eip155:31337, expected base")
-      assert.deepStrictEqual(network.state.files.of(account.address.toLowerCase()), [])
-      assert.strictEqual(yield* balanceOf(payTo), before)
+      assert.deepStrictEqual(x402.network.state.files.of(account.address.toLowerCase()), [])
+      assert.strictEqual(yield* balanceOf(x402.payTo), before)
     }).pipe(Effect.provide(layer()))
   )
 
@@ -182,7 +121,7 @@ describe("x402 version 2 on the current routes", () => {
       for (const size of [1, 1024 * 1024, 1024 * 1024 + 1, 5 * 1024 * 1024 + 3, 104_857_600, 123_456_789]) {
         const routed = yield* payment.x402Price({ size })
         const { amount, ...local } = Payment.x402PriceOf(size)
-        assert.deepStrictEqual(routed, { ...local, network: "eip155:31337", payTo })
+        assert.deepStrictEqual(routed, { ...local, network: "eip155:31337", payTo: x402.payTo })
         assert.strictEqual(amount, Payment.baseUnitsOfDollars(routed.totalPrice))
       }
       const big = new File([new Uint8Array(3 * 1024 * 1024)], "big.bin")
@@ -199,15 +138,19 @@ describe("x402 version 2 on the current routes", () => {
       const overridden = yield* payment.x402Quote({ file: file("configured"), ...local(), routes: "documented" })
       assert.deepStrictEqual(
         [configured.x402Version, configured.resource, overridden.x402Version, overridden.resource],
-        [2, `${network.hosts.api}/api/upload`, 1, `${network.hosts.api}/api/x402/upload`]
+        [2, `${x402.network.hosts.api}/api/upload`, 1, `${x402.network.hosts.api}/api/x402/upload`]
       )
     }).pipe(
       Effect.provide(
         Payment.layer.pipe(
           Layer.provide(
-            Config.layer({ defaultNetwork: "localhost", networks: localNetworks(deployment), x402Routes: "current" })
+            Config.layer({
+              defaultNetwork: "localhost",
+              networks: localNetworks(x402.deployment),
+              x402Routes: "current"
+            })
           ),
-          Layer.provide(chainTransport(chain)),
+          Layer.provide(chainTransport(x402.chain)),
           Layer.provide(Lighthouse.httpLayer)
         )
       )

@@ -6,81 +6,27 @@
  * refused `403` with nothing settled and the expiry kept; the caller's ceiling holds for renewals.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import * as TestClock from "effect/testing/TestClock"
+import { Effect } from "effect"
 import * as fc from "fast-check"
-import { type LocalDeployment, testUsdcAbi } from "lighthouse-effect/contracts"
-import { createMockNetwork, type MockNetwork } from "lighthouse-effect/mocks"
-import type { LocalChain } from "lighthouse-effect/mocks/chain"
-import { type RunningMockNetwork, startMockNetwork } from "lighthouse-effect/mocks/node"
-import { type Address, erc20Abi } from "viem"
-import { privateKeyToAccount } from "viem/accounts"
-import { afterAll } from "vitest"
-import * as Lighthouse from "../../src/Lighthouse.ts"
-import * as Config from "../../src/LighthouseConfig.ts"
+import type { Address } from "viem"
+import type { privateKeyToAccount } from "viem/accounts"
 import * as Payment from "../../src/Payment.ts"
-import { chainTransport, localNetworks, withDeployedChain } from "../support/chain.ts"
+import {
+  clockAtChain as clockAtChainOf,
+  fundedPayer,
+  paymentLayer,
+  usdcBalance,
+  withX402Chain
+} from "../support/x402Chain.ts"
 
-let chain: LocalChain
-let deployment: LocalDeployment
-let network: MockNetwork
-let running: RunningMockNetwork | undefined
-let payTo: Address
-
-withDeployedChain((started, deployed) => {
-  chain = started
-  deployment = deployed
-  payTo = chain.accounts[8]!
-  network = createMockNetwork({
-    x402: { publicClient: chain.publicClient, settler: chain.walletClients[9]!, asset: deployment.x402Usdc, payTo }
-  })
-  running = startMockNetwork({ network, onUnhandledFrame: "error" })
-})
-afterAll(() => running?.close())
-
-const layer = () =>
-  Payment.layer.pipe(
-    Layer.provide(Config.layer({ defaultNetwork: "localhost", networks: localNetworks(deployment) })),
-    Layer.provide(chainTransport(chain)),
-    Layer.provide(Lighthouse.httpLayer)
-  )
-
-const chainCall = <A>(f: () => Promise<A>) => Effect.promise(f)
-
-const balanceOf = (address: Address) =>
-  chainCall(() =>
-    chain.publicClient.readContract({
-      address: deployment.x402Usdc,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [address]
-    })
-  )
-
-/** Account `index`, given `amount` more of the test USDC. */
-const payer = (index: number, amount: bigint) =>
-  Effect.gen(function* () {
-    const account = privateKeyToAccount(chain.privateKeys[index]!)
-    yield* chainCall(async () => {
-      const hash = await chain.walletClients[0]!.writeContract({
-        address: deployment.x402Usdc,
-        abi: testUsdcAbi,
-        functionName: "mint",
-        args: [account.address, amount]
-      })
-      await chain.publicClient.waitForTransactionReceipt({ hash })
-    })
-    return account
-  })
-
-/** The caller's clock set to the chain's: the authorisation's window starts there. */
-const clockAtChain = Effect.gen(function* () {
-  const block = yield* chainCall(() => chain.publicClient.getBlock())
-  yield* TestClock.setTime(Number(block.timestamp) * 1000)
-})
+const x402 = withX402Chain()
+const layer = () => paymentLayer(x402)
+const balanceOf = (address: Address) => usdcBalance(x402, address)
+const payer = (index: number, amount: bigint) => fundedPayer(x402, index, amount)
+const clockAtChain = clockAtChainOf(x402)
 
 const local = { network: "localhost", asset: undefined as Address | undefined }
-const limits = () => ({ ...local, asset: deployment.x402Usdc })
+const limits = () => ({ ...local, asset: x402.deployment.x402Usdc })
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000
 
@@ -110,13 +56,13 @@ describe("x402 renewal of Walrus storage", () => {
         [quoted.encodedSizeBytes, quoted.billableMiB, quoted.totalPrice, quoted.currentExpiresAt],
         [66_034_000, 63, "$0.032500", file.expiresAt]
       )
-      const paidBefore = yield* balanceOf(payTo)
+      const paidBefore = yield* balanceOf(x402.payTo)
       const renewed = yield* payment.x402Renew({ id: file.id, account, ...limits() })
       assert.deepStrictEqual(
         [renewed.paid.x402Version, renewed.paid.amount, renewed.settlement.success],
         [2, 32_500n, true]
       )
-      assert.strictEqual(yield* balanceOf(payTo), paidBefore + 32_500n)
+      assert.strictEqual(yield* balanceOf(x402.payTo), paidBefore + 32_500n)
       assert.deepStrictEqual(renewed.renewal, {
         success: true,
         id: file.id,
@@ -139,7 +85,7 @@ describe("x402 renewal of Walrus storage", () => {
       const payment = yield* Payment.Payment
       const file = yield* uploaded(yield* payer(2, 1_000_000n), 1000)
       const stranger = yield* payer(3, 1_000_000n)
-      const paidBefore = yield* balanceOf(payTo)
+      const paidBefore = yield* balanceOf(x402.payTo)
       const refused = yield* Effect.flip(payment.x402Renew({ id: file.id, account: stranger, ...limits() }))
       assert.strictEqual(refused._tag, "RequestFailed")
       if (refused._tag !== "RequestFailed") return
@@ -148,7 +94,7 @@ describe("x402 renewal of Walrus storage", () => {
         error: "Only the original uploader can renew this file",
         id: file.id
       })
-      assert.strictEqual(yield* balanceOf(payTo), paidBefore)
+      assert.strictEqual(yield* balanceOf(x402.payTo), paidBefore)
       assert.strictEqual(yield* balanceOf(stranger.address), 1_000_000n)
       assert.strictEqual((yield* payment.x402RenewPrice({ id: file.id })).currentExpiresAt, file.expiresAt)
     }).pipe(Effect.provide(layer()))
@@ -160,7 +106,7 @@ describe("x402 renewal of Walrus storage", () => {
       const payment = yield* Payment.Payment
       const account = yield* payer(4, 1_000_000n)
       const file = yield* uploaded(account, 5)
-      const paidBefore = yield* balanceOf(payTo)
+      const paidBefore = yield* balanceOf(x402.payTo)
       const ceiling = yield* Effect.flip(payment.x402Renew({ id: file.id, account, ...limits(), maxAmount: 32_499n }))
       assert.strictEqual(
         ceiling.message,
@@ -173,7 +119,7 @@ describe("x402 renewal of Walrus storage", () => {
         unknown._tag === "RequestFailed" ? [unknown.status, JSON.parse(unknown.body ?? "")] : unknown._tag,
         [404, { error: "File record not found", id: "no-such-record" }]
       )
-      assert.strictEqual(yield* balanceOf(payTo), paidBefore)
+      assert.strictEqual(yield* balanceOf(x402.payTo), paidBefore)
       assert.strictEqual((yield* payment.x402RenewPrice({ id: file.id })).currentExpiresAt, file.expiresAt)
     }).pipe(Effect.provide(layer()))
   )
@@ -203,7 +149,7 @@ describe("x402 renewal of Walrus storage", () => {
             storagePeriodDays: 365,
             currentExpiresAt: file.expiresAt,
             network: "eip155:31337",
-            payTo
+            payTo: x402.payTo
           })
           assert.strictEqual(amount, Payment.baseUnitsOfDollars(routed.totalPrice))
         }).pipe(Effect.provide(layer()))

@@ -1,7 +1,8 @@
 /**
  * The CARv1 header reader against `@ipld/car`'s `readHeader(…, 1)`, the decoder it replaces on
  * the upload path: the same roots for every header `@ipld/car` writes, and `undefined` wherever
- * `readHeader` throws (malformed DAG-CBOR, other keys, other versions, bytes missing or extra).
+ * `readHeader` throws (malformed DAG-CBOR, other keys, other versions, bytes missing or extra);
+ * and the one-root header the sync writes, byte for byte the one `@ipld/car` writes.
  */
 
 import { describe, expect, it } from "@effect/vitest"
@@ -10,7 +11,7 @@ import fc from "fast-check"
 import { varint } from "multiformats"
 import { CID } from "multiformats/cid"
 import { sha256 } from "multiformats/hashes/sha2"
-import { carV1Roots } from "../../src/verify/CarHeader.ts"
+import { carV1Header, carV1Roots } from "../../src/verify/CarHeader.ts"
 import { encodeCar } from "./fixtures.ts"
 
 const oracle = async (bytes: Uint8Array): Promise<ReadonlyArray<string> | undefined> => {
@@ -118,5 +119,23 @@ describe("carV1Roots", () => {
     expect(results.valid?.ours).toEqual([root.toString()])
     expect(results["keys in the other order"]?.ours).toEqual([root.toString()])
     expect(Object.values(results).filter((result) => result.ours === undefined)).toHaveLength(14)
+  })
+})
+
+describe("carV1Header", () => {
+  it("writes the header @ipld/car writes for one root, which carV1Roots reads back", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 65535 }),
+        fc.constantFrom(0 as const, 1 as const),
+        async (seed, version) => {
+          const root = await cidOf(seed, version)
+          const written = await encodeCar([root], [])
+          expect(carV1Header(root)).toEqual(written)
+          expect(ours(carV1Header(root))).toEqual([String(root)])
+        }
+      ),
+      { numRuns: 60 }
+    )
   })
 })
