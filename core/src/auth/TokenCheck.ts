@@ -26,6 +26,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import { callOf, Routes } from "../contract/Routes.ts"
 import { InvalidSignature, type NodeError } from "../Errors.ts"
 import { reveal } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
@@ -72,8 +73,7 @@ const verdict = (error: NodeError): Effect.Effect<void, TokenCheckFailure> => {
 const askNode = (nodes: KeyNodes["Service"], address: string, token: TokenCheckInput["token"]) =>
   nodes
     .call(probeNode, {
-      method: "POST",
-      path: `/api/retrieveSharedKey/${probeNode}`,
+      ...callOf(Routes.keyNodes.retrieveShard, { node: probeNode }),
       body: { address, cid: probeCid, dynamicData: {} },
       token
     })

@@ -10,6 +10,7 @@
 import * as Effect from "effect/Effect"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Schema from "effect/Schema"
+import { Routes } from "../contract/Routes.ts"
 import { ContentUnreachable, InvalidArgument } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
@@ -31,7 +32,7 @@ export const pin = Effect.fn("Files.pin")(function* (hosts: Hosts, apiKey: Crede
   const valid = yield* parseCid(cid)
   const answer = yield* json(
     hosts.api,
-    HttpClientRequest.post("/api/lighthouse/pin").pipe(
+    HttpClientRequest.post(Routes.files.pin.path).pipe(
       withBearer(apiKey),
       HttpClientRequest.bodyJsonUnsafe(fileName === undefined ? { cid: valid } : { cid: valid, fileName })
     ),

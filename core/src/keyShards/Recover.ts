@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Random from "effect/Random"
 import * as Schema from "effect/Schema"
 import { addressOf, resolveOwner } from "../auth/Owner.ts"
+import { callOf, Routes } from "../contract/Routes.ts"
 import * as Shamir from "../crypto/Shamir.ts"
 import {
   AccessDenied,
@@ -62,8 +63,7 @@ const askNode = Effect.fnUntraced(function* (
   const { address, cid, dynamicData, ownerAddress } = request
   const answer = yield* nodes
     .call(nodeId, {
-      method: "POST",
-      path: `/api/retrieveSharedKey/${nodeId}`,
+      ...callOf(Routes.keyNodes.retrieveShard, { node: nodeId }),
       body: ownerAddress === undefined ? { address, cid, dynamicData } : { address, cid, dynamicData, ownerAddress },
       token: request.token
     })

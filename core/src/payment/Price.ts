@@ -9,6 +9,7 @@ import * as FileSystem from "effect/FileSystem"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Schema from "effect/Schema"
 import { formatUnits } from "viem"
+import { Routes } from "../contract/Routes.ts"
 import { type HttpStatusError, TickerPriceFailed, type TransportFailure } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import * as Sizing from "../upload/Sizing.ts"
@@ -23,7 +24,7 @@ const TickerBody = Schema.Union([Schema.Number, Schema.String])
 const tickerPrice = (hosts: Hosts, symbol: string) =>
   json(
     hosts.apiHttpError,
-    HttpClientRequest.get("/api/lighthouse/get_ticker", { urlParams: { symbol } }),
+    HttpClientRequest.get(Routes.files.getTicker.path, { urlParams: { symbol } }),
     TickerBody
   ).pipe(
     Effect.mapError((e: HttpStatusError | TransportFailure) => new TickerPriceFailed({ detail: e.message })),

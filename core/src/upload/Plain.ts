@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import { Routes } from "../contract/Routes.ts"
 import { InvalidUploadInput } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
 import { trackCar } from "../verify/UploadedCar.ts"
@@ -104,7 +105,7 @@ export const car = Effect.fn("Upload.car")(function* (deps: PlainDeps, input: In
   const part = toPart(yield* planFile(deps.fs, source, name))
   const tracked = options.verify === false ? undefined : trackCar(part, yield* BodyMode)
   const { text, url: target } = yield* send(deps.hosts, {
-    path: "/api/v0/dag/import",
+    path: Routes.uploadNode.dagImport.path,
     apiKey: options.apiKey,
     encryption: false,
     mimeType: undefined,

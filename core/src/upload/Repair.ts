@@ -19,6 +19,7 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { resolveOwner } from "../auth/Owner.ts"
+import { pathOf, Routes } from "../contract/Routes.ts"
 import { PendingKeysUnfinished } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
 import { reveal } from "../internal/http.ts"
@@ -113,7 +114,7 @@ const saveEntry = (run: Run, entry: PendingEntry, cid: string, shards: ReadonlyA
 
 /** The first 16 bytes the gateway serves for `cid`, as hex. */
 const leadingBytes = (hosts: Hosts, cid: string) =>
-  hosts.gateway.execute(HttpClientRequest.post(`/api/v0/cat/${cid}`)).pipe(
+  hosts.gateway.execute(HttpClientRequest.post(pathOf(Routes.gateway.cat, { cid: `${cid}` }))).pipe(
     Effect.flatMap((response) => {
       let seen = 0
       return response.stream.pipe(

@@ -11,6 +11,7 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
+import type { Routes } from "../contract/Routes.ts"
 import {
   type FileStreamError,
   InvalidResponse,
@@ -29,7 +30,7 @@ import * as Response from "./Response.ts"
 
 /** One upload request, as it goes on the wire: built once per upload, from the operation's own request. */
 export interface SendRequest {
-  readonly path: "/api/v0/add" | "/api/v0/dag/import"
+  readonly path: typeof Routes.uploadNode.add.path | typeof Routes.uploadNode.dagImport.path
   readonly query?: Readonly<Record<string, string>>
   readonly apiKey: Credential
   readonly encryption: boolean

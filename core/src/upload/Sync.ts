@@ -24,6 +24,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
+import { Routes } from "../contract/Routes.ts"
 import {
   CidMismatch,
   FileStreamError,
@@ -247,7 +248,7 @@ const sendPartial = Effect.fnUntraced(function* (
     })
   )
   const { text, url } = yield* send(deps.hosts, {
-    path: "/api/v0/dag/import",
+    path: Routes.uploadNode.dagImport.path,
     apiKey: options.apiKey,
     encryption: false,
     mimeType: undefined,
