@@ -14,7 +14,7 @@
  */
 import * as Effect from "effect/Effect"
 import { addressOf, resolveOwner } from "../auth/Owner.ts"
-import { callOf, Routes } from "../contract/Routes.ts"
+import { callOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { AccessControlDeps, DelegateInput, RevokeDelegatesInput } from "./Models.ts"
 

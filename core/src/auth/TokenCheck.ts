@@ -26,10 +26,10 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { callOf, Routes } from "../contract/Routes.ts"
 import { InvalidSignature, type NodeError } from "../Errors.ts"
 import { reveal } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
+import { callOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { TokenCheckFailure, TokenCheckInput } from "./Models.ts"
 import { jwtClaims } from "./TokenCache.ts"

@@ -10,8 +10,8 @@ import * as Schema from "effect/Schema"
 import { Deal, Deleted, FileInfo, PdpDeal, PinInput, Proof, UploadsPage, Usage } from "../files/Models.ts"
 import { Pinned } from "../files/Pin.ts"
 import { IpnsKey, IpnsRecord, PublishedRecord, RemovedKey } from "../ipns/Models.ts"
+import { Routes } from "../routes/Routes.ts"
 import { WalrusBlobs } from "../schema/Walrus.ts"
-import { Routes } from "./Routes.ts"
 import {
   apiError,
   apiRefusal,

@@ -9,7 +9,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Schema from "effect/Schema"
-import { Routes } from "./Routes.ts"
+import { Routes } from "../routes/Routes.ts"
 import { apiError, apiRefusal } from "./Shapes.ts"
 
 /** The clock of the served network. */

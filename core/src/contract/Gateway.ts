@@ -8,7 +8,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Schema from "effect/Schema"
-import { Routes } from "./Routes.ts"
+import { Routes } from "../routes/Routes.ts"
 import { apiError, Host, knownFrom } from "./Shapes.ts"
 
 const Cid = Schema.String.annotate({ description: "a CID, optionally followed by `/{path}`" })

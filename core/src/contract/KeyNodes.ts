@@ -11,8 +11,8 @@ import * as Schema from "effect/Schema"
 import { AccessConditionsResponse } from "../accessControl/Conditions.ts"
 import { JwtResponse, NodeMessageResponse } from "../auth/NodeSignIn.ts"
 import { RetrieveAnswer } from "../keyShards/Recover.ts"
+import { Routes } from "../routes/Routes.ts"
 import { KeyShard } from "../schema/KeyShard.ts"
-import { Routes } from "./Routes.ts"
 import { AccessDenied, CidNotFound, Host, kavachSource, knownFrom, nodeError, nodeRefusal } from "./Shapes.ts"
 
 /** A key node's number: shard i lives on node i. */

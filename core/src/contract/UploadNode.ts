@@ -8,8 +8,8 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Schema from "effect/Schema"
+import { Routes } from "../routes/Routes.ts"
 import { CarRoot, UploadedEntry } from "../upload/Response.ts"
-import { Routes } from "./Routes.ts"
 import { apiError, Host, knownFrom, sdkSource, Unauthorized } from "./Shapes.ts"
 
 /** A multipart body of `file` parts, streamed: its size may exceed memory. */

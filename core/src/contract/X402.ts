@@ -9,8 +9,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Schema from "effect/Schema"
 import { X402PaymentRequired } from "../payment/X402.ts"
+import { Routes } from "../routes/Routes.ts"
 import { UploadedEntry } from "../upload/Response.ts"
-import { Routes } from "./Routes.ts"
 import { Host, knownFrom } from "./Shapes.ts"
 
 /** The version this declaration is of. */

@@ -19,7 +19,7 @@ import * as Schema from "effect/Schema"
 import { X402StoredFile } from "../payment/X402.ts"
 import { X402PriceQuote } from "../payment/X402Price.ts"
 import { X402Renewal, X402RenewQuote } from "../payment/X402Renew.ts"
-import { Routes } from "./Routes.ts"
+import { Routes } from "../routes/Routes.ts"
 import { apiError, apiRefusal, Host, knownFrom } from "./Shapes.ts"
 
 const x402Source = "https://github.com/lighthouse-web3/x402/blob"

@@ -8,9 +8,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import { Routes } from "../contract/Routes.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
+import { Routes } from "../routes/Routes.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Credential } from "../schema/Credential.ts"
 import { WalrusBlobs } from "../schema/Walrus.ts"

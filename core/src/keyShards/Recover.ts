@@ -10,7 +10,6 @@ import * as Effect from "effect/Effect"
 import * as Random from "effect/Random"
 import * as Schema from "effect/Schema"
 import { addressOf, resolveOwner } from "../auth/Owner.ts"
-import { callOf, Routes } from "../contract/Routes.ts"
 import * as Shamir from "../crypto/Shamir.ts"
 import {
   AccessDenied,
@@ -22,6 +21,7 @@ import {
 } from "../Errors.ts"
 import { innermostMessage } from "../internal/nodeAnswers.ts"
 import { allNodes, type KeyNodes } from "../KeyNodes.ts"
+import { callOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Credential } from "../schema/Credential.ts"

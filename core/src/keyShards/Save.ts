@@ -7,8 +7,8 @@
  */
 import * as Effect from "effect/Effect"
 import { addressOf, resolveOwner } from "../auth/Owner.ts"
-import { callOf, Routes } from "../contract/Routes.ts"
 import { EncryptionFailed, InvalidKeyShards } from "../Errors.ts"
+import { callOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { KeyShardsDeps, SaveInput } from "./Models.ts"

@@ -34,7 +34,6 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Schema from "effect/Schema"
 import { type Address, type Hex, toHex } from "viem"
-import { Routes } from "../contract/Routes.ts"
 import {
   InvalidArgument,
   InvalidResponse,
@@ -48,6 +47,7 @@ import {
 } from "../Errors.ts"
 import * as Hosts from "../internal/Hosts.ts"
 import { fromHttpClientError, statusError } from "../internal/http.ts"
+import { Routes } from "../routes/Routes.ts"
 import { UploadedEntry } from "../upload/Response.ts"
 import type { X402PriceInput, X402QuoteInput, X402Routes, X402UploadInput } from "./Models.ts"
 import { X402PriceQuote } from "./X402Price.ts"

@@ -7,9 +7,9 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import { Routes } from "../contract/Routes.ts"
 import type { CidMismatch, FileStreamError } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
+import { Routes } from "../routes/Routes.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 import { profileLayout } from "../unixfs/Layout.ts"
 import type { AddSettings } from "../verify/UnixfsCids.ts"

@@ -4,9 +4,9 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { Routes } from "../contract/Routes.ts"
 import { InvalidUploadInput } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
+import { Routes } from "../routes/Routes.ts"
 import { trackCar } from "../verify/UploadedCar.ts"
 import { addChecked } from "./Checked.ts"
 import * as Input from "./Input.ts"

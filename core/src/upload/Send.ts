@@ -11,7 +11,6 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
-import type { Routes } from "../contract/Routes.ts"
 import {
   type FileStreamError,
   InvalidResponse,
@@ -21,6 +20,7 @@ import {
 } from "../Errors.ts"
 import { type Hosts, resolvedUrl, uploadNodeOf } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
+import type { Routes } from "../routes/Routes.ts"
 import type { Credential } from "../schema/Credential.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 import * as Multipart from "./Multipart.ts"

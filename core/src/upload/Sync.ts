@@ -24,7 +24,6 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
-import { Routes } from "../contract/Routes.ts"
 import {
   CidMismatch,
   FileStreamError,
@@ -32,6 +31,7 @@ import {
   type SyncSourceChanged,
   type UnreadableEntry
 } from "../Errors.ts"
+import { Routes } from "../routes/Routes.ts"
 import { Credential } from "../schema/Credential.ts"
 import { kuboLayout, type Layout } from "../unixfs/Layout.ts"
 import type { Built } from "../unixfs/Tree.ts"

@@ -2,9 +2,9 @@
  * The method and path of every endpoint of the contract, written once. The `HttpApi` groups
  * declare each endpoint at its route here; the library's requests and the simulated network's
  * handlers take their paths from the same place, so none of them writes a route path by hand
- * (`core/test/contract/Paths.test.ts` fails on one that does).
+ * (`scripts/test/routePaths.test.ts` fails on one that does).
  *
- * A module of plain data, importing nothing: the request modules of the library reach it without
+ * A module of plain data, importing nothing, in a folder of its own: the request modules of the library reach it without
  * loading `effect/http-api` (which only `lighthouse-effect/contract` needs), and the contract's
  * groups, which import the library's models, do not form a cycle with the modules that send them.
  *
