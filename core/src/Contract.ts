@@ -16,12 +16,23 @@ export { Endpoints, GroupHosts, LighthouseApi } from "./contract/Api.ts"
 
 export { Account, Auth, Files, Ipns } from "./contract/ApiHost.ts"
 export { type Comparison, compare, type Difference } from "./contract/Check.ts"
+export { Dev, DevClockMove, DevClockState } from "./contract/Dev.ts"
 export { Gateway, Provider, Providers } from "./contract/Gateway.ts"
 export { KeyNodeAuth, KeyNodeRoutes, NodeId, NodeSuccess } from "./contract/KeyNodes.ts"
 export { ApiError, Host, type HostName, HostNames, NodeError, ProductionHosts } from "./contract/Shapes.ts"
 export { UploadNode } from "./contract/UploadNode.ts"
 export { X402, X402PaymentRequiredV1, X402Version } from "./contract/X402.ts"
+export { X402Current } from "./contract/X402Current.ts"
 export * as Doctor from "./Doctor.ts"
+export {
+  callOf,
+  type PathParams,
+  pathOf,
+  prefixOf,
+  type Route,
+  type RouteMethod,
+  Routes
+} from "./routes/Routes.ts"
 
 /**
  * The OpenAPI document of the contract, each operation served by its host (`hosts`, the

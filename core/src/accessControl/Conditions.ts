@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { InvalidResponse } from "../Errors.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
+import { callOf, pathOf, Routes } from "../routes/Routes.ts"
 import { validateConditionRequest } from "../schema/AccessCondition.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { AccessControlDeps, ApplyInput, UpdateInput } from "./Models.ts"
@@ -43,8 +44,7 @@ export const apply = Effect.fn("AccessControl.apply")(function* (deps: AccessCon
   return yield* fanOutRefined(deps.nodes, valid.cid, {
     operation: creating ? "accessControl" : "updateAccessControl",
     request: (nodeId) => ({
-      method: creating ? "POST" : "PUT",
-      path: `/api/fileAccessConditions/${nodeId}`,
+      ...callOf(creating ? Routes.keyNodes.createConditions : Routes.keyNodes.updateConditions, { node: nodeId }),
       body: creating
         ? { ...common, decryptionType: valid.decryptionType, payload: valid.keyShards[nodeId - 1] }
         : common,
@@ -63,9 +63,9 @@ export const update = Effect.fn("AccessControl.update")(function* (deps: AccessC
 
 export const get = Effect.fn("AccessControl.get")(function* (nodes: KeyNodes["Service"], cidInput: string) {
   const cid = yield* parseCid(cidInput)
-  const path = `/api/fileAccessConditions/get/${cid}`
+  const path = pathOf(Routes.keyNodes.getConditions, { cid: `${cid}` })
   // The provider serves this from its first node.
-  const answer = yield* nodes.call(1, { method: "GET", path }).pipe(
+  const answer = yield* nodes.call(1, { method: Routes.keyNodes.getConditions.method, path }).pipe(
     Effect.mapError((e) => {
       const refined = refine(cid)(e)
       return refined._tag === "CidNotFound" ? refined : e

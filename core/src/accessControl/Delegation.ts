@@ -14,6 +14,7 @@
  */
 import * as Effect from "effect/Effect"
 import { addressOf, resolveOwner } from "../auth/Owner.ts"
+import { callOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { AccessControlDeps, DelegateInput, RevokeDelegatesInput } from "./Models.ts"
 
@@ -29,8 +30,7 @@ export const delegateAllFiles = Effect.fn("AccessControl.delegateAllFiles")(func
   return yield* deps.nodes.fanOut({
     operation: "setAllFilesAccess",
     request: (nodeId) => ({
-      method: "POST",
-      path: `/api/setAllFilesAccess/${nodeId}`,
+      ...callOf(Routes.keyNodes.delegateAllFiles, { node: nodeId }),
       body: { address: owner, allFilesAccess: delegates },
       token
     }),

@@ -7,6 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import { addressOf, resolveOwner } from "../auth/Owner.ts"
+import { callOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Owner } from "../schema/Owner.ts"
@@ -21,8 +22,11 @@ interface ChangeRequest {
   readonly cid: string
   /** Addresses the change is about (shared with, revoked, the new owner): checked first. */
   readonly others: ReadonlyArray<string>
-  readonly method: "POST" | "PUT" | "DELETE"
-  readonly route: string
+  /** The per-node route. */
+  readonly route:
+    | typeof Routes.keyNodes.share
+    | typeof Routes.keyNodes.revoke
+    | typeof Routes.keyNodes.transferOwnership
   /** The body sent to every node, from the checked owner, CID and addresses. */
   readonly body: (checked: {
     readonly owner: string
@@ -39,11 +43,11 @@ const change = Effect.fnUntraced(function* (deps: AccessControlDeps, request: Ch
   const list = yield* Effect.forEach(request.others, parsePublicKey)
   yield* Effect.annotateCurrentSpan({ cid, count: list.length })
   const { token } = yield* resolveOwner(deps.auth, request.owner)
-  const { method, route } = request
+  const { route } = request
   const body = request.body({ owner, cid, list })
   return yield* fanOutRefined(deps.nodes, cid, {
     operation: request.operation,
-    request: (nodeId) => ({ method, path: `${route}/${nodeId}`, body, token }),
+    request: (nodeId) => ({ ...callOf(route, { node: nodeId }), body, token }),
     onError: "stop",
     agreement: request.agreement,
     requireSuccess: true
@@ -56,8 +60,7 @@ export const share = Effect.fn("AccessControl.share")(function* (deps: AccessCon
     owner: input,
     cid: input.cid,
     others: input.shareTo,
-    method: "PUT",
-    route: "/api/setSharedKey",
+    route: Routes.keyNodes.share,
     body: ({ owner, cid, list }) => ({ address: owner, cid, shareTo: list }),
     agreement: "identical-ignoring-data"
   })
@@ -70,8 +73,7 @@ export const revoke = Effect.fn("AccessControl.revoke")(function* (deps: AccessC
     owner: input,
     cid: input.cid,
     others: typeof input.revokeTo === "string" ? [input.revokeTo] : input.revokeTo,
-    method: "DELETE",
-    route: "/api/setSharedKey",
+    route: Routes.keyNodes.revoke,
     body: ({ owner, cid, list }) => ({ address: owner, cid, revokeTo: list }),
     agreement: "identical-ignoring-data"
   })
@@ -86,8 +88,7 @@ export const transferOwnership = Effect.fn("AccessControl.transferOwnership")(fu
     owner: input,
     cid: input.cid,
     others: [input.newOwner],
-    method: "POST",
-    route: "/api/transferOwnership",
+    route: Routes.keyNodes.transferOwnership,
     body: ({ owner, cid, list }) => ({
       address: owner,
       cid,

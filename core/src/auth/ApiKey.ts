@@ -11,28 +11,31 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { reveal } from "../internal/http.ts"
+import { type Route, Routes } from "../routes/Routes.ts"
 import type { Signer } from "../Signer.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { ApiKeyInput } from "./Models.ts"
 
-const apiGetMessage = (hosts: Hosts, path: string, publicKey: string) =>
+const apiGetMessage = (hosts: Hosts, route: Route<"GET">, publicKey: string) =>
   Effect.gen(function* () {
     const key = yield* parsePublicKey(publicKey)
-    const request = HttpClientRequest.get(path, { urlParams: { publicKey: key } }).pipe(HttpClientRequest.acceptJson)
+    const request = HttpClientRequest.get(route.path, { urlParams: { publicKey: key } }).pipe(
+      HttpClientRequest.acceptJson
+    )
     return yield* json(hosts.apiHttpError, request, Schema.String)
   })
 
 export const apiAuthMessage = Effect.fn("Auth.apiAuthMessage")(function* (hosts: Hosts, publicKey: string) {
-  return yield* apiGetMessage(hosts, "/api/auth/get_auth_message", publicKey)
+  return yield* apiGetMessage(hosts, Routes.auth.getAuthMessage, publicKey)
 })
 
 export const apiMessage = Effect.fn("Auth.apiMessage")(function* (hosts: Hosts, publicKey: string) {
-  return yield* apiGetMessage(hosts, "/api/auth/get_message", publicKey)
+  return yield* apiGetMessage(hosts, Routes.auth.getMessage, publicKey)
 })
 
 export const apiKey = Effect.fn("Auth.apiKey")(function* (hosts: Hosts, input: ApiKeyInput) {
   const publicKey = yield* parsePublicKey(input.publicKey)
-  const request = HttpClientRequest.post("/api/auth/create_api_key").pipe(
+  const request = HttpClientRequest.post(Routes.auth.createApiKey.path).pipe(
     HttpClientRequest.acceptJson,
     HttpClientRequest.bodyJsonUnsafe({ publicKey, signedMessage: reveal(input.signedMessage) })
   )

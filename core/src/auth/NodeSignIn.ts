@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import { InvalidResponse, InvalidSignature } from "../Errors.ts"
 import { reveal } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
+import { pathOf, Routes } from "../routes/Routes.ts"
 import type { Signer } from "../Signer.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { JwtInput, JwtPair, RefreshInput } from "./Models.ts"
@@ -31,16 +32,23 @@ const hostNode = 0
 
 export const nodeMessage = Effect.fn("Auth.nodeMessage")(function* (nodes: KeyNodes["Service"], address: string) {
   const publicKey = yield* parsePublicKey(address)
-  const path = `/api/message/${publicKey}`
-  const answer = yield* nodes.call(hostNode, { method: "GET", path })
+  const route = Routes.keyNodeAuth.authMessage
+  const path = pathOf(route, { address: publicKey })
+  const answer = yield* nodes.call(hostNode, { method: route.method, path })
   const decoded = yield* Schema.decodeUnknownEffect(NodeMessageResponse)(answer).pipe(
     Effect.mapError((e) => new InvalidResponse({ url: nodes.urlOf(path), detail: e.message }))
   )
   return decoded[0].message
 })
 
-const getJwt = (nodes: KeyNodes["Service"], request: { readonly method: "POST" | "PUT"; readonly body: unknown }) =>
-  nodes.call(hostNode, { method: request.method, path: "/api/message/get-jwt", body: request.body }).pipe(
+const getJwt = (
+  nodes: KeyNodes["Service"],
+  request: {
+    readonly route: typeof Routes.keyNodeAuth.getJwt | typeof Routes.keyNodeAuth.refreshJwt
+    readonly body: unknown
+  }
+) =>
+  nodes.call(hostNode, { method: request.route.method, path: request.route.path, body: request.body }).pipe(
     Effect.flatMap(Schema.decodeUnknownEffect(JwtResponse)),
     Effect.map(toPair),
     // The provider reports every failure of this call as `Invalid Signature`; the cause keeps the why.
@@ -50,14 +58,17 @@ const getJwt = (nodes: KeyNodes["Service"], request: { readonly method: "POST" |
 export const jwt = Effect.fn("Auth.jwt")(function* (nodes: KeyNodes["Service"], input: JwtInput) {
   const address = yield* parsePublicKey(input.address)
   return yield* getJwt(nodes, {
-    method: "POST",
+    route: Routes.keyNodeAuth.getJwt,
     body: { address, signature: reveal(input.signature), chain: input.chain ?? "ALL" }
   })
 })
 
 export const refresh = Effect.fn("Auth.refresh")(function* (nodes: KeyNodes["Service"], input: RefreshInput) {
   const address = yield* parsePublicKey(input.address)
-  return yield* getJwt(nodes, { method: "PUT", body: { address, refreshToken: reveal(input.refreshToken) } })
+  return yield* getJwt(nodes, {
+    route: Routes.keyNodeAuth.refreshJwt,
+    body: { address, refreshToken: reveal(input.refreshToken) }
+  })
 })
 
 export const signIn = Effect.fn("Auth.signIn")(function* (

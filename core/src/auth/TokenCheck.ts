@@ -29,6 +29,7 @@ import * as Effect from "effect/Effect"
 import { InvalidSignature, type NodeError } from "../Errors.ts"
 import { reveal } from "../internal/http.ts"
 import type { KeyNodes } from "../KeyNodes.ts"
+import { callOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { TokenCheckFailure, TokenCheckInput } from "./Models.ts"
 import { jwtClaims } from "./TokenCache.ts"
@@ -72,8 +73,7 @@ const verdict = (error: NodeError): Effect.Effect<void, TokenCheckFailure> => {
 const askNode = (nodes: KeyNodes["Service"], address: string, token: TokenCheckInput["token"]) =>
   nodes
     .call(probeNode, {
-      method: "POST",
-      path: `/api/retrieveSharedKey/${probeNode}`,
+      ...callOf(Routes.keyNodes.retrieveShard, { node: probeNode }),
       body: { address, cid: probeCid, dynamicData: {} },
       token
     })

@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
 import { Deal, Deleted, FileInfo, PdpDeal, PinInput, Proof, UploadsPage, Usage } from "../files/Models.ts"
 import { Pinned } from "../files/Pin.ts"
 import { IpnsKey, IpnsRecord, PublishedRecord, RemovedKey } from "../ipns/Models.ts"
+import { Routes } from "../routes/Routes.ts"
 import { WalrusBlobs } from "../schema/Walrus.ts"
 import {
   apiError,
@@ -42,12 +43,14 @@ const apiKey = {
 /** Sign-in: the message a wallet signs, and the API key its signature buys. */
 export class Auth extends HttpApiGroup.make("auth")
   .add(
-    HttpApiEndpoint.get("getAuthMessage", "/api/auth/get_auth_message", authMessage).annotateMerge(
-      knownFrom(`${sdkSource}/getApiKey/index.ts`, "the SDK's getApiKey")
-    ),
-    HttpApiEndpoint.get("getMessage", "/api/auth/get_message", authMessage),
-    HttpApiEndpoint.post("createApiKey", "/api/auth/create_api_key", apiKey),
-    HttpApiEndpoint.post("getApiKey", "/api/auth/get_api_key", apiKey)
+    HttpApiEndpoint.make(Routes.auth.getAuthMessage.method)(
+      "getAuthMessage",
+      Routes.auth.getAuthMessage.path,
+      authMessage
+    ).annotateMerge(knownFrom(`${sdkSource}/getApiKey/index.ts`, "the SDK's getApiKey")),
+    HttpApiEndpoint.make(Routes.auth.getMessage.method)("getMessage", Routes.auth.getMessage.path, authMessage),
+    HttpApiEndpoint.make(Routes.auth.createApiKey.method)("createApiKey", Routes.auth.createApiKey.path, apiKey),
+    HttpApiEndpoint.make(Routes.auth.getApiKey.method)("getApiKey", Routes.auth.getApiKey.path, apiKey)
   )
   .annotate(Host, "api") {}
 
@@ -61,12 +64,12 @@ const deletion = {
 /** An account's own view: its usage, its uploads a page at a time, deleting one. */
 export class Account extends HttpApiGroup.make("account")
   .add(
-    HttpApiEndpoint.get("userDataUsage", "/api/user/user_data_usage", {
+    HttpApiEndpoint.make(Routes.account.userDataUsage.method)("userDataUsage", Routes.account.userDataUsage.path, {
       headers: bearer,
       success: Usage,
       error: Unauthorized
     }).annotateMerge(knownFrom(`${sdkSource}/getBalance/index.ts`, "the SDK's getBalance")),
-    HttpApiEndpoint.get("filesUploaded", "/api/user/files_uploaded", {
+    HttpApiEndpoint.make(Routes.account.filesUploaded.method)("filesUploaded", Routes.account.filesUploaded.path, {
       headers: bearer,
       query: {
         lastKey: Schema.String.annotate({ description: "the id of the last record of the page before, or `null`" }),
@@ -75,10 +78,16 @@ export class Account extends HttpApiGroup.make("account")
       success: UploadsPage,
       error: [apiRefusal(400, "Invalid lastKey"), Unauthorized]
     }).annotateMerge(knownFrom(`${sdkSource}/getUploads/index.ts`, "the SDK's getUploads")),
-    HttpApiEndpoint.delete("deleteFile", "/api/user/delete_file", deletion).annotateMerge(
-      knownFrom(`${sdkSource}/deleteFile/index.ts`, "the SDK's deleteFile")
-    ),
-    HttpApiEndpoint.delete("deleteFileWalrus", "/api/user/delete_file_walrus", deletion)
+    HttpApiEndpoint.make(Routes.account.deleteFile.method)(
+      "deleteFile",
+      Routes.account.deleteFile.path,
+      deletion
+    ).annotateMerge(knownFrom(`${sdkSource}/deleteFile/index.ts`, "the SDK's deleteFile")),
+    HttpApiEndpoint.make(Routes.account.deleteFileWalrus.method)(
+      "deleteFileWalrus",
+      Routes.account.deleteFileWalrus.path,
+      deletion
+    )
   )
   .annotate(Host, "api") {}
 
@@ -87,44 +96,44 @@ const byCid = { query: cidQuery }
 /** What anyone may ask about stored content, pinning, PDP deals and prices. */
 export class Files extends HttpApiGroup.make("files")
   .add(
-    HttpApiEndpoint.get("fileInfo", "/api/lighthouse/file_info", {
+    HttpApiEndpoint.make(Routes.files.fileInfo.method)("fileInfo", Routes.files.fileInfo.path, {
       ...byCid,
       success: FileInfo,
       error: [apiError(400), apiRefusal(404, "File not found")]
     }).annotateMerge(knownFrom(`${sdkSource}/getFileInfo/index.ts`, "the SDK's getFileInfo")),
-    HttpApiEndpoint.get("dealStatus", "/api/lighthouse/deal_status", {
+    HttpApiEndpoint.make(Routes.files.dealStatus.method)("dealStatus", Routes.files.dealStatus.path, {
       ...byCid,
       success: Schema.Array(Deal),
       error: apiError(400)
     }).annotateMerge(knownFrom(`${sdkSource}/dealStatus/index.ts`, "the SDK's dealStatus")),
-    HttpApiEndpoint.get("getProof", "/api/lighthouse/get_proof", {
+    HttpApiEndpoint.make(Routes.files.getProof.method)("getProof", Routes.files.getProof.path, {
       ...byCid,
       success: Proof,
       error: apiError(400).annotate({ description: "`Proof Doesn't exist yet` until a deal exists" })
     }).annotateMerge(knownFrom(`${sdkSource}/podsi/index.ts`, "the SDK's posdi (0.4.3)")),
-    HttpApiEndpoint.get("walrusBlobs", "/api/lighthouse/walrus_blobs", {
+    HttpApiEndpoint.make(Routes.files.walrusBlobs.method)("walrusBlobs", Routes.files.walrusBlobs.path, {
       ...byCid,
       success: WalrusBlobs,
       error: [apiError(400), apiRefusal(404, "File not found")]
     }),
-    HttpApiEndpoint.post("pin", "/api/lighthouse/pin", {
+    HttpApiEndpoint.make(Routes.files.pin.method)("pin", Routes.files.pin.path, {
       headers: bearer,
       payload: PinInput,
       success: Pinned,
       error: [apiError(400), Unauthorized, apiError(402), apiError(404)]
     }).annotateMerge(knownFrom(`${docsSource}`, "the provider's documentation (request only)")),
-    HttpApiEndpoint.get("pdpDealRequest", "/api/lighthouse/pdp_deal_request", {
+    HttpApiEndpoint.make(Routes.files.pdpDealRequest.method)("pdpDealRequest", Routes.files.pdpDealRequest.path, {
       ...byCid,
       headers: bearer,
       success: Schema.Literal("Success").pipe(HttpApiSchema.asText()),
       error: [apiError(400), Unauthorized, apiRefusal(404, "File not found")]
     }),
-    HttpApiEndpoint.get("pdpDealStatus", "/api/lighthouse/pdp_deal_status", {
+    HttpApiEndpoint.make(Routes.files.pdpDealStatus.method)("pdpDealStatus", Routes.files.pdpDealStatus.path, {
       ...byCid,
       success: Schema.Array(PdpDeal),
       error: apiError(400)
     }),
-    HttpApiEndpoint.get("getTicker", "/api/lighthouse/get_ticker", {
+    HttpApiEndpoint.make(Routes.files.getTicker.method)("getTicker", Routes.files.getTicker.path, {
       query: { symbol: Schema.String },
       success: Schema.Number.annotate({ description: "the USD price of one coin" }),
       error: [apiRefusal(400, "symbol is required"), apiError(404)]
@@ -135,23 +144,23 @@ export class Files extends HttpApiGroup.make("files")
 /** An account's IPNS keys: generate, publish, list, remove. An unknown key is a 500, as the provider answers. */
 export class Ipns extends HttpApiGroup.make("ipns")
   .add(
-    HttpApiEndpoint.get("generateKey", "/api/ipns/generate_key", {
+    HttpApiEndpoint.make(Routes.ipns.generateKey.method)("generateKey", Routes.ipns.generateKey.path, {
       headers: bearer,
       success: IpnsKey,
       error: Unauthorized
     }).annotateMerge(knownFrom(`${sdkSource}/ipns/generateKey.ts`, "the SDK's generateKey")),
-    HttpApiEndpoint.get("publishRecord", "/api/ipns/publish_record", {
+    HttpApiEndpoint.make(Routes.ipns.publishRecord.method)("publishRecord", Routes.ipns.publishRecord.path, {
       headers: bearer,
       query: { ...cidQuery, keyName: Schema.String },
       success: PublishedRecord,
       error: [apiError(400), Unauthorized, apiError(500)]
     }).annotateMerge(knownFrom(`${sdkSource}/ipns/publishRecord.ts`, "the SDK's publishRecord")),
-    HttpApiEndpoint.get("getIpnsRecords", "/api/ipns/get_ipns_records", {
+    HttpApiEndpoint.make(Routes.ipns.getIpnsRecords.method)("getIpnsRecords", Routes.ipns.getIpnsRecords.path, {
       headers: bearer,
       success: Schema.Array(IpnsRecord),
       error: Unauthorized
     }).annotateMerge(knownFrom(`${sdkSource}/ipns/getAllKeys.ts`, "the SDK's getAllKeys")),
-    HttpApiEndpoint.delete("removeKey", "/api/ipns/remove_key", {
+    HttpApiEndpoint.make(Routes.ipns.removeKey.method)("removeKey", Routes.ipns.removeKey.path, {
       headers: bearer,
       query: { keyName: Schema.String },
       success: RemovedKey,

@@ -6,8 +6,9 @@
  *
  * @since 0.1.0
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Schema from "effect/Schema"
+import { Routes } from "../routes/Routes.ts"
 import { apiError, Host, knownFrom } from "./Shapes.ts"
 
 const Cid = Schema.String.annotate({ description: "a CID, optionally followed by `/{path}`" })
@@ -39,12 +40,12 @@ const routingSpec = "https://specs.ipfs.tech/routing/http-routing-v1/"
 /** Content by CID or IPNS name, and the delegated routing API. */
 export class Gateway extends HttpApiGroup.make("gateway")
   .add(
-    HttpApiEndpoint.post("cat", "/api/v0/cat/:cid", {
+    HttpApiEndpoint.make(Routes.gateway.cat.method)("cat", Routes.gateway.cat.path, {
       params: { cid: Cid },
       success: HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }),
       error: notHeld
     }),
-    HttpApiEndpoint.get("ipfs", "/ipfs/:cid", {
+    HttpApiEndpoint.make(Routes.gateway.ipfs.method)("ipfs", Routes.gateway.ipfs.path, {
       params: { cid: Cid },
       query: contentQuery,
       headers: { accept: Schema.optionalKey(Schema.String), range: Schema.optionalKey(Schema.String) },
@@ -53,13 +54,13 @@ export class Gateway extends HttpApiGroup.make("gateway")
     }).annotateMerge(
       knownFrom("https://specs.ipfs.tech/http-gateways/trustless-gateway/", "the IPFS trustless gateway specification")
     ),
-    HttpApiEndpoint.get("ipns", "/ipns/:name", {
+    HttpApiEndpoint.make(Routes.gateway.ipns.method)("ipns", Routes.gateway.ipns.path, {
       params: { name: Schema.String },
       query: contentQuery,
       success: Content,
       error: notHeld
     }),
-    HttpApiEndpoint.get("providers", "/routing/v1/providers/:cid", {
+    HttpApiEndpoint.make(Routes.gateway.providers.method)("providers", Routes.gateway.providers.path, {
       params: { cid: Schema.String },
       query: {
         "filter-addrs": Schema.optionalKey(Schema.String),
@@ -68,16 +69,26 @@ export class Gateway extends HttpApiGroup.make("gateway")
       success: [Providers, HttpApiSchema.StreamNdjson({ schema: Provider, contentType: "application/x-ndjson" })],
       error: apiError(422)
     }).annotateMerge(knownFrom(routingSpec, "the delegated routing v1 specification")),
-    HttpApiEndpoint.get("ipnsRecord", "/routing/v1/ipns/:name", {
+    HttpApiEndpoint.make(Routes.gateway.ipnsRecord.method)("ipnsRecord", Routes.gateway.ipnsRecord.path, {
       params: { name: Schema.String },
       success: HttpApiSchema.StreamUint8Array({ contentType: ipnsRecord }),
       error: [apiError(400), apiError(404)]
     }).annotateMerge(knownFrom(routingSpec, "the delegated routing v1 specification")),
-    HttpApiEndpoint.put("publishIpnsRecord", "/routing/v1/ipns/:name", {
-      params: { name: Schema.String },
-      payload: HttpApiSchema.StreamUint8Array({ contentType: ipnsRecord }),
-      success: HttpApiSchema.Empty(200),
-      error: [apiError(400), apiError(404)]
-    }).annotateMerge(knownFrom(routingSpec, "the delegated routing v1 specification"))
+    HttpApiEndpoint.make(Routes.gateway.publishIpnsRecord.method)(
+      "publishIpnsRecord",
+      Routes.gateway.publishIpnsRecord.path,
+      {
+        params: { name: Schema.String },
+        payload: HttpApiSchema.StreamUint8Array({ contentType: ipnsRecord }),
+        success: HttpApiSchema.Empty(200),
+        error: [apiError(400), apiError(404)]
+      }
+    ).annotateMerge(knownFrom(routingSpec, "the delegated routing v1 specification"))
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      description:
+        'The Walrus gateway (`https://gateway-walrus.lighthouse.storage`, `LighthouseConfig.hosts.walrusGateway`) serves `GET /ipfs/{cid}` of content stored on Walrus; anything else is a 404 `{ error: "{cid} is not stored on Walrus" }`.'
+    })
   )
   .annotate(Host, "gateway") {}

@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import { AccessConditionsResponse } from "../accessControl/Conditions.ts"
 import { JwtResponse, NodeMessageResponse } from "../auth/NodeSignIn.ts"
 import { RetrieveAnswer } from "../keyShards/Recover.ts"
+import { Routes } from "../routes/Routes.ts"
 import { KeyShard } from "../schema/KeyShard.ts"
 import { AccessDenied, CidNotFound, Host, kavachSource, knownFrom, nodeError, nodeRefusal } from "./Shapes.ts"
 
@@ -36,19 +37,19 @@ const Cid = Schema.String.annotate({ description: "a CID (docs/PROTOCOL.md#cids)
 /** Signing in to the key nodes: a message to sign, a JWT for its signature, a refresh. */
 export class KeyNodeAuth extends HttpApiGroup.make("keyNodeAuth")
   .add(
-    HttpApiEndpoint.get("authMessage", "/api/message/:address", {
+    HttpApiEndpoint.make(Routes.keyNodeAuth.authMessage.method)("authMessage", Routes.keyNodeAuth.authMessage.path, {
       params: { address: Address },
       headers: token,
       success: NodeMessageResponse,
       error: nodeRefusal(400, "Invalid address")
     }).annotateMerge(knownFrom(`${kavachSource}/getAuthMessage`, "kavach's getAuthMessage")),
-    HttpApiEndpoint.post("getJwt", "/api/message/get-jwt", {
+    HttpApiEndpoint.make(Routes.keyNodeAuth.getJwt.method)("getJwt", Routes.keyNodeAuth.getJwt.path, {
       headers: token,
       payload: Schema.Struct({ address: Address, signature: Schema.String, chain: Schema.optionalKey(Schema.String) }),
       success: JwtResponse,
       error: [nodeError(400), nodeRefusal(401, "Invalid Signature")]
     }).annotateMerge(knownFrom(`${kavachSource}/getJWT`, "kavach's getJWT")),
-    HttpApiEndpoint.put("refreshJwt", "/api/message/get-jwt", {
+    HttpApiEndpoint.make(Routes.keyNodeAuth.refreshJwt.method)("refreshJwt", Routes.keyNodeAuth.refreshJwt.path, {
       headers: token,
       payload: Schema.Struct({ address: Address, refreshToken: Schema.String }),
       success: JwtResponse,
@@ -60,7 +61,7 @@ export class KeyNodeAuth extends HttpApiGroup.make("keyNodeAuth")
 /** Shards, sharing, ownership, conditions and delegation, one call per node. */
 export class KeyNodeRoutes extends HttpApiGroup.make("keyNodes")
   .add(
-    HttpApiEndpoint.post("saveShard", "/api/setSharedKey/:node", {
+    HttpApiEndpoint.make(Routes.keyNodes.saveShard.method)("saveShard", Routes.keyNodes.saveShard.path, {
       ...perNode,
       payload: Schema.Struct({
         address: Address,
@@ -71,30 +72,34 @@ export class KeyNodeRoutes extends HttpApiGroup.make("keyNodes")
       success: NodeSuccess,
       error: nodeFailures
     }).annotateMerge(knownFrom(`${kavachSource}/saveShards`, "kavach's saveShards")),
-    HttpApiEndpoint.put("share", "/api/setSharedKey/:node", {
+    HttpApiEndpoint.make(Routes.keyNodes.share.method)("share", Routes.keyNodes.share.path, {
       ...perNode,
       payload: Schema.Struct({ address: Address, cid: Cid, shareTo: Schema.Array(Address) }),
       success: NodeSuccess,
       error: nodeFailures
     }).annotateMerge(knownFrom(`${kavachSource}/shareToAddress`, "kavach's shareToAddress")),
-    HttpApiEndpoint.delete("revoke", "/api/setSharedKey/:node", {
+    HttpApiEndpoint.make(Routes.keyNodes.revoke.method)("revoke", Routes.keyNodes.revoke.path, {
       ...perNode,
       payload: Schema.Struct({ address: Address, cid: Cid, revokeTo: Schema.Array(Address) }),
       success: NodeSuccess,
       error: nodeFailures
     }).annotateMerge(knownFrom(`${kavachSource}/revokeAccess`, "kavach's revokeAccess")),
-    HttpApiEndpoint.post("transferOwnership", "/api/transferOwnership/:node", {
-      ...perNode,
-      payload: Schema.Struct({
-        address: Address,
-        cid: Cid,
-        newOwner: Address,
-        resetSharedTo: Schema.optionalKey(Schema.Boolean)
-      }),
-      success: NodeSuccess,
-      error: nodeFailures
-    }).annotateMerge(knownFrom(`${kavachSource}/transferOwnership`, "kavach's transferOwnership")),
-    HttpApiEndpoint.post("retrieveShard", "/api/retrieveSharedKey/:node", {
+    HttpApiEndpoint.make(Routes.keyNodes.transferOwnership.method)(
+      "transferOwnership",
+      Routes.keyNodes.transferOwnership.path,
+      {
+        ...perNode,
+        payload: Schema.Struct({
+          address: Address,
+          cid: Cid,
+          newOwner: Address,
+          resetSharedTo: Schema.optionalKey(Schema.Boolean)
+        }),
+        success: NodeSuccess,
+        error: nodeFailures
+      }
+    ).annotateMerge(knownFrom(`${kavachSource}/transferOwnership`, "kavach's transferOwnership")),
+    HttpApiEndpoint.make(Routes.keyNodes.retrieveShard.method)("retrieveShard", Routes.keyNodes.retrieveShard.path, {
       ...perNode,
       payload: Schema.Struct({
         address: Address,
@@ -105,43 +110,55 @@ export class KeyNodeRoutes extends HttpApiGroup.make("keyNodes")
       success: RetrieveAnswer,
       error: nodeFailures
     }).annotateMerge(knownFrom(`${kavachSource}/recoverShards`, "kavach's recoverShards")),
-    HttpApiEndpoint.post("createConditions", "/api/fileAccessConditions/:node", {
-      ...perNode,
-      payload: Schema.Struct({
-        address: Address,
-        cid: Cid,
-        conditions: Schema.Array(Schema.Unknown),
-        aggregator: Schema.optionalKey(Schema.String),
-        decryptionType: Schema.optionalKey(Schema.String),
-        chainType: Schema.optionalKey(Schema.String),
-        payload: KeyShard
-      }),
-      success: NodeSuccess,
-      error: nodeFailures
-    }).annotateMerge(knownFrom(`${kavachSource}/accessControl`, "kavach's accessControl")),
-    HttpApiEndpoint.put("updateConditions", "/api/fileAccessConditions/:node", {
-      ...perNode,
-      payload: Schema.Struct({
-        address: Address,
-        cid: Cid,
-        conditions: Schema.Array(Schema.Unknown),
-        aggregator: Schema.optionalKey(Schema.String),
-        chainType: Schema.optionalKey(Schema.String)
-      }),
-      success: NodeSuccess,
-      error: nodeFailures
-    }),
-    HttpApiEndpoint.get("getConditions", "/api/fileAccessConditions/get/:cid", {
+    HttpApiEndpoint.make(Routes.keyNodes.createConditions.method)(
+      "createConditions",
+      Routes.keyNodes.createConditions.path,
+      {
+        ...perNode,
+        payload: Schema.Struct({
+          address: Address,
+          cid: Cid,
+          conditions: Schema.Array(Schema.Unknown),
+          aggregator: Schema.optionalKey(Schema.String),
+          decryptionType: Schema.optionalKey(Schema.String),
+          chainType: Schema.optionalKey(Schema.String),
+          payload: KeyShard
+        }),
+        success: NodeSuccess,
+        error: nodeFailures
+      }
+    ).annotateMerge(knownFrom(`${kavachSource}/accessControl`, "kavach's accessControl")),
+    HttpApiEndpoint.make(Routes.keyNodes.updateConditions.method)(
+      "updateConditions",
+      Routes.keyNodes.updateConditions.path,
+      {
+        ...perNode,
+        payload: Schema.Struct({
+          address: Address,
+          cid: Cid,
+          conditions: Schema.Array(Schema.Unknown),
+          aggregator: Schema.optionalKey(Schema.String),
+          chainType: Schema.optionalKey(Schema.String)
+        }),
+        success: NodeSuccess,
+        error: nodeFailures
+      }
+    ),
+    HttpApiEndpoint.make(Routes.keyNodes.getConditions.method)("getConditions", Routes.keyNodes.getConditions.path, {
       params: { cid: Cid },
       headers: token,
       success: AccessConditionsResponse,
       error: [CidNotFound, nodeError(400)]
     }),
-    HttpApiEndpoint.post("delegateAllFiles", "/api/setAllFilesAccess/:node", {
-      ...perNode,
-      payload: Schema.Struct({ address: Address, allFilesAccess: Schema.Array(Address) }),
-      success: NodeSuccess,
-      error: nodeFailures
-    })
+    HttpApiEndpoint.make(Routes.keyNodes.delegateAllFiles.method)(
+      "delegateAllFiles",
+      Routes.keyNodes.delegateAllFiles.path,
+      {
+        ...perNode,
+        payload: Schema.Struct({ address: Address, allFilesAccess: Schema.Array(Address) }),
+        success: NodeSuccess,
+        error: nodeFailures
+      }
+    )
   )
   .annotate(Host, "encryption") {}

@@ -6,8 +6,9 @@
  *
  * @since 0.1.0
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Schema from "effect/Schema"
+import { Routes } from "../routes/Routes.ts"
 import { CarRoot, UploadedEntry } from "../upload/Response.ts"
 import { apiError, Host, knownFrom, sdkSource, Unauthorized } from "./Shapes.ts"
 
@@ -40,7 +41,7 @@ const refusals = [
 /** Uploads: files and folders (`add`), CAR files (`dag/import`). */
 export class UploadNode extends HttpApiGroup.make("uploadNode")
   .add(
-    HttpApiEndpoint.post("add", "/api/v0/add", {
+    HttpApiEndpoint.make(Routes.uploadNode.add.method)("add", Routes.uploadNode.add.path, {
       headers: uploadHeaders,
       query: {
         "wrap-with-directory": Schema.optionalKey(Flag),
@@ -55,11 +56,17 @@ export class UploadNode extends HttpApiGroup.make("uploadNode")
       ],
       error: refusals
     }).annotateMerge(knownFrom(`${sdkSource}/upload/files/node.ts`, "the SDK's upload")),
-    HttpApiEndpoint.post("dagImport", "/api/v0/dag/import", {
+    HttpApiEndpoint.make(Routes.uploadNode.dagImport.method)("dagImport", Routes.uploadNode.dagImport.path, {
       headers: uploadHeaders,
       payload: MultipartBody,
       success: [CarRoot, HttpApiSchema.StreamNdjson({ schema: CarRoot, contentType: "application/x-ndjson" })],
       error: refusals
     }).annotateMerge(knownFrom(`${sdkSource}/upload/car/node.ts`, "the SDK's CAR upload"))
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      description:
+        "The Walrus upload node (`https://upload-walrus.lighthouse.storage`, `LighthouseConfig.hosts.walrusNode`) serves the same routes, storing on Walrus: the same authentication and answers, uploads counted against the account's Walrus quota."
+    })
   )
   .annotate(Host, "node") {}

@@ -9,6 +9,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Schema from "effect/Schema"
 import { X402PaymentRequired } from "../payment/X402.ts"
+import { Routes } from "../routes/Routes.ts"
 import { UploadedEntry } from "../upload/Response.ts"
 import { Host, knownFrom } from "./Shapes.ts"
 
@@ -30,7 +31,7 @@ const InvalidPayload = Schema.Struct({
 /** The documented route of version 1. */
 export class X402 extends HttpApiGroup.make("x402")
   .add(
-    HttpApiEndpoint.post("upload", "/api/x402/upload", {
+    HttpApiEndpoint.make(Routes.x402.upload.method)("upload", Routes.x402.upload.path, {
       headers: {
         "x-payment": Schema.optionalKey(
           Schema.String.annotate({ description: "base64 of the JSON payment (an EIP-3009 authorisation)" })

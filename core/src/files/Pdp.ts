@@ -21,6 +21,7 @@ import * as Schema from "effect/Schema"
 import { PdpDealTimedOut, PdpSizeLimitExceeded } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
+import { Routes } from "../routes/Routes.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Credential } from "../schema/Credential.ts"
 import { type AwaitPdpDealOptions, type CompletedPdpDeal, PdpDeal } from "./Models.ts"
@@ -43,7 +44,7 @@ export const requestPdpDeal = Effect.fn("Files.requestPdpDeal")(function* (
   const size = Number(info.fileSizeInBytes)
   if (size > PdpSizeLimit) return yield* new PdpSizeLimitExceeded({ cid: valid, size, limit: PdpSizeLimit })
   const response = yield* hosts.api.execute(
-    HttpClientRequest.get("/api/lighthouse/pdp_deal_request", { urlParams: { cid: valid } }).pipe(
+    HttpClientRequest.get(Routes.files.pdpDealRequest.path, { urlParams: { cid: valid } }).pipe(
       withBearer(apiKey),
       HttpClientRequest.acceptJson
     )
@@ -57,7 +58,7 @@ export const pdpDealStatus = Effect.fn("Files.pdpDealStatus")(function* (hosts: 
   const valid = yield* parseCid(cid)
   return yield* json(
     hosts.api,
-    HttpClientRequest.get("/api/lighthouse/pdp_deal_status", { urlParams: { cid: valid } }).pipe(
+    HttpClientRequest.get(Routes.files.pdpDealStatus.path, { urlParams: { cid: valid } }).pipe(
       HttpClientRequest.acceptJson
     ),
     Schema.Array(PdpDeal)

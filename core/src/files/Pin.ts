@@ -13,6 +13,7 @@ import * as Schema from "effect/Schema"
 import { ContentUnreachable, InvalidArgument } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
+import { Routes } from "../routes/Routes.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Credential } from "../schema/Credential.ts"
 import { PinInput, UploadedFile } from "./Models.ts"
@@ -31,7 +32,7 @@ export const pin = Effect.fn("Files.pin")(function* (hosts: Hosts, apiKey: Crede
   const valid = yield* parseCid(cid)
   const answer = yield* json(
     hosts.api,
-    HttpClientRequest.post("/api/lighthouse/pin").pipe(
+    HttpClientRequest.post(Routes.files.pin.path).pipe(
       withBearer(apiKey),
       HttpClientRequest.bodyJsonUnsafe(fileName === undefined ? { cid: valid } : { cid: valid, fileName })
     ),

@@ -12,12 +12,17 @@ import * as Stream from "effect/Stream"
 import { ProofNotFound, type RequestFailed, type TransportFailure } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
+import { Routes } from "../routes/Routes.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Credential } from "../schema/Credential.ts"
 import { Deal, Deleted, FileInfo, Proof, type UploadedFile, type UploadsOptions, UploadsPage, Usage } from "./Models.ts"
 
 export const usage = Effect.fn("Files.usage")(function* (hosts: Hosts, apiKey: Credential) {
-  return yield* json(hosts.api, HttpClientRequest.get("/api/user/user_data_usage").pipe(withBearer(apiKey)), Usage)
+  return yield* json(
+    hosts.api,
+    HttpClientRequest.get(Routes.account.userDataUsage.path).pipe(withBearer(apiKey)),
+    Usage
+  )
 })
 
 export const uploadsPage = Effect.fn("Files.uploadsPage")(function* (
@@ -29,7 +34,7 @@ export const uploadsPage = Effect.fn("Files.uploadsPage")(function* (
   const urlParams = { lastKey: options?.lastKey ?? "null", fileType: options?.fileType }
   return yield* json(
     hosts.api,
-    HttpClientRequest.get("/api/user/files_uploaded", { urlParams }).pipe(
+    HttpClientRequest.get(Routes.account.filesUploaded.path, { urlParams }).pipe(
       withBearer(apiKey),
       HttpClientRequest.setHeader("Content-Type", "application/json")
     ),
@@ -59,7 +64,7 @@ export const fileInfo = Effect.fn("Files.fileInfo")(function* (hosts: Hosts, cid
   const valid = yield* parseCid(cid)
   return yield* json(
     hosts.apiHttpError,
-    HttpClientRequest.get("/api/lighthouse/file_info", { urlParams: { cid: valid } }),
+    HttpClientRequest.get(Routes.files.fileInfo.path, { urlParams: { cid: valid } }),
     FileInfo
   )
 })
@@ -68,7 +73,7 @@ export const dealStatus = Effect.fn("Files.dealStatus")(function* (hosts: Hosts,
   const valid = yield* parseCid(cid)
   return yield* json(
     hosts.api,
-    HttpClientRequest.get("/api/lighthouse/deal_status", { urlParams: { cid: valid } }),
+    HttpClientRequest.get(Routes.files.dealStatus.path, { urlParams: { cid: valid } }),
     Schema.Array(Deal)
   )
 })
@@ -77,7 +82,7 @@ export const proof = Effect.fn("Files.proof")(function* (hosts: Hosts, cid: stri
   const valid = yield* parseCid(cid)
   return yield* json(
     hosts.api,
-    HttpClientRequest.get("/api/lighthouse/get_proof", { urlParams: { cid: valid } }),
+    HttpClientRequest.get(Routes.files.getProof.path, { urlParams: { cid: valid } }),
     Proof
   ).pipe(Effect.catchTag("RequestFailed", (e) => Effect.fail(e.status === 400 ? new ProofNotFound({ cid: valid }) : e)))
 })
@@ -85,7 +90,7 @@ export const proof = Effect.fn("Files.proof")(function* (hosts: Hosts, cid: stri
 export const deleteFile = Effect.fn("Files.deleteFile")(function* (hosts: Hosts, apiKey: Credential, id: string) {
   return yield* json(
     hosts.api,
-    HttpClientRequest.delete("/api/user/delete_file", { urlParams: { id } }).pipe(
+    HttpClientRequest.delete(Routes.account.deleteFile.path, { urlParams: { id } }).pipe(
       withBearer(apiKey),
       HttpClientRequest.setHeader("Content-Type", "application/json")
     ),

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
+import { Routes } from "../routes/Routes.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Credential } from "../schema/Credential.ts"
 import { WalrusBlobs } from "../schema/Walrus.ts"
@@ -20,7 +21,7 @@ export const walrusBlobs = Effect.fn("Files.walrusBlobs")(function* (hosts: Host
   const valid = yield* parseCid(cid)
   const answer = yield* json(
     hosts.api,
-    HttpClientRequest.get("/api/lighthouse/walrus_blobs", { urlParams: { cid: valid } }),
+    HttpClientRequest.get(Routes.files.walrusBlobs.path, { urlParams: { cid: valid } }),
     WalrusBlobs
   )
   return answer.blobIds
@@ -34,7 +35,7 @@ export const deleteFileWalrus = Effect.fn("Files.deleteFileWalrus")(function* (
 ) {
   return yield* json(
     hosts.api,
-    HttpClientRequest.delete("/api/user/delete_file_walrus", { urlParams: { id } }).pipe(
+    HttpClientRequest.delete(Routes.account.deleteFileWalrus.path, { urlParams: { id } }).pipe(
       withBearer(apiKey),
       HttpClientRequest.setHeader("Content-Type", "application/json")
     ),

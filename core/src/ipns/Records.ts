@@ -10,6 +10,7 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Schema from "effect/Schema"
 import { type Hosts, json } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
+import { Routes } from "../routes/Routes.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Credential } from "../schema/Credential.ts"
 import { IpnsKey, IpnsRecord, PublishedRecord, type PublishRecordInput, RemovedKey } from "./Models.ts"
@@ -20,7 +21,7 @@ const jsonContent = HttpClientRequest.setHeader("Content-Type", "application/jso
 export const generateKey = Effect.fn("Ipns.generateKey")(function* (hosts: Hosts, apiKey: Credential) {
   return yield* json(
     hosts.api,
-    HttpClientRequest.get("/api/ipns/generate_key").pipe(withBearer(apiKey), jsonContent),
+    HttpClientRequest.get(Routes.ipns.generateKey.path).pipe(withBearer(apiKey), jsonContent),
     IpnsKey
   )
 })
@@ -33,7 +34,7 @@ export const publishRecord = Effect.fn("Ipns.publishRecord")(function* (
   const cid = yield* parseCid(input.cid)
   return yield* json(
     hosts.api,
-    HttpClientRequest.get("/api/ipns/publish_record", { urlParams: { cid, keyName: input.keyName } }).pipe(
+    HttpClientRequest.get(Routes.ipns.publishRecord.path, { urlParams: { cid, keyName: input.keyName } }).pipe(
       withBearer(apiKey)
     ),
     PublishedRecord
@@ -43,7 +44,7 @@ export const publishRecord = Effect.fn("Ipns.publishRecord")(function* (
 export const records = Effect.fn("Ipns.records")(function* (hosts: Hosts, apiKey: Credential) {
   return yield* json(
     hosts.api,
-    HttpClientRequest.get("/api/ipns/get_ipns_records").pipe(withBearer(apiKey), jsonContent),
+    HttpClientRequest.get(Routes.ipns.getIpnsRecords.path).pipe(withBearer(apiKey), jsonContent),
     Schema.Array(IpnsRecord)
   )
 })
@@ -51,7 +52,7 @@ export const records = Effect.fn("Ipns.records")(function* (hosts: Hosts, apiKey
 export const removeKey = Effect.fn("Ipns.removeKey")(function* (hosts: Hosts, apiKey: Credential, keyName: string) {
   return yield* json(
     hosts.api,
-    HttpClientRequest.delete("/api/ipns/remove_key", { urlParams: { keyName } }).pipe(withBearer(apiKey)),
+    HttpClientRequest.delete(Routes.ipns.removeKey.path, { urlParams: { keyName } }).pipe(withBearer(apiKey)),
     RemovedKey
   )
 })

@@ -21,6 +21,7 @@ import {
 } from "../Errors.ts"
 import { innermostMessage } from "../internal/nodeAnswers.ts"
 import { allNodes, type KeyNodes } from "../KeyNodes.ts"
+import { callOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { Credential } from "../schema/Credential.ts"
@@ -62,8 +63,7 @@ const askNode = Effect.fnUntraced(function* (
   const { address, cid, dynamicData, ownerAddress } = request
   const answer = yield* nodes
     .call(nodeId, {
-      method: "POST",
-      path: `/api/retrieveSharedKey/${nodeId}`,
+      ...callOf(Routes.keyNodes.retrieveShard, { node: nodeId }),
       body: ownerAddress === undefined ? { address, cid, dynamicData } : { address, cid, dynamicData, ownerAddress },
       token: request.token
     })

@@ -8,6 +8,7 @@
 import * as Effect from "effect/Effect"
 import { addressOf, resolveOwner } from "../auth/Owner.ts"
 import { EncryptionFailed, InvalidKeyShards } from "../Errors.ts"
+import { callOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import { parseCid } from "../schema/Cid.ts"
 import type { KeyShardsDeps, SaveInput } from "./Models.ts"
@@ -26,8 +27,7 @@ export const save = Effect.fn("KeyShards.save")(function* (deps: KeyShardsDeps, 
     .fanOut({
       operation: "saveShards",
       request: (nodeId) => ({
-        method: "POST",
-        path: `/api/setSharedKey/${nodeId}`,
+        ...callOf(Routes.keyNodes.saveShard, { node: nodeId }),
         body: {
           address,
           cid,

@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import { formatUnits } from "viem"
 import { type HttpStatusError, TickerPriceFailed, type TransportFailure } from "../Errors.ts"
 import { type Hosts, json } from "../internal/Hosts.ts"
+import { Routes } from "../routes/Routes.ts"
 import * as Sizing from "../upload/Sizing.ts"
 import type { Price, PriceInput, QuoteInput, QuotePathsInput } from "./Models.ts"
 import * as Pricing from "./Pricing.ts"
@@ -23,7 +24,7 @@ const TickerBody = Schema.Union([Schema.Number, Schema.String])
 const tickerPrice = (hosts: Hosts, symbol: string) =>
   json(
     hosts.apiHttpError,
-    HttpClientRequest.get("/api/lighthouse/get_ticker", { urlParams: { symbol } }),
+    HttpClientRequest.get(Routes.files.getTicker.path, { urlParams: { symbol } }),
     TickerBody
   ).pipe(
     Effect.mapError((e: HttpStatusError | TransportFailure) => new TickerPriceFailed({ detail: e.message })),

@@ -47,6 +47,7 @@ import {
 } from "../Errors.ts"
 import * as Hosts from "../internal/Hosts.ts"
 import { fromHttpClientError, statusError } from "../internal/http.ts"
+import { Routes } from "../routes/Routes.ts"
 import { UploadedEntry } from "../upload/Response.ts"
 import type { X402PriceInput, X402QuoteInput, X402Routes, X402UploadInput } from "./Models.ts"
 import { X402PriceQuote } from "./X402Price.ts"
@@ -118,8 +119,8 @@ export const TransferWithAuthorization = [
 
 /** The provider's routes: its documentation's (version 1), or its x402 server's today. */
 export const x402UploadPaths: Readonly<Record<X402Routes, string>> = {
-  documented: "/api/x402/upload",
-  current: "/api/upload"
+  documented: Routes.x402.upload.path,
+  current: Routes.x402Current.upload.path
 }
 
 /** The route set used when the caller names none: the documented one, which this library first spoke. */
@@ -330,7 +331,7 @@ export const upload = Effect.fn("Payment.x402Upload")(function* (deps: X402Deps,
 
 /** The provider's price for an upload of `input.size` bytes, from its price route (`GET /api/upload/price?size=`). */
 export const price = Effect.fn("Payment.x402Price")(function* (deps: X402Deps, input: X402PriceInput) {
-  const request = HttpClientRequest.get("/api/upload/price").pipe(
+  const request = HttpClientRequest.get(Routes.x402Current.price.path).pipe(
     HttpClientRequest.setUrlParam("size", String(input.size))
   )
   const where = yield* Hosts.resolvedUrl(deps.hosts.api, request)

@@ -16,6 +16,7 @@ import * as Schema from "effect/Schema"
 import type { Address, Hex } from "viem"
 import { InvalidResponse } from "../Errors.ts"
 import * as Hosts from "../internal/Hosts.ts"
+import { Routes } from "../routes/Routes.ts"
 import type { X402RenewInput, X402RenewPriceInput } from "./Models.ts"
 import { amountWithinCeiling, authorize, refusal, send, type X402Deps } from "./X402.ts"
 import { chooseTerms, expectation } from "./X402Terms.ts"
@@ -66,7 +67,9 @@ export interface X402RenewResult {
 }
 
 const renewRequest = (id: string, payment?: { readonly name: string; readonly value: string }) => {
-  const request = HttpClientRequest.post("/api/renew").pipe(HttpClientRequest.setHeader("x-file-id", id))
+  const request = HttpClientRequest.post(Routes.x402Current.renew.path).pipe(
+    HttpClientRequest.setHeader("x-file-id", id)
+  )
   return payment === undefined ? request : HttpClientRequest.setHeader(request, payment.name, payment.value)
 }
 
@@ -79,7 +82,9 @@ const decoded =
 
 /** The provider's price for a year more of the file `input.id`, and its current expiry. */
 export const renewPrice = Effect.fn("Payment.x402RenewPrice")(function* (deps: X402Deps, input: X402RenewPriceInput) {
-  const request = HttpClientRequest.get("/api/renew/price").pipe(HttpClientRequest.setUrlParam("id", input.id))
+  const request = HttpClientRequest.get(Routes.x402Current.renewPrice.path).pipe(
+    HttpClientRequest.setUrlParam("id", input.id)
+  )
   const where = yield* Hosts.resolvedUrl(deps.hosts.api, request)
   const response = yield* deps.hosts.api.execute(request)
   return yield* response.json.pipe(

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { CidMismatch, FileStreamError } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
+import { Routes } from "../routes/Routes.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 import { profileLayout } from "../unixfs/Layout.ts"
 import type { AddSettings } from "../verify/UnixfsCids.ts"
@@ -77,7 +78,7 @@ const sendRequestOf = (
   settings: AddSettings,
   parts: ReadonlyArray<Multipart.Part<FileStreamError>>
 ): SendRequest => ({
-  path: "/api/v0/add",
+  path: Routes.uploadNode.add.path,
   query: addQuery(settings),
   apiKey: add.options.apiKey,
   encryption: add.encryption,

@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import { InvalidUploadInput } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
+import { Routes } from "../routes/Routes.ts"
 import { trackCar } from "../verify/UploadedCar.ts"
 import { addChecked } from "./Checked.ts"
 import * as Input from "./Input.ts"
@@ -104,7 +105,7 @@ export const car = Effect.fn("Upload.car")(function* (deps: PlainDeps, input: In
   const part = toPart(yield* planFile(deps.fs, source, name))
   const tracked = options.verify === false ? undefined : trackCar(part, yield* BodyMode)
   const { text, url: target } = yield* send(deps.hosts, {
-    path: "/api/v0/dag/import",
+    path: Routes.uploadNode.dagImport.path,
     apiKey: options.apiKey,
     encryption: false,
     mimeType: undefined,

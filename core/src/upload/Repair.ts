@@ -24,6 +24,7 @@ import type { Hosts } from "../internal/Hosts.ts"
 import { reveal } from "../internal/http.ts"
 import type { PendingEntry } from "../pendingKeys/Models.ts"
 import { open } from "../pendingKeys/Seal.ts"
+import { pathOf, Routes } from "../routes/Routes.ts"
 import { parsePublicKey } from "../schema/Address.ts"
 import type { Credential } from "../schema/Credential.ts"
 import type { KeyShard } from "../schema/KeyShard.ts"
@@ -113,7 +114,7 @@ const saveEntry = (run: Run, entry: PendingEntry, cid: string, shards: ReadonlyA
 
 /** The first 16 bytes the gateway serves for `cid`, as hex. */
 const leadingBytes = (hosts: Hosts, cid: string) =>
-  hosts.gateway.execute(HttpClientRequest.post(`/api/v0/cat/${cid}`)).pipe(
+  hosts.gateway.execute(HttpClientRequest.post(pathOf(Routes.gateway.cat, { cid: `${cid}` }))).pipe(
     Effect.flatMap((response) => {
       let seen = 0
       return response.stream.pipe(

@@ -20,6 +20,7 @@ import {
 } from "../Errors.ts"
 import { type Hosts, resolvedUrl, uploadNodeOf } from "../internal/Hosts.ts"
 import { withBearer } from "../internal/http.ts"
+import type { Routes } from "../routes/Routes.ts"
 import type { Credential } from "../schema/Credential.ts"
 import type { StorageType } from "../schema/Walrus.ts"
 import * as Multipart from "./Multipart.ts"
@@ -29,7 +30,7 @@ import * as Response from "./Response.ts"
 
 /** One upload request, as it goes on the wire: built once per upload, from the operation's own request. */
 export interface SendRequest {
-  readonly path: "/api/v0/add" | "/api/v0/dag/import"
+  readonly path: typeof Routes.uploadNode.add.path | typeof Routes.uploadNode.dagImport.path
   readonly query?: Readonly<Record<string, string>>
   readonly apiKey: Credential
   readonly encryption: boolean

@@ -31,6 +31,7 @@ import {
   type SyncSourceChanged,
   type UnreadableEntry
 } from "../Errors.ts"
+import { Routes } from "../routes/Routes.ts"
 import { Credential } from "../schema/Credential.ts"
 import { kuboLayout, type Layout } from "../unixfs/Layout.ts"
 import type { Built } from "../unixfs/Tree.ts"
@@ -247,7 +248,7 @@ const sendPartial = Effect.fnUntraced(function* (
     })
   )
   const { text, url } = yield* send(deps.hosts, {
-    path: "/api/v0/dag/import",
+    path: Routes.uploadNode.dagImport.path,
     apiKey: options.apiKey,
     encryption: false,
     mimeType: undefined,

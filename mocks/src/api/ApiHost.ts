@@ -26,8 +26,9 @@
  *
  * A missing or unknown API key is 401 `{"error":"Authentication failed"}`. Other paths are 404.
  */
-import { type HttpHandler, http } from "msw"
+import type { HttpHandler } from "msw"
 import { errorResponse } from "../http/Respond.ts"
+import { unmatched } from "../http/Routes.ts"
 import { authRoutes } from "./AuthRoutes.ts"
 import { type ApiHostContext, route } from "./Context.ts"
 import { fileRoutes } from "./FileRoutes.ts"
@@ -49,8 +50,8 @@ export const apiHandlers = (context: ApiHostContext): Array<HttpHandler> => [
   ...ipnsRoutes(context),
   ...pinRoutes(context),
   ...pdpRoutes(context),
-  http.all(
-    `${context.host}/*`,
+  unmatched(
+    context.host,
     route(context, () => errorResponse(404, "Not Found"))
   )
 ]

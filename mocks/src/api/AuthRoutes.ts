@@ -3,9 +3,12 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import { queryOf } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import { type Accounts, InvalidAddress } from "./Accounts.ts"
 import { type ApiHostContext, route } from "./Context.ts"
 
@@ -47,9 +50,9 @@ export const authRoutes = (context: ApiHostContext): Array<HttpHandler> => {
   const message = route(context, ({ request }) => authMessage(accounts, request))
   const apiKey = route(context, ({ request }) => createApiKey(accounts, request))
   return [
-    http.get(`${host}/api/auth/get_auth_message`, message),
-    http.get(`${host}/api/auth/get_message`, message),
-    http.post(`${host}/api/auth/create_api_key`, apiKey),
-    http.post(`${host}/api/auth/get_api_key`, apiKey)
+    on(host, Routes.auth.getAuthMessage, message),
+    on(host, Routes.auth.getMessage, message),
+    on(host, Routes.auth.createApiKey, apiKey),
+    on(host, Routes.auth.getApiKey, apiKey)
   ]
 }

@@ -3,10 +3,13 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import type { CID } from "multiformats/cid"
 import { cidParam, parseCid } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import { type ApiHostContext, route } from "./Context.ts"
 import { dealStatusEntry, proofResponse } from "./Deals.ts"
 import type { FileRecord, Files } from "./Files.ts"
@@ -38,20 +41,23 @@ const fileInfo = (files: Files, request: Request): Response => {
 export const fileRoutes = (context: ApiHostContext): Array<HttpHandler> => {
   const { host, files, deals } = context
   return [
-    http.get(
-      `${host}/api/lighthouse/file_info`,
+    on(
+      host,
+      Routes.files.fileInfo,
       route(context, ({ request }) => fileInfo(files, request))
     ),
-    http.get(
-      `${host}/api/lighthouse/deal_status`,
+    on(
+      host,
+      Routes.files.dealStatus,
       route(context, ({ request }) => {
         const param = cidParam(request)
         if ("error" in param) return param.error
         return json(deals.get(param.cid).map(dealStatusEntry))
       })
     ),
-    http.get(
-      `${host}/api/lighthouse/get_proof`,
+    on(
+      host,
+      Routes.files.getProof,
       route(context, ({ request }) => {
         const param = cidParam(request)
         if ("error" in param) return param.error

@@ -3,23 +3,28 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import { cidParam, queryOf } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import { type ApiHostContext, authed } from "./Context.ts"
 
 export const ipnsRoutes = (context: ApiHostContext): Array<HttpHandler> => {
   const { host, ipns } = context
   return [
-    http.get(
-      `${host}/api/ipns/generate_key`,
+    on(
+      host,
+      Routes.ipns.generateKey,
       authed(context, (_, account) => {
         const key = ipns.generate(account.address)
         return json({ ipnsName: key.ipnsName, ipnsId: key.ipnsId })
       })
     ),
-    http.get(
-      `${host}/api/ipns/publish_record`,
+    on(
+      host,
+      Routes.ipns.publishRecord,
       authed(context, (request, account) => {
         const param = cidParam(request)
         if ("error" in param) return param.error
@@ -32,8 +37,9 @@ export const ipnsRoutes = (context: ApiHostContext): Array<HttpHandler> => {
         return json({ Name: key.ipnsId, Value: `/ipfs/${param.text}` })
       })
     ),
-    http.get(
-      `${host}/api/ipns/get_ipns_records`,
+    on(
+      host,
+      Routes.ipns.getIpnsRecords,
       authed(context, (_, account) =>
         json(
           ipns.of(account.address).map((key) => ({
@@ -46,8 +52,9 @@ export const ipnsRoutes = (context: ApiHostContext): Array<HttpHandler> => {
         )
       )
     ),
-    http.delete(
-      `${host}/api/ipns/remove_key`,
+    on(
+      host,
+      Routes.ipns.removeKey,
       authed(context, (request, account) => {
         const keyName = queryOf(request).get("keyName") ?? ""
         const key = ipns.get(account.address, keyName)

@@ -9,9 +9,12 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, HttpResponse, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import { type HttpHandler, HttpResponse } from "msw"
 import { cidParam } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import type { Account } from "./Accounts.ts"
 import { type ApiHostContext, authed, route } from "./Context.ts"
 import { PdpSizeLimit } from "./PdpDeals.ts"
@@ -27,12 +30,14 @@ const requestDeal = (context: ApiHostContext, request: Request, account: Account
 }
 
 export const pdpRoutes = (context: ApiHostContext): Array<HttpHandler> => [
-  http.get(
-    `${context.host}/api/lighthouse/pdp_deal_request`,
+  on(
+    context.host,
+    Routes.files.pdpDealRequest,
     authed(context, (request, account) => requestDeal(context, request, account))
   ),
-  http.get(
-    `${context.host}/api/lighthouse/pdp_deal_status`,
+  on(
+    context.host,
+    Routes.files.pdpDealStatus,
     route(context, ({ request }) => {
       const param = cidParam(request)
       return "error" in param ? param.error : json(context.pdp.status(param.text))

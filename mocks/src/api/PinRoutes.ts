@@ -12,10 +12,13 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import type { CID } from "multiformats/cid"
 import { parseCid } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import { ContentNotFound } from "../storage/Blocks.ts"
 import type { Account } from "./Accounts.ts"
 import { type ApiHostContext, authed, type ReachableContent } from "./Context.ts"
@@ -82,8 +85,9 @@ const pin = async (context: ApiHostContext, request: Request, account: Account):
 }
 
 export const pinRoutes = (context: ApiHostContext): Array<HttpHandler> => [
-  http.post(
-    `${context.host}/api/lighthouse/pin`,
+  on(
+    context.host,
+    Routes.files.pin,
     authed(context, (request, account) => pin(context, request, account))
   )
 ]

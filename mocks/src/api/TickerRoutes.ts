@@ -3,14 +3,18 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import { queryOf } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import { type ApiHostContext, route } from "./Context.ts"
 
 export const tickerRoutes = (context: ApiHostContext): Array<HttpHandler> => [
-  http.get(
-    `${context.host}/api/lighthouse/get_ticker`,
+  on(
+    context.host,
+    Routes.files.getTicker,
     route(context, ({ request }) => {
       const symbol = queryOf(request).get("symbol") ?? ""
       if (symbol === "") return errorResponse(400, "symbol is required")

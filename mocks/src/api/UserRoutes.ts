@@ -4,9 +4,12 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import { queryOf } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import type { Account } from "./Accounts.ts"
 import { type ApiHostContext, authed } from "./Context.ts"
 import { type FileRecord, UnknownCursor } from "./Files.ts"
@@ -69,16 +72,19 @@ const deleteFile = (context: ApiHostContext, request: Request, account: Account)
 }
 
 export const userRoutes = (context: ApiHostContext): Array<HttpHandler> => [
-  http.get(
-    `${context.host}/api/user/user_data_usage`,
+  on(
+    context.host,
+    Routes.account.userDataUsage,
     authed(context, (_, account) => usage(account))
   ),
-  http.get(
-    `${context.host}/api/user/files_uploaded`,
+  on(
+    context.host,
+    Routes.account.filesUploaded,
     authed(context, (request, account) => uploads(context, request, account))
   ),
-  http.delete(
-    `${context.host}/api/user/delete_file`,
+  on(
+    context.host,
+    Routes.account.deleteFile,
     authed(context, (request, account) => deleteFile(context, request, account))
   )
 ]

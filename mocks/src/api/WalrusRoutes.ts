@@ -11,9 +11,12 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import { cidParam, queryOf } from "../http/Request.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import type { Account } from "./Accounts.ts"
 import { type ApiHostContext, authed, route } from "./Context.ts"
 import type { WalrusBlobs } from "./WalrusBlobs.ts"
@@ -39,12 +42,14 @@ const deleteWalrusFile = (context: ApiHostContext, request: Request, account: Ac
 }
 
 export const walrusRoutes = (context: ApiHostContext): Array<HttpHandler> => [
-  http.get(
-    `${context.host}/api/lighthouse/walrus_blobs`,
+  on(
+    context.host,
+    Routes.files.walrusBlobs,
     route(context, ({ request }) => blobsOf(context.walrus, request))
   ),
-  http.delete(
-    `${context.host}/api/user/delete_file_walrus`,
+  on(
+    context.host,
+    Routes.account.deleteFileWalrus,
     authed(context, (request, account) => deleteWalrusFile(context, request, account))
   )
 ]

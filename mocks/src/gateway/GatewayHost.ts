@@ -20,7 +20,8 @@
  * `holds` to content stored on Walrus: anything else is a 404 `{"error":"… is not stored on Walrus"}`.
  */
 
-import { type HttpHandler, http } from "msw"
+import { prefixOf, Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import type { CID } from "multiformats/cid"
 import type { Files } from "../api/Files.ts"
 import type { IpnsKeys } from "../api/Ipns.ts"
@@ -28,6 +29,7 @@ import type { Faults } from "../faults/index.ts"
 import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import { parseCid } from "../http/Request.ts"
 import { errorResponse } from "../http/Respond.ts"
+import { handle, on, unmatched } from "../http/Routes.ts"
 import { currentRecord, routingRecordResponse, type SignedRecord } from "../ipns/IpnsRecords.ts"
 import { cidOf, type PublishedRecords, routingPutResponse } from "../ipns/PublishedRecords.ts"
 import { ContentNotFound } from "../storage/Blocks.ts"
@@ -73,9 +75,14 @@ const splitPath = (
   return { root, segments: segments.filter((segment) => segment !== "") }
 }
 
+/** `/api/v0/cat/`, `/api/v0/cat` (kubo's `?arg=` form), `/ipfs/`: the declared routes' fixed parts. */
+const catPrefix = prefixOf(Routes.gateway.cat)
+const catRoot = catPrefix.slice(0, -1)
+const ipfsPrefix = prefixOf(Routes.gateway.ipfs)
+
 /** The `{cid}[/path]` a `cat` names: in the URL path, else in `?arg=`; `/ipfs/` before it is allowed. */
 const catTarget = (url: URL) => {
-  const inPath = url.pathname.slice("/api/v0/cat/".length)
+  const inPath = url.pathname.slice(catPrefix.length)
   const [rest, decode] =
     inPath === "" ? [url.searchParams.get("arg") ?? "", (segment: string) => segment] : [inPath, decodeSegment]
   return { rest, ...splitPath(rest.replace(/^\/?ipfs\//, ""), decode) }
@@ -84,7 +91,7 @@ const catTarget = (url: URL) => {
 /** The root CID of an `/ipfs/{cid}[/path]` request, when the gateway must check it is held. */
 const ipfsRoot = (request: Request): CID | undefined => {
   const { pathname } = new URL(request.url)
-  return pathname.startsWith("/ipfs/") ? parseCid(splitPath(pathname.slice("/ipfs/".length)).root) : undefined
+  return pathname.startsWith(ipfsPrefix) ? parseCid(splitPath(pathname.slice(ipfsPrefix.length)).root) : undefined
 }
 
 /** A record published from outside for `name`, while it is valid. */
@@ -163,19 +170,16 @@ export const gatewayHandlers = (context: GatewayContext): Array<HttpHandler> => 
     faults.wrap("gateway", guard({ name: "gateway", log: context.log }, answer))
 
   return [
-    http.post(`${host}/api/v0/cat/*`, route(cat)),
-    http.post(`${host}/api/v0/cat`, route(cat)),
-    http.get(`${host}/ipfs/*`, route(browse)),
-    http.head(`${host}/ipfs/*`, route(browse)),
-    http.get(`${host}/ipns/*`, route(browse)),
-    http.head(`${host}/ipns/*`, route(browse)),
-    http.get(`${host}/routing/v1/providers/*`, route(providers)),
-    http.head(`${host}/routing/v1/providers/*`, route(providers)),
-    http.get(`${host}/routing/v1/ipns/*`, route(routing)),
-    http.head(`${host}/routing/v1/ipns/*`, route(routing)),
-    http.put(`${host}/routing/v1/ipns/*`, route(publish)),
-    http.all(
-      `${host}/*`,
+    ...handle(host, Routes.gateway.cat, route(cat), { rest: true }),
+    // kubo's form: the CID in `?arg=` rather than in the path.
+    on(host, { method: "POST", path: catRoot }, route(cat)),
+    ...handle(host, Routes.gateway.ipfs, route(browse), { rest: true, head: true }),
+    ...handle(host, Routes.gateway.ipns, route(browse), { rest: true, head: true }),
+    ...handle(host, Routes.gateway.providers, route(providers), { rest: true, head: true }),
+    ...handle(host, Routes.gateway.ipnsRecord, route(routing), { rest: true, head: true }),
+    ...handle(host, Routes.gateway.publishIpnsRecord, route(publish), { rest: true }),
+    unmatched(
+      host,
       route(() => errorResponse(404, "Not Found"))
     )
   ]

@@ -10,13 +10,16 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
+import { on } from "../http/Routes.ts"
 import { normalizeAddress } from "./Auth.ts"
 import { type KeyNodeContext, readJsonObject, withFaults } from "./Context.ts"
 import { badRequest, invalidAddress, invalidRefreshToken, invalidSignature, reply } from "./Replies.ts"
 
 export const authRoutes = (context: KeyNodeContext): Array<HttpHandler> => [
-  http.post(`${context.host}/api/message/get-jwt`, ({ request }) =>
+  on(context.host, Routes.keyNodeAuth.getJwt, ({ request }) =>
     withFaults(context, undefined, request, async () => {
       const body = await readJsonObject(request)
       if (body === undefined) return badRequest("Request body must be a JSON object")
@@ -27,7 +30,7 @@ export const authRoutes = (context: KeyNodeContext): Array<HttpHandler> => [
       return pair === undefined ? invalidSignature() : reply(pair)
     })
   ),
-  http.put(`${context.host}/api/message/get-jwt`, ({ request }) =>
+  on(context.host, Routes.keyNodeAuth.refreshJwt, ({ request }) =>
     withFaults(context, undefined, request, async () => {
       const body = await readJsonObject(request)
       if (body === undefined) return badRequest("Request body must be a JSON object")
@@ -37,7 +40,7 @@ export const authRoutes = (context: KeyNodeContext): Array<HttpHandler> => [
       return pair === undefined ? invalidRefreshToken() : reply(pair)
     })
   ),
-  http.get(`${context.host}/api/message/:address`, ({ request, params }) =>
+  on(context.host, Routes.keyNodeAuth.authMessage, ({ request, params }) =>
     withFaults(context, undefined, request, () => {
       const address = normalizeAddress(params.address)
       if (address === undefined) return invalidAddress()

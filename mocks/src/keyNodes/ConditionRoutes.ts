@@ -21,7 +21,9 @@
  */
 import { Effect, Result } from "effect"
 import { AccessCondition, Cid } from "lighthouse-effect"
-import { type HttpHandler, http } from "msw"
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
+import { on } from "../http/Routes.ts"
 import { type KeyNodeContext, type NodeCall, nodeRoute, withFaults } from "./Context.ts"
 import { type FileRecord, zeroAddress } from "./NodeState.ts"
 import { accessDenied, badRequest, cidNotFound, invalidCid, reply, success } from "./Replies.ts"
@@ -101,12 +103,12 @@ export const conditionView = (record: FileRecord) => ({
 })
 
 export const conditionRoutes = (context: KeyNodeContext): Array<HttpHandler> => [
-  http.get(`${context.host}/api/fileAccessConditions/get/:cid`, ({ request, params }) =>
+  on(context.host, Routes.keyNodes.getConditions, ({ request, params }) =>
     withFaults(context, 1, request, () => {
       const record = typeof params.cid === "string" ? context.nodes[0]?.files.get(params.cid) : undefined
       return record === undefined ? cidNotFound() : reply(conditionView(record))
     })
   ),
-  http.post(`${context.host}/api/fileAccessConditions/:node`, nodeRoute(context, create)),
-  http.put(`${context.host}/api/fileAccessConditions/:node`, nodeRoute(context, update))
+  on(context.host, Routes.keyNodes.createConditions, nodeRoute(context, create)),
+  on(context.host, Routes.keyNodes.updateConditions, nodeRoute(context, update))
 ]

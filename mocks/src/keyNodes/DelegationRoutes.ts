@@ -12,7 +12,10 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
+import { on } from "../http/Routes.ts"
 import { normalizeAddress } from "./Auth.ts"
 import { type KeyNodeContext, type NodeCall, nodeRoute, parseAddressList, type Step } from "./Context.ts"
 import type { FileRecord } from "./NodeState.ts"
@@ -34,5 +37,5 @@ export const isDelegate = (call: NodeCall, record: FileRecord): boolean => {
 }
 
 export const delegationRoutes = (context: KeyNodeContext): Array<HttpHandler> => [
-  http.post(`${context.host}/api/setAllFilesAccess/:node`, nodeRoute(context, setAllFilesAccess))
+  on(context.host, Routes.keyNodes.delegateAllFiles, nodeRoute(context, setAllFilesAccess))
 ]

@@ -21,7 +21,9 @@
  */
 
 import { Cid } from "lighthouse-effect"
-import { type HttpHandler, http } from "msw"
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
+import { on } from "../http/Routes.ts"
 import { normalizeAddress } from "./Auth.ts"
 import { conditionsGrant } from "./Conditions.ts"
 import { type KeyNodeContext, type NodeCall, nodeRoute, parseAddressList, type Step } from "./Context.ts"
@@ -132,9 +134,9 @@ const retrieve =
   }
 
 export const shardRoutes = (context: KeyNodeContext): Array<HttpHandler> => [
-  http.post(`${context.host}/api/setSharedKey/:node`, nodeRoute(context, saveShard)),
-  http.put(`${context.host}/api/setSharedKey/:node`, nodeRoute(context, share)),
-  http.delete(`${context.host}/api/setSharedKey/:node`, nodeRoute(context, revoke)),
-  http.post(`${context.host}/api/transferOwnership/:node`, nodeRoute(context, transfer)),
-  http.post(`${context.host}/api/retrieveSharedKey/:node`, nodeRoute(context, retrieve(context)))
+  on(context.host, Routes.keyNodes.saveShard, nodeRoute(context, saveShard)),
+  on(context.host, Routes.keyNodes.share, nodeRoute(context, share)),
+  on(context.host, Routes.keyNodes.revoke, nodeRoute(context, revoke)),
+  on(context.host, Routes.keyNodes.transferOwnership, nodeRoute(context, transfer)),
+  on(context.host, Routes.keyNodes.retrieveShard, nodeRoute(context, retrieve(context)))
 ]

@@ -16,9 +16,10 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+import type { HttpHandler } from "msw"
 import type { Faults } from "../faults/index.ts"
 import type { RouteErrorLog } from "../http/Guard.ts"
+import { unmatched } from "../http/Routes.ts"
 import { type AuthState, makeAuth } from "./Auth.ts"
 import { authRoutes } from "./AuthRoutes.ts"
 import { conditionRoutes } from "./ConditionRoutes.ts"
@@ -114,7 +115,7 @@ export const makeKeyNodes = (options: KeyNodesOptions = {}): KeyNodes => {
       ...shardRoutes(context),
       ...delegationRoutes(context),
       // Anything else on this host: unknown path, or a node id route with a wrong method.
-      http.all(`${host}/*`, () => notFound())
+      unmatched(host, () => notFound())
     ],
     nodes,
     auth: auth.state,

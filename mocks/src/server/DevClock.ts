@@ -18,6 +18,7 @@
  * bound to, on the port the request came in on): `403`, the preflight too. Tools that send no
  * `Origin` (curl, Node's `fetch`, the tests) are unaffected.
  */
+import { Routes } from "lighthouse-effect/contract"
 
 /** The clock of a served network. */
 export interface DevClock {
@@ -37,8 +38,8 @@ export interface DevClockState {
   readonly offsetMs: number
 }
 
-/** The path every host answers the clock on. */
-export const devClockPath = "/__dev/clock"
+/** The path every host answers the clock on (`GET` reads it, `POST` moves it). */
+export const devClockPath = Routes.dev.clock.path
 
 /** A clock that follows `base` (default `Date.now`) until it is moved or frozen. */
 export const makeDevClock = (base: () => number = Date.now): DevClock => {
@@ -65,8 +66,8 @@ export const makeDevClock = (base: () => number = Date.now): DevClock => {
   }
 }
 
-/** Every path under this one is a development route. */
-export const devPathPrefix = "/__dev/"
+/** Every path under this one (the clock's folder, `/__dev/`) is a development route. */
+export const devPathPrefix = devClockPath.slice(0, devClockPath.lastIndexOf("/") + 1)
 
 /** The origins of a page served by this server itself, on `port`. */
 export const ownOrigins = (bind: string, port: number): ReadonlySet<string> =>

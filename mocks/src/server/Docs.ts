@@ -11,7 +11,7 @@ import * as Layer from "effect/Layer"
 import * as Contract from "lighthouse-effect/contract"
 
 /** Where the page is, on the API host. */
-export const docsPath = "/docs"
+export const docsPath = Contract.Routes.dev.docs.path
 
 const build = () =>
   HttpRouter.toWebHandler(

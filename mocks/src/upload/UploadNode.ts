@@ -42,7 +42,8 @@
 import { CarBlockIterator } from "@ipld/car"
 import type { ImportCandidate } from "ipfs-unixfs-importer"
 import { Verify } from "lighthouse-effect"
-import { type HttpHandler, http, RequestHandler } from "msw"
+import { Routes } from "lighthouse-effect/contract"
+import { type HttpHandler, RequestHandler } from "msw"
 import type { CID } from "multiformats/cid"
 import type { Account, Accounts } from "../api/Accounts.ts"
 import type { Files } from "../api/Files.ts"
@@ -51,6 +52,7 @@ import type { Faults } from "../faults/index.ts"
 import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import { bearerToken, queryOf } from "../http/Request.ts"
 import { authenticationFailed, errorResponse, json } from "../http/Respond.ts"
+import { on, unmatched } from "../http/Routes.ts"
 import type { StagedWrites } from "../storage/Blocks.ts"
 import { type ContentStore, verifyBlock } from "../storage/ContentStore.ts"
 import { releaseOwnedChunk } from "../storage/Release.ts"
@@ -518,13 +520,14 @@ export const uploadNodeHandlers = (context: UploadNodeContext): Array<HttpHandle
   const route = (answer: (info: { readonly request: Request }) => Response | Promise<Response>) =>
     context.faults.wrap("node", guard({ name: "node", log: context.log }, answer))
   return [
-    http.post(
-      `${host}/api/v0/add`,
+    on(
+      host,
+      Routes.uploadNode.add,
       route(staged(context, (c, r, m, s) => (m.encryption ? addEncrypted(c, r, m, s) : addPlain(c, r, m, s))))
     ),
-    http.post(`${host}/api/v0/dag/import`, route(staged(context, dagImport))),
-    http.all(
-      `${host}/*`,
+    on(host, Routes.uploadNode.dagImport, route(staged(context, dagImport))),
+    unmatched(
+      host,
       route(() => errorResponse(404, "Not Found"))
     )
   ]

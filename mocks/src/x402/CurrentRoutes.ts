@@ -22,10 +22,13 @@
  *
  * @since 0.2.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import { base64pad } from "multiformats/bases/base64"
 import { guard } from "../http/Guard.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import type { StagedWrites } from "../storage/Blocks.ts"
 import { addAll } from "../storage/Unixfs.ts"
 import {
@@ -60,7 +63,7 @@ const requirementsFor = (context: X402RouteContext, size: number): PaymentRequir
   scheme: "exact",
   network: caipNetwork(context),
   maxAmountRequired: usdcUnits(currentPrice(size)),
-  resource: `${context.host}/api/upload`,
+  resource: `${context.host}${Routes.x402Current.upload.path}`,
   description: "Upload file to Lighthouse IPFS storage",
   mimeType: "application/json",
   payTo: context.x402.payTo,
@@ -207,15 +210,17 @@ const upload = async (
 
 /** The price route and the version 2 upload route. */
 export const currentX402Handlers = (context: X402RouteContext, expiries: Expiries): Array<HttpHandler> => [
-  http.get(
-    `${context.host}/api/upload/price`,
+  on(
+    context.host,
+    Routes.x402Current.price,
     context.faults.wrap(
       "api",
       guard({ name: "api", log: context.log }, async ({ request }) => priceRoute(context, request))
     )
   ),
-  http.post(
-    `${context.host}/api/upload`,
+  on(
+    context.host,
+    Routes.x402Current.upload,
     context.faults.wrap(
       "api",
       guard({ name: "api", log: context.log }, async ({ request }) => {

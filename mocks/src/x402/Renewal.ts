@@ -20,9 +20,12 @@
  *
  * @since 0.2.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import { guard } from "../http/Guard.ts"
 import { json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import { caipNetwork, encoded, paymentRequired, usdcUnits } from "./CurrentRoutes.ts"
 import {
   clientGone,
@@ -73,7 +76,7 @@ const requirementsFor = (context: X402RouteContext, size: number): PaymentRequir
   scheme: "exact",
   network: caipNetwork(context),
   maxAmountRequired: usdcUnits(renewQuote(size).totalPrice),
-  resource: `${context.host}/api/renew`,
+  resource: `${context.host}${Routes.x402Current.renew.path}`,
   description: "Renew yearly storage for an existing file (no reupload)",
   mimeType: "application/json",
   payTo: context.x402.payTo,
@@ -161,20 +164,22 @@ const renew = async (context: X402RouteContext, expiries: Expiries, request: Req
 
 /** The renewal's price route and paid route, over the expiries the upload route starts. */
 export const renewalHandlers = (context: X402RouteContext, expiries: Expiries): Array<HttpHandler> => {
-  const on = { name: "api", log: context.log } as const
+  const logged = { name: "api", log: context.log } as const
   return [
-    http.get(
-      `${context.host}/api/renew/price`,
+    on(
+      context.host,
+      Routes.x402Current.renewPrice,
       context.faults.wrap(
         "api",
-        guard(on, async ({ request }) => priceRoute(context, expiries, request))
+        guard(logged, async ({ request }) => priceRoute(context, expiries, request))
       )
     ),
-    http.post(
-      `${context.host}/api/renew`,
+    on(
+      context.host,
+      Routes.x402Current.renew,
       context.faults.wrap(
         "api",
-        guard(on, async ({ request }) => renew(context, expiries, request))
+        guard(logged, async ({ request }) => renew(context, expiries, request))
       )
     )
   ]

@@ -27,7 +27,9 @@
  *
  * @since 0.1.0
  */
-import { type HttpHandler, http } from "msw"
+
+import { Routes } from "lighthouse-effect/contract"
+import type { HttpHandler } from "msw"
 import { base64 } from "multiformats/bases/base64"
 import type { Address } from "viem"
 import type { Files } from "../api/Files.ts"
@@ -35,6 +37,7 @@ import { BytesPerUsd } from "../api/Payments.ts"
 import type { Faults } from "../faults/index.ts"
 import { guard, type RouteErrorLog } from "../http/Guard.ts"
 import { errorResponse, json } from "../http/Respond.ts"
+import { on } from "../http/Routes.ts"
 import type { StagedWrites } from "../storage/Blocks.ts"
 import type { ContentStore } from "../storage/ContentStore.ts"
 import { releaseOwnedChunk } from "../storage/Release.ts"
@@ -93,7 +96,7 @@ const requirementsFor = (context: X402RouteContext, size: number): PaymentRequir
   scheme: "exact",
   network: context.x402.network ?? "localhost",
   maxAmountRequired: String(x402Price(size)),
-  resource: `${context.host}/api/x402/upload`,
+  resource: `${context.host}${Routes.x402.upload.path}`,
   description: `Store an upload of ${size} bytes`,
   mimeType: "application/json",
   payTo: context.x402.payTo,
@@ -247,8 +250,9 @@ const upload = async (context: X402RouteContext, request: Request, staging: Stag
 export const x402Handlers = (context: X402RouteContext, expiries: Expiries = new Map()): Array<HttpHandler> => [
   ...currentX402Handlers(context, expiries),
   ...renewalHandlers(context, expiries),
-  http.post(
-    `${context.host}/api/x402/upload`,
+  on(
+    context.host,
+    Routes.x402.upload,
     context.faults.wrap(
       "api",
       guard({ name: "api", log: context.log }, async ({ request }) => {
