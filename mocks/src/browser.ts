@@ -3,6 +3,8 @@
  * demos, browser tests). The page must serve msw's `mockServiceWorker.js` (`npx msw init <dir>`).
  *
  * ```ts
+ * import { startMockWorker } from "lighthouse-effect/mocks/browser"
+ *
  * const { network, stop } = await startMockWorker({ onUnhandledFrame: "bypass" })
  * ```
  */
