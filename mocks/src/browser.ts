@@ -5,7 +5,7 @@
  * ```ts
  * import { startMockWorker } from "lighthouse-effect/mocks/browser"
  *
- * const { network, stop } = await startMockWorker({ onUnhandledFrame: "bypass" })
+ * const { network, stop } = await startMockWorker({ start: { onUnhandledFrame: "bypass" } })
  * ```
  */
 import { type SetupWorker, type StartOptions, setupWorker } from "msw/browser"
