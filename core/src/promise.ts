@@ -21,8 +21,12 @@
  * `Upload.Input.directory(path)`), `Upload` coming from `lighthouse-effect`, as in the Effect API.
  *
  * ```ts
+ * import { Signer } from "lighthouse-effect"
  * import { createLighthouse } from "lighthouse-effect/promise"
+ * import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+ *
  * const lighthouse = createLighthouse({ hosts: { api: "http://127.0.0.1:4001" } })
+ * const apiKey = await lighthouse.auth.createApiKey(Signer.makeFromAccount(privateKeyToAccount(generatePrivateKey())))
  * const usage = await lighthouse.files.usage(apiKey)
  * await lighthouse.dispose()
  * ```

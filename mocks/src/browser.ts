@@ -3,7 +3,9 @@
  * demos, browser tests). The page must serve msw's `mockServiceWorker.js` (`npx msw init <dir>`).
  *
  * ```ts
- * const { network, stop } = await startMockWorker({ onUnhandledFrame: "bypass" })
+ * import { startMockWorker } from "lighthouse-effect/mocks/browser"
+ *
+ * const { network, stop } = await startMockWorker({ start: { onUnhandledFrame: "bypass" } })
  * ```
  */
 import { type SetupWorker, type StartOptions, setupWorker } from "msw/browser"

@@ -4,6 +4,8 @@
  * reach the mock hosts.
  *
  * ```ts
+ * import { startMockNetwork } from "lighthouse-effect/mocks/node"
+ *
  * const { network, close } = startMockNetwork({ onUnhandledFrame: "error" })
  * // … run clients against the production host names …
  * close()

@@ -1,6 +1,6 @@
 // The documentation's TypeScript examples, as files a consumer project can compile and run: every
-// ```ts block of README.md, of the guides in docs/ and of cli/README.md, and every program of
-// examples/.
+// ```ts block of README.md, of the guides in docs/ and of cli/README.md, every program of
+// examples/ and the module of its browser page.
 //
 // A block with an `import` is a whole program: compiled, and run against the simulated network.
 // Any other block is a snippet of one capability: compiled inside `Effect.gen`, after a prelude
@@ -83,6 +83,20 @@ export const programExamples = (root) =>
       return { name, source: code, program: true, origin, line: 1, promised: promisedLines(code), served: false }
     })
 
+/**
+ * The browser page's module (examples/browser/page.ts): typechecked with the programs, not run by
+ * Node; the consumer test bundles it and runs the page in Chromium (`browserPage.mjs`).
+ */
+export const browserPageExample = (root) => ({
+  name: "example-browser-page.ts",
+  source: readFileSync(join(root, "examples", "browser", "page.ts"), "utf8"),
+  program: false,
+  origin: "examples/browser/page.ts",
+  line: 1,
+  promised: [],
+  served: false
+})
+
 /** The Markdown files whose ```ts blocks are examples: the README, the guides and the CLI's guide. */
 export const documentedFiles = (root) => [
   "README.md",
@@ -96,5 +110,6 @@ export const documentedFiles = (root) => [
 /** Every example of the documentation and of examples/. */
 export const documentedExamples = (root) => [
   ...documentedFiles(root).flatMap((origin) => markdownExamples(root, origin)),
-  ...programExamples(root)
+  ...programExamples(root),
+  browserPageExample(root)
 ]

@@ -7,6 +7,7 @@
 // `exports` target and its types are in the package and that no script of the installed manifest
 // names a file the package lacks, typechecks every ```ts block of README.md, docs/*.md and
 // cli/README.md and every program of examples/ strictly against the installed package (`readme.mjs`),
+// bundles examples/browser's page and runs it in Chromium beside a served network (`browserPage.mjs`),
 // runs the whole programs on Node 22.19 (the oldest that their `lighthouse-effect/node` supports)
 // against the simulated network of `lighthouse-effect/mocks/node` (the README's tour against a
 // served one, with the `LIGHTHOUSE_*` variables `npm run serve` prints), and runs a program through
@@ -29,6 +30,7 @@ import { tmpdir } from "node:os"
 import { delimiter, dirname, join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import { bundlePage, runPage } from "./browserPage.mjs"
 import { documentedExamples } from "./readme.mjs"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -242,6 +244,25 @@ for (const { name, source, promised, line, origin, served: beside } of examples.
   promises += promised.length
 }
 
+// 5b. The browser page of examples/browser: its module bundled for the browser from the installed
+// package (a `node:` import fails the bundle), the page opened in headless Chromium beside the
+// served network, a file picked and uploaded, read back verified (`browserPage.mjs`).
+const pageDir = join(work, "browser-page")
+mkdirSync(pageDir)
+const pageScript = await bundlePage(join(consumer, "example-browser-page.ts"), pageDir).catch((error) =>
+  fail("bundle of examples/browser/page.ts", String(error))
+)
+const pageFile = { name: "hello.txt", text: "hello from a page\n" }
+const pageAnswer = await runPage({
+  html: join(root, "examples", "browser", "index.html"),
+  script: pageScript,
+  urls,
+  file: pageFile,
+  cacheDir: join(root, "node_modules", ".cache", "chromium")
+}).catch((error) => fail("examples/browser in Chromium", String(error)))
+if (!/^hello\.txt baf[a-z0-9]+ read back verified$/.test(pageAnswer))
+  fail("examples/browser in Chromium", `the page answered:\n${pageAnswer}`)
+
 // 6. Every entry point on Node 20.19 (`entryPoints.mjs`), against the network served from Node 22.19
 // (`servedNetwork.mjs`: `/mocks/server` needs Node ≥ 22.12).
 run(`entryPoints.mjs on Node ${oldestNode}`, oldestNode, ["entryPoints.mjs"], {
@@ -258,5 +279,6 @@ console.log(
     `(README ${count((o) => o === "README.md")}, docs/ ${count((o) => o.startsWith("docs/"))}, ` +
     `cli/README.md ${count((o) => o === "cli/README.md")}, examples/ ${count((o) => o.startsWith("examples/"))}), ` +
     `${examples.filter((e) => e.program).length} programs run on Node 22.19 (the README's beside a served network), ` +
+    "the browser page run in Chromium, " +
     `the ${promises} lines they promise printed; every entry point loaded and used on Node 20.19`
 )

@@ -8,13 +8,16 @@
  */
 
 import { homedir } from "node:os"
+import * as Config from "effect/Config"
 import { Argument, Command, Flag } from "effect/cli"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Stdio from "effect/Stdio"
-import { PendingKeys, Upload } from "lighthouse-effect"
+import { LighthouseConfig, PendingKeys, Upload } from "lighthouse-effect"
+import * as LighthouseNode from "lighthouse-effect/node"
 import * as Credentials from "../Credentials.ts"
 import { UsageError } from "../Errors.ts"
 import * as Output from "../Output.ts"
@@ -49,6 +52,12 @@ const uploadFlags = {
     ),
     Flag.withDefault(false)
   ),
+  nodePolicy: Flag.Literals("node-policy", ["sequential", "concurrent"]).pipe(
+    Flag.withDescription(
+      "How an encrypted upload reaches the 5 key nodes: sequential, node after node 1 s apart (the provider's pace, the default), or concurrent, all at once; overrides LIGHTHOUSE_NODE_POLICY"
+    ),
+    Flag.optional
+  ),
   yes: Flag.Boolean("yes").pipe(
     Flag.withAlias("y"),
     Flag.withDescription("Accepted for scripts written for other CLIs; nothing here asks to confirm an upload"),
@@ -57,11 +66,12 @@ const uploadFlags = {
 }
 
 /**
- * The upload's input: stdin, a folder, or a file. A folder whose unreadable entries are to be
- * skipped is walked here, so that what was skipped is known for encrypted uploads too (their
- * result has one entry per file and no room for it).
+ * The upload's input: stdin, a folder, or a file. A folder is walked here when its unreadable
+ * entries are to be skipped, so that what was skipped is known for encrypted uploads too (their
+ * result has one entry per file and no room for it), and when it is to be encrypted, so that its
+ * files are counted before the key nodes' time is estimated (`stateEstimate`).
  */
-const inputOf = (path: string, name: string, skipUnreadable: boolean) =>
+const inputOf = (path: string, name: string, walk: { readonly skipUnreadable: boolean; readonly encrypted: boolean }) =>
   Effect.gen(function* () {
     if (path === "-") {
       const stdio = yield* Stdio.Stdio
@@ -69,9 +79,10 @@ const inputOf = (path: string, name: string, skipUnreadable: boolean) =>
     }
     const info = yield* (yield* FileSystem.FileSystem).stat(path)
     if (info.type !== "Directory") return { _tag: "File", input: Upload.Input.path(path), skipped: undefined } as const
-    if (!skipUnreadable) return { _tag: "Folder", input: Upload.Input.directory(path), skipped: undefined } as const
-    const read = yield* Upload.Input.readDirectory(path, { skipUnreadable })
-    return { _tag: "Folder", input: read.files, skipped: read.skipped } as const
+    if (!walk.skipUnreadable && !walk.encrypted)
+      return { _tag: "Folder", input: Upload.Input.directory(path), skipped: undefined } as const
+    const read = yield* Upload.Input.readDirectory(path, { skipUnreadable: walk.skipUnreadable })
+    return { _tag: "Folder", input: read.files, skipped: walk.skipUnreadable ? read.skipped : undefined } as const
   })
 
 type UploadInput = Effect.Success<ReturnType<typeof inputOf>>
@@ -124,11 +135,52 @@ const encryptedUpload = (
 
 type UploadFlags = Command.Command.Config.Infer<typeof uploadFlags>
 
+/** How many files an encrypted upload saves the shards of at once (`saveAll` in core's `upload/Encrypted.ts`). */
+const shardSavesAtOnce = 4
+
+/**
+ * The key nodes' pacing for an encrypted upload of `files` files: under `sequential` each file's
+ * shards go node after node, `pause` apart (4 pauses over 5 nodes), `shardSavesAtOnce` files at a
+ * time; under `concurrent` there is no pause. What the nodes' own answers take comes on top.
+ */
+export const keyNodesMillis = (files: number, policy: LighthouseConfig.NodePolicy): number =>
+  policy.mode === "concurrent" ? 0 : Math.ceil(files / shardSavesAtOnce) * 4 * Duration.toMillis(policy.pause)
+
+/**
+ * Before an encrypted folder is sent: the key nodes' estimated time, as an `estimate` event with
+ * `--progress ndjson`, else as a note on stderr (none with `--json` or `--quiet`).
+ */
+const stateEstimate = (files: number) =>
+  Effect.gen(function* () {
+    const policy = (yield* LighthouseConfig.LighthouseConfig).nodes
+    const seconds = Math.round(keyNodesMillis(files, policy) / 1000)
+    if ((yield* Progress.Mode) === "ndjson") {
+      return yield* Output.stderr(
+        Output.toJson({ event: "estimate", files, nodePolicy: policy.mode, keyNodesSeconds: seconds })
+      )
+    }
+    yield* Output.note(
+      policy.mode === "concurrent"
+        ? `Saving the key shards of ${files} files on the 5 key nodes at once (--node-policy concurrent)`
+        : `Saving the key shards of ${files} files on the 5 key nodes takes about ${seconds} s ` +
+            `(sequential: ${Duration.format(policy.pause)} between nodes; --node-policy concurrent calls them at once)`
+    )
+  })
+
+/** `--node-policy` over `LIGHTHOUSE_NODE_POLICY`: the library's services again, with that key-node mode. */
+const withNodePolicy =
+  (nodePolicy: Option.Option<LighthouseConfig.NodePolicy["mode"]>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    Option.isNone(nodePolicy)
+      ? self
+      : self.pipe(Effect.provide(LighthouseNode.layerConfig({ nodes: Config.succeed({ mode: nodePolicy.value }) })))
+
 const runUpload = (flags: UploadFlags) =>
   Effect.gen(function* () {
     const apiKey = yield* Credentials.apiKey
-    const input = yield* inputOf(flags.path, flags.name, flags.skipUnreadable)
+    const input = yield* inputOf(flags.path, flags.name, flags)
     const { cidVersion, profile } = flags
+    if (flags.encrypted && input.input._tag === "Files") yield* stateEstimate(input.input.files.length)
     const entries = flags.encrypted
       ? yield* encryptedUpload(input, { apiKey, cidVersion, profile })
       : yield* plainUpload(input, { apiKey, cidVersion, profile, storageType: flags.storageType })
@@ -140,7 +192,7 @@ const runUpload = (flags: UploadFlags) =>
       resultOf(input._tag, uploads, input.skipped ?? []),
       uploads.map((u) => `${u.cid}  ${u.name}  ${u.storedBytes} bytes stored`)
     )
-  })
+  }).pipe(withNodePolicy(flags.nodePolicy))
 
 /**
  * One JSON shape per input, whatever the flags. A file (or stdin): `{cid, name, storedBytes}`. A
@@ -167,7 +219,11 @@ export const upload = Command.make("upload", uploadFlags, runUpload).pipe(
       command: "lighthouse-effect upload site/ --skip-unreadable",
       description: "Upload a folder without its broken links and symlink loops; each one skipped is named on stderr"
     },
-    { command: "lighthouse-effect upload secret.pdf --encrypted", description: "Encrypt, upload, save the key shards" }
+    { command: "lighthouse-effect upload secret.pdf --encrypted", description: "Encrypt, upload, save the key shards" },
+    {
+      command: "lighthouse-effect upload photos/ --encrypted --node-policy concurrent",
+      description: "Encrypt each file; call the 5 key nodes at once instead of 1 s apart"
+    }
   ])
 )
 
