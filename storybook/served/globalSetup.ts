@@ -4,7 +4,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { createRequire } from "node:module"
-import path from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import type { TestProject } from "vitest/node"
