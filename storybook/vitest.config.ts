@@ -45,10 +45,12 @@ export default defineProject({
   test: {
     name: "storybook",
     setupFiles: ["./vitest.setup.ts"],
+    // The contract's cases call ~60 endpoints in one story: on a loaded 2-core machine, over 15 s.
+    testTimeout: 60_000,
     // `STORYBOOK_SCREENSHOTS=1` writes the screenshots the setup file takes (see vitest.setup.ts).
     provide: { saveScreenshots: process.env.STORYBOOK_SCREENSHOTS === "1" },
-    // Payment and EVM-condition stories need the local chain on 127.0.0.1:8545.
-    globalSetup: ["./chain/globalSetup.ts"],
+    // Payment and EVM-condition stories need the local chain on 127.0.0.1:8545; the served docs story, `npm run serve`.
+    globalSetup: ["./chain/globalSetup.ts", "./served/globalSetup.ts"],
     browser: {
       enabled: true,
       headless: true,

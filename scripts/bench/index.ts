@@ -27,7 +27,8 @@ const benches = [
   "sync.ts",
   "bundle.ts",
   "installSize.ts",
-  "cliStart.ts"
+  "cliStart.ts",
+  "controlPlane.ts"
 ]
 
 for (const bench of benches) {

@@ -10,30 +10,15 @@ import { Effect } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { Doctor } from "lighthouse-effect/contract"
 import { type ServedMockNetwork, serveMockNetwork } from "lighthouse-effect/mocks/server"
-import { createPublicClient, createWalletClient, http } from "viem"
-import { privateKeyToAccount } from "viem/accounts"
-import { hardhat } from "viem/chains"
+import { x402FacilitatorNowhere } from "lighthouse-effect/mocks/testing"
 import { afterAll, beforeAll } from "vitest"
 import { alice } from "../support/accounts.ts"
-
-// The unpaid x402 probe is answered before any chain call: the facilitator points at a closed port.
-const nowhere = http("http://127.0.0.1:9", { retryCount: 0 })
-const x402 = {
-  publicClient: createPublicClient({ chain: hardhat, transport: nowhere }),
-  settler: createWalletClient({
-    account: privateKeyToAccount(`0x${"11".repeat(32)}`),
-    chain: hardhat,
-    transport: nowhere
-  }),
-  asset: "0x2222222222222222222222222222222222222222",
-  payTo: "0x1111111111111111111111111111111111111111"
-} as const
 
 let honest: ServedMockNetwork
 let drifting: ServedMockNetwork
 beforeAll(async () => {
-  honest = await serveMockNetwork({ x402 })
-  drifting = await serveMockNetwork({ x402, drift: ["rename-field", "status", "x402-v2"] })
+  honest = await serveMockNetwork({ x402: x402FacilitatorNowhere })
+  drifting = await serveMockNetwork({ x402: x402FacilitatorNowhere, drift: ["rename-field", "status", "x402-v2"] })
   for (const served of [honest, drifting]) served.network.seedAccount(alice.address, { apiKey: "doctor-key" })
 })
 afterAll(async () => {

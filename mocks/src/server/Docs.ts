@@ -1,6 +1,7 @@
 /**
  * The served API host's reference page: `GET /docs`, the contract's OpenAPI document rendered by
- * Scalar (`effect/http-api`'s `HttpApiScalar`, its script inline, so the page works offline).
+ * Scalar (`effect/http-api`'s `HttpApiScalar`, its script inline and without its fonts from
+ * fonts.scalar.com, so the page works offline).
  * Built on the first request and kept; `dispose` frees it when the network closes.
  */
 
@@ -15,7 +16,9 @@ export const docsPath = Contract.Routes.dev.docs.path
 
 const build = () =>
   HttpRouter.toWebHandler(
-    HttpApiScalar.layer(Contract.LighthouseApi, { path: docsPath }).pipe(Layer.provide(HttpServer.layerServices)),
+    HttpApiScalar.layer(Contract.LighthouseApi, { path: docsPath, scalar: { withDefaultFonts: false } }).pipe(
+      Layer.provide(HttpServer.layerServices)
+    ),
     { disableLogger: true }
   )
 

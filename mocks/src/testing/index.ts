@@ -6,5 +6,8 @@
  * @since 0.1.0
  */
 export { lcgMegabyte, pseudoRandomBytes } from "./Bytes.ts"
+export { type ContractCase, type ContractCaseContext, contractCases } from "./ContractCases.ts"
+export { type ContractCheck, canonical } from "./ContractChecks.ts"
 export { type Block, carHeader, carSection, type GetBlock, trustlessBlocks } from "./Trustless.ts"
 export { testCids, testKeys, testWallets } from "./Wallets.ts"
+export { x402FacilitatorNowhere } from "./X402.ts"
