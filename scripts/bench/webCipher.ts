@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import { createCipheriv, createHash, pbkdf2Sync } from "node:crypto"
-import { mkdir, readdir, readFile } from "node:fs/promises"
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises"
 import { createServer, type Server } from "node:http"
 import { availableParallelism, loadavg } from "node:os"
 import path from "node:path"
@@ -22,7 +22,7 @@ import { build } from "esbuild"
 import { type Browser, chromium, type Page } from "playwright-core"
 import * as Report from "./report.ts"
 import { chunksOf, IV, MASTER, makeBlock, SALT } from "./webCipherInput.ts"
-import type { PassKind, PassRequest, PassResult } from "./webCipherPage.ts"
+import type { CipherSetup, PassKind, PassRequest, PassResult } from "./webCipherPage.ts"
 
 const MiB = 1024 * 1024
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -130,6 +130,38 @@ const serve = (script: Uint8Array) =>
     server.listen(0, "127.0.0.1", () => done(server))
   })
 
+/**
+ * With `BENCH_WEB_PROFILE=dir`, the page's main thread under V8's sampling profiler (DevTools
+ * protocol), each pass's profile summarised by self time per function and written to `dir`.
+ */
+const startProfile = async (page: Page) => {
+  const dir = process.env.BENCH_WEB_PROFILE
+  if (dir === undefined) return undefined
+  const session = await page.context().newCDPSession(page)
+  await session.send("Profiler.enable")
+  await session.send("Profiler.setSamplingInterval", { interval: 1000 })
+  await session.send("Profiler.start")
+  return {
+    stop: async (name: string) => {
+      const { profile } = await session.send("Profiler.stop")
+      await mkdir(dir, { recursive: true })
+      await writeFile(path.join(dir, `${name.replace(/[^\w]+/g, "-")}.cpuprofile`), JSON.stringify(profile))
+      const deltas = profile.timeDeltas ?? []
+      const self = new Map<number, number>()
+      for (const [i, id] of (profile.samples ?? []).entries()) self.set(id, (self.get(id) ?? 0) + (deltas[i] ?? 0))
+      const byName = new Map<string, number>()
+      for (const node of profile.nodes) {
+        const label = `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.split("/").pop()}:${node.callFrame.lineNumber}`
+        byName.set(label, (byName.get(label) ?? 0) + (self.get(node.id) ?? 0))
+      }
+      const total = [...byName.values()].reduce((a, b) => a + b, 0)
+      console.log(`  profile of ${name}: ${(total / 1e6).toFixed(2)} s sampled`)
+      for (const [label, micros] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 12))
+        console.log(`    ${((100 * micros) / total).toFixed(1)} % ${label}`)
+    }
+  }
+}
+
 export interface WebPass {
   readonly name: string
   readonly request: PassRequest
@@ -150,6 +182,7 @@ const runPass = async (browser: Browser, url: string, name: string, request: Pas
     await page.evaluate(() => (globalThis as unknown as { gc: () => void }).gc())
     await new Promise((done) => setTimeout(done, 500))
     const baseline = await summedRss(await descendants(process.pid))
+    const profiler = await startProfile(page)
     const sampler = sampleRss()
     const result = await page.evaluate(
       (r) =>
@@ -159,6 +192,7 @@ const runPass = async (browser: Browser, url: string, name: string, request: Pas
       request
     )
     const peak = await sampler.stop()
+    await profiler?.stop(name)
     const pass = { name, request, result, growthMiB: (peak - baseline) / MiB }
     console.log(
       `${name}: ${(request.bytes / MiB).toFixed(0)} MiB in ${result.seconds.toFixed(2)} s, ` +
@@ -201,7 +235,7 @@ export interface WebCipherRun {
   readonly checks: ReadonlyArray<{ readonly what: string; readonly holds: boolean }>
 }
 
-type Planned = readonly [name: string, kind: PassKind, bytes: number, hash: boolean]
+type Planned = readonly [name: string, kind: PassKind, bytes: number, hash: boolean, cipher?: CipherSetup]
 
 /** Each way of making the keystream alone, over the whole streamed size, output counted. */
 const keystreamPlan: ReadonlyArray<Planned> = [
@@ -238,7 +272,8 @@ export const runPasses = async (
   })
   try {
     const done: Array<WebPass> = []
-    for (const [name, kind, bytes, hash] of passes) done.push(await runPass(browser, url, name, { kind, bytes, hash }))
+    for (const [name, kind, bytes, hash, cipher] of passes)
+      done.push(await runPass(browser, url, name, { kind, bytes, hash, cipher }))
     return { chromium: browser.version(), passes: done }
   } finally {
     await browser.close()
@@ -246,10 +281,29 @@ export const runPasses = async (
   }
 }
 
+/** A setup's name in a row: its segment, and its Workers or the in-page cipher. */
+export const setupName = (setup: CipherSetup): string =>
+  setup.workers === 0
+    ? `in the page (\`@noble/ciphers\`' AES-CTR), ${setup.segmentKiB} KiB segments`
+    : `${setup.workers} Worker${setup.workers === 1 ? "" : "s"} recycled every ${setup.recycleMiB} MiB, ${setup.segmentKiB} KiB segments, ${setup.copy ? "WebCrypto's result copied" : "WebCrypto's result transferred"}`
+
+/** `BENCH_WEB_SETUPS=segmentKiB:workers:recycleMiB[:copy],…`: each setup's stream encrypt and decrypt, timed. */
+const setupPlan = (): ReadonlyArray<Planned> =>
+  (process.env.BENCH_WEB_SETUPS?.split(",") ?? []).flatMap((spec): ReadonlyArray<Planned> => {
+    const [segmentKiB = 256, workers = 2, recycleMiB = 64, copy = 0] = spec.split(":").map(Number)
+    const setup = { segmentKiB, workers, recycleMiB, copy: copy === 1 }
+    return [
+      [`stream encrypt, ${setupName(setup)}`, "streamEncrypt", streamBytes, false, setup],
+      [`stream decrypt, ${setupName(setup)}`, "streamDecrypt", streamBytes, false, setup]
+    ]
+  })
+
 export const run = async (): Promise<WebCipherRun> => {
   const load = { average: loadavg()[0]!, cores: availableParallelism() }
   const only = process.env.BENCH_WEB_ONLY?.split(",")
-  const plan = [...cipherPlan, ...keystreamPlan].filter(([, kind]) => only === undefined || only.includes(kind))
+  const plan = [...cipherPlan, ...keystreamPlan]
+    .filter(([, kind]) => only === undefined || only.includes(kind))
+    .concat(setupPlan())
   const { chromium: version, passes } = await runPasses(plan)
   if (only !== undefined) return { chromium: version, load, passes, checks: [] }
   const named = (name: string) => passes.find((p) => p.name === name)!.result
