@@ -189,7 +189,10 @@ const submit = (
   direction: Workers.Direction
 ) =>
   Effect.gen(function* () {
-    pipeline.inFlight.push(Workers.run(workers, buffer, length, 2 + pipeline.sent, direction))
+    const result = Workers.run(workers, buffer, length, 2 + pipeline.sent, direction)
+    // A stream that ends early closes the Workers, failing what is in flight that nobody awaits.
+    result.catch(() => undefined)
+    pipeline.inFlight.push(result)
     pipeline.sent += length / 16
     const out: Array<Uint8Array> = []
     while (pipeline.inFlight.length > depth(pipeline)) out.push(yield* settle(gcm, pipeline))

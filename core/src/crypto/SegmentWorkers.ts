@@ -81,11 +81,10 @@ interface Job {
   readonly length: number
 }
 
-/** One Worker, the jobs it has not answered, and the bytes it has been given. */
+/** One Worker and the jobs it has not answered. */
 interface Slot {
   readonly worker: Worker
   readonly jobs: Map<number, Job>
-  given: number
   retiring: boolean
 }
 
@@ -96,7 +95,11 @@ export interface SegmentWorkers {
   readonly iv: Uint8Array
   readonly recycleBytes: number
   readonly copy: boolean
-  readonly slots: Array<Slot>
+  /** The Worker of each turn, a replacement while it starts; and the bytes given to it so far. */
+  readonly slots: Array<Promise<Slot>>
+  readonly given: Array<number>
+  /** Every Worker not yet terminated, those retiring with answers still to come included. */
+  readonly live: Set<Slot>
   nextId: number
   nextSlot: number
   closed: boolean
@@ -118,8 +121,9 @@ const failAll = (slot: Slot, error: Error): void => {
   slot.jobs.clear()
 }
 
-const retireIfIdle = (slot: Slot): void => {
-  if (slot.retiring && slot.jobs.size === 0) slot.worker.terminate()
+const terminate = (pool: Pick<SegmentWorkers, "live">, slot: Slot): void => {
+  slot.worker.terminate()
+  pool.live.delete(slot)
 }
 
 interface Answer {
@@ -130,21 +134,21 @@ interface Answer {
   readonly failed?: string
 }
 
-const answer = (slot: Slot, data: Answer) => {
+const answer = (pool: Pick<SegmentWorkers, "live">, slot: Slot, data: Answer) => {
   const job = slot.jobs.get(data.id)
   if (job === undefined) return
   slot.jobs.delete(data.id)
   if (data.failed !== undefined || data.input === undefined || data.output === undefined || data.hash === undefined)
     job.reject(workerFailed(data.failed ?? "no result"))
   else job.resolve({ bytes: new Uint8Array(data.output), maskedHash: new Uint8Array(data.hash), input: data.input })
-  retireIfIdle(slot)
+  if (slot.retiring && slot.jobs.size === 0) terminate(pool, slot)
 }
 
 /**
  * A Worker with the file's key, once it has said it is ready; `undefined` if it could not start
  * (its script refused or failed to load).
  */
-const spawn = (pool: Pick<SegmentWorkers, "url" | "key" | "iv">): Promise<Slot | undefined> =>
+const spawn = (pool: Pick<SegmentWorkers, "url" | "key" | "iv" | "live">): Promise<Slot | undefined> =>
   new Promise((resolve) => {
     let worker: Worker
     try {
@@ -152,7 +156,7 @@ const spawn = (pool: Pick<SegmentWorkers, "url" | "key" | "iv">): Promise<Slot |
     } catch {
       return resolve(undefined)
     }
-    const slot: Slot = { worker, jobs: new Map(), given: 0, retiring: false }
+    const slot: Slot = { worker, jobs: new Map(), retiring: false }
     worker.onerror = (event) => {
       event.preventDefault?.()
       worker.terminate()
@@ -164,7 +168,7 @@ const spawn = (pool: Pick<SegmentWorkers, "url" | "key" | "iv">): Promise<Slot |
       else if (event.data.failed !== undefined && event.data.id === undefined) {
         worker.terminate()
         resolve(undefined)
-      } else answer(slot, event.data)
+      } else answer(pool, slot, event.data)
     }
     worker.postMessage({ key: pool.key.slice(), iv: pool.iv.slice() })
   })
@@ -184,9 +188,10 @@ export const open = async (
 ): Promise<SegmentWorkers | undefined> => {
   if (!available()) return undefined
   const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }))
-  const base = { url, key: key.slice(), iv: iv.slice() }
+  const base = { url, key: key.slice(), iv: iv.slice(), live: new Set<Slot>() }
   const slots = await Promise.all(Array.from({ length: Math.max(1, options?.workers ?? 2) }, () => spawn(base)))
   const started = slots.filter((slot): slot is Slot => slot !== undefined)
+  for (const slot of started) base.live.add(slot)
   if (started.length < slots.length) {
     for (const slot of started) slot.worker.terminate()
     URL.revokeObjectURL(url)
@@ -196,55 +201,75 @@ export const open = async (
     ...base,
     recycleBytes: options?.recycleBytes ?? RECYCLE_BYTES,
     copy: options?.copy ?? false,
-    slots: started,
+    slots: started.map((slot) => Promise.resolve(slot)),
+    given: started.map(() => 0),
     nextId: 0,
     nextSlot: 0,
     closed: false
   }
 }
 
-/** The next Worker in turn, replaced first if it has enciphered its share. */
-const nextSlot = async (pool: SegmentWorkers): Promise<Slot> => {
-  const at = pool.nextSlot
-  pool.nextSlot = (at + 1) % pool.slots.length
-  const slot = pool.slots[at]!
-  if (slot.given < pool.recycleBytes) return slot
-  slot.retiring = true
-  retireIfIdle(slot)
+/** A replacement Worker, terminated at once if the Workers were closed while it started. */
+const replacement = async (pool: SegmentWorkers): Promise<Slot> => {
   const fresh = await spawn(pool)
   if (fresh === undefined) throw workerFailed("a replacement did not start")
-  pool.slots[at] = fresh
+  if (pool.closed) fresh.worker.terminate()
+  else pool.live.add(fresh)
   return fresh
 }
+
+/**
+ * The next Worker in turn, chosen now (jobs are given out in order), replaced first if it has
+ * enciphered its share: the old one is terminated once it has answered what it was given.
+ */
+const nextSlot = (pool: SegmentWorkers, length: number): Promise<Slot> => {
+  const at = pool.nextSlot
+  pool.nextSlot = (at + 1) % pool.slots.length
+  if (pool.given[at]! >= pool.recycleBytes) {
+    // Jobs posted to the old Worker were registered on this promise before: they are in its map.
+    void pool.slots[at]!.then((old) => {
+      old.retiring = true
+      if (old.jobs.size === 0) terminate(pool, old)
+    }, ignore)
+    pool.slots[at] = replacement(pool)
+    pool.given[at] = 0
+  }
+  pool.given[at]! += length
+  return pool.slots[at]!
+}
+
+const ignore = () => undefined
 
 /**
  * Enciphers the first `length` bytes of `buffer` from counter `counter`, in a Worker. The buffer
  * is transferred (detached here) and comes back with the result, for reuse; the hash is of the
  * ciphertext.
  */
-export const run = async (
+export const run = (
   pool: SegmentWorkers,
   buffer: ArrayBuffer,
   length: number,
   counter: number,
   direction: Direction
 ): Promise<SegmentResult> => {
-  if (pool.closed) throw workerFailed("closed")
-  const slot = await nextSlot(pool)
+  if (pool.closed) return Promise.reject(workerFailed("closed"))
   const id = pool.nextId++
-  slot.given += length
-  return new Promise<SegmentResult>((resolve, reject) => {
-    slot.jobs.set(id, { resolve, reject, length })
-    slot.worker.postMessage({ id, buffer, length, counter: counter >>> 0, direction, copy: pool.copy }, [buffer])
-  })
+  return nextSlot(pool, length).then(
+    (slot) =>
+      new Promise<SegmentResult>((resolve, reject) => {
+        if (pool.closed) return reject(workerFailed("closed"))
+        slot.jobs.set(id, { resolve, reject, length })
+        slot.worker.postMessage({ id, buffer, length, counter: counter >>> 0, direction, copy: pool.copy }, [buffer])
+      })
+  )
 }
 
-/** Terminates the Workers (unanswered jobs fail) and frees the script's URL. */
+/** Terminates the Workers, retiring ones included (unanswered jobs fail), and frees the script's URL. */
 export const close = (pool: SegmentWorkers): void => {
   if (pool.closed) return
   pool.closed = true
-  for (const slot of pool.slots) {
-    slot.worker.terminate()
+  for (const slot of pool.live) {
+    terminate(pool, slot)
     failAll(slot, workerFailed("closed"))
   }
   URL.revokeObjectURL(pool.url)
