@@ -3,7 +3,9 @@
  * workers and Node alike. {@link encrypt} and {@link decrypt} take a whole file (WebCrypto's
  * AES-GCM is one-shot). The streams run in constant memory: a file up to one segment (256 KiB) goes
  * through the one-shot AES-GCM, a longer one segment by segment through `StreamingGcm.ts`
- * (the AES-CTR of `@noble/ciphers`, and WebCrypto's GHASH chained over segments), with the same bytes. Node targets stream with
+ * (GHASH chained over segments), with the same bytes: each segment's keystream and hash made by
+ * WebCrypto in recycled Workers (`SegmentWorkers.ts`), a few segments in flight at once, or where
+ * Workers cannot start, in the page with the AES-CTR of `@noble/ciphers`. Node targets stream with
  * `FileCipherNode.ts` instead; the public `FileCipher` (`FileCipher.ts`) picks one per platform.
  *
  * @since 0.1.0
