@@ -94,6 +94,7 @@ describe("the bundled library", () => {
       "core/src/crypto/FileCipher.ts",
       "core/src/crypto/FileCipherWeb.ts",
       "core/src/crypto/FileFormat.ts",
+      "core/src/crypto/SegmentWorkers.ts",
       "core/src/crypto/Shamir.ts",
       "core/src/crypto/StreamingGcm.ts"
     ])
@@ -109,8 +110,13 @@ describe("the bundled library", () => {
         "core/src/crypto/FileFormat.ts"
       ],
       "core/src/crypto/FileCipherNode.ts": ["core/src/crypto/FileFormat.ts"],
-      "core/src/crypto/FileCipherWeb.ts": ["core/src/crypto/FileFormat.ts", "core/src/crypto/StreamingGcm.ts"],
+      "core/src/crypto/FileCipherWeb.ts": [
+        "core/src/crypto/FileFormat.ts",
+        "core/src/crypto/SegmentWorkers.ts",
+        "core/src/crypto/StreamingGcm.ts"
+      ],
       "core/src/crypto/FileFormat.ts": [],
+      "core/src/crypto/SegmentWorkers.ts": [],
       "core/src/crypto/Shamir.ts": [],
       "core/src/crypto/StreamingGcm.ts": ["core/src/crypto/FileFormat.ts"]
     })

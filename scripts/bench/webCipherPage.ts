@@ -9,6 +9,7 @@ import { ctr } from "@noble/ciphers/aes.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { Effect, Stream } from "effect"
 import { FileCipher } from "lighthouse-effect"
+import * as Platform from "#stream-cipher"
 import { CHUNK, chunksOf, IV, MASTER, makeBlock, SALT } from "./webCipherInput.ts"
 
 /** What a pass does; `stream*` go through `FileCipher`'s streams, `oneShot*` through `encrypt`/`decrypt`. */
@@ -29,9 +30,21 @@ export type KeystreamKind =
   | "nobleCtrReused"
   | "freshCopy"
 
+/** How a stream pass runs the web cipher; without it, as `FileCipher`'s streams do by default. */
+export interface CipherSetup {
+  readonly segmentKiB: number
+  /** Workers used in turn; 0 is the in-page cipher (`@noble/ciphers`' AES-CTR). */
+  readonly workers: number
+  /** MiB a Worker enciphers before it is replaced. */
+  readonly recycleMiB: number
+  /** The Worker hands back a copy of WebCrypto's result, not the result itself. */
+  readonly copy: boolean
+}
+
 export interface PassRequest {
   readonly kind: PassKind
   readonly bytes: number
+  readonly cipher?: CipherSetup | undefined
   /** Hash the output (and, for a round trip, the ciphertext in between); a timed pass does not. */
   readonly hash: boolean
 }
@@ -75,34 +88,64 @@ const fakeSealed = (total: number) =>
     Stream.concat(Stream.make(new Uint8Array(FileCipher.TAG_LENGTH)))
   )
 
+type FileKey = FileCipher.FileKey
+type Encrypt = (plaintext: Stream.Stream<Uint8Array, never, never>) => Stream.Stream<Uint8Array, never, never>
+type Decrypt = (ciphertext: Stream.Stream<Uint8Array, never, never>) => Stream.Stream<Uint8Array, unknown, never>
+
+/**
+ * The web cipher's internal streams with a segment length and Workers. The page is bundled under
+ * the `browser` condition, where `#stream-cipher` is `FileCipherWeb.ts`; the typechecker resolves
+ * it for Node, hence the shape spelled out here.
+ */
+const WebCipher = Platform as unknown as {
+  readonly encryptStreamIn: (
+    segment: number,
+    key: FileKey,
+    options: { readonly iv: Uint8Array },
+    workers: { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean } | false
+  ) => Encrypt
+  readonly decryptStreamUnverifiedIn: (
+    segment: number,
+    key: FileKey,
+    workers: { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean } | false
+  ) => Decrypt
+}
+
+/** The streams a pass runs: `FileCipher`'s, or the web cipher set up as asked. */
+const streamsOf = (key: FileKey, setup: CipherSetup | undefined): { encrypt: Encrypt; decrypt: Decrypt } => {
+  if (setup === undefined)
+    return { encrypt: FileCipher.encryptStream(key, { iv: IV }), decrypt: FileCipher.decryptStreamUnverified(key) }
+  const workers =
+    setup.workers === 0
+      ? false
+      : { workers: setup.workers, recycleBytes: setup.recycleMiB * 1024 * 1024, copy: setup.copy }
+  return {
+    encrypt: WebCipher.encryptStreamIn(setup.segmentKiB * 1024, key, { iv: IV }, workers),
+    decrypt: WebCipher.decryptStreamUnverifiedIn(setup.segmentKiB * 1024, key, workers)
+  }
+}
+
 const streamPass = async (request: PassRequest): Promise<PassResult> => {
   const key = await fileKey
+  const { encrypt, decrypt } = streamsOf(key, request.cipher)
   const out = sink(request.hash)
   const between = sink(request.hash)
   const started = performance.now()
   if (request.kind === "streamEncrypt") {
     await Effect.runPromise(
-      Stream.runForEach(plaintext(request.bytes).pipe(FileCipher.encryptStream(key, { iv: IV })), (b) =>
-        Effect.sync(() => out.take(b))
-      )
+      Stream.runForEach(plaintext(request.bytes).pipe(encrypt), (b) => Effect.sync(() => out.take(b)))
     )
   } else if (request.kind === "streamDecrypt") {
     const error = await Effect.runPromise(
-      Effect.flip(
-        Stream.runForEach(fakeSealed(request.bytes).pipe(FileCipher.decryptStreamUnverified(key)), (b) =>
-          Effect.sync(() => out.take(b))
-        )
-      )
+      Effect.flip(Stream.runForEach(fakeSealed(request.bytes).pipe(decrypt), (b) => Effect.sync(() => out.take(b))))
     )
-    if (error._tag !== "DecryptionFailed") throw new Error(`unexpected ${String(error)}`)
+    if ((error as { _tag?: string })._tag !== "DecryptionFailed") throw new Error(`unexpected ${String(error)}`)
   } else {
     const sealed = plaintext(request.bytes).pipe(
-      FileCipher.encryptStream(key, { iv: IV }),
+      encrypt,
       Stream.tap((b) => Effect.sync(() => between.take(b)))
     )
-    await Effect.runPromise(
-      Stream.runForEach(sealed.pipe(FileCipher.decryptStreamUnverified(key)), (b) => Effect.sync(() => out.take(b)))
-    )
+    await Effect.runPromise(Stream.runForEach(sealed.pipe(decrypt), (b) => Effect.sync(() => out.take(b))))
   }
   return {
     seconds: (performance.now() - started) / 1000,

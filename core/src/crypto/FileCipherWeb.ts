@@ -3,7 +3,9 @@
  * workers and Node alike. {@link encrypt} and {@link decrypt} take a whole file (WebCrypto's
  * AES-GCM is one-shot). The streams run in constant memory: a file up to one segment (256 KiB) goes
  * through the one-shot AES-GCM, a longer one segment by segment through `StreamingGcm.ts`
- * (the AES-CTR of `@noble/ciphers`, and WebCrypto's GHASH chained over segments), with the same bytes. Node targets stream with
+ * (GHASH chained over segments), with the same bytes: each segment's keystream and hash made by
+ * WebCrypto in recycled Workers (`SegmentWorkers.ts`), a few segments in flight at once, or where
+ * Workers cannot start, in the page with the AES-CTR of `@noble/ciphers`. Node targets stream with
  * `FileCipherNode.ts` instead; the public `FileCipher` (`FileCipher.ts`) picks one per platform.
  *
  * @since 0.1.0
@@ -29,6 +31,7 @@ import {
   tagMismatch,
   tooShort
 } from "./FileFormat.ts"
+import * as Workers from "./SegmentWorkers.ts"
 import * as Gcm from "./StreamingGcm.ts"
 
 // WebCrypto's typings want ArrayBuffer-backed views; copy only when the input is not one.
@@ -104,11 +107,105 @@ export const decrypt = Effect.fn("FileCipher.decrypt")(function* (
  */
 export const SEGMENT_LENGTH = 256 * 1024
 
-/** A fixed buffer that input is copied into until it holds a segment. */
+/** A buffer that input is copied into until it holds a segment; replaced when it goes to a Worker. */
 interface Pending {
-  readonly bytes: Uint8Array
+  bytes: Uint8Array<ArrayBuffer>
   filled: number
 }
+
+// =============================================================================
+// Segments in Workers (SegmentWorkers.ts), in order
+// =============================================================================
+
+/**
+ * Segments on their way through the Workers, oldest first. The Workers are opened with the first
+ * segment (a file of one segment never starts one); `false` where they cannot run.
+ */
+interface Pipeline {
+  readonly options: Workers.WorkerOptions | false
+  workers: Workers.SegmentWorkers | undefined | false
+  readonly inFlight: Array<Promise<Workers.SegmentResult>>
+  /** Input buffers back from the Workers, to be filled again (no new memory to fault in). */
+  readonly spare: Array<ArrayBuffer>
+  /** Blocks sent so far: the next segment's counter is `2 + sent` (mod 2³²). */
+  sent: number
+}
+
+/** A buffer for the next segment: one back from the Workers, or a new one. */
+const nextBuffer = (pipeline: Pipeline, length: number): Uint8Array<ArrayBuffer> => {
+  const spare = pipeline.spare.pop()
+  return spare !== undefined && spare.byteLength === length ? new Uint8Array(spare) : new Uint8Array(length)
+}
+
+/** Segments in flight at once: one per Worker being enciphered, one per Worker waiting to go. */
+const depth = (pipeline: Pipeline): number =>
+  pipeline.workers === undefined || pipeline.workers === false ? 0 : 2 * pipeline.workers.slots.length
+
+const newPipeline = (options: Workers.WorkerOptions | false): Pipeline => ({
+  options,
+  workers: options === false ? false : undefined,
+  inFlight: [],
+  spare: [],
+  sent: 0
+})
+
+/** The Workers, opened on first use; `false` where they cannot run (the in-page cipher is used). */
+const workersOf = (pipeline: Pipeline, fileKey: FileKey, iv: Uint8Array) =>
+  Effect.gen(function* () {
+    if (pipeline.workers === undefined && pipeline.options !== false) {
+      const options = pipeline.options
+      pipeline.workers = (yield* Effect.promise(() => Workers.open(Redacted.value(fileKey.key), iv, options))) ?? false
+    }
+    return pipeline.workers === undefined ? false : pipeline.workers
+  })
+
+/** The oldest segment's output once its Worker has answered; its hash goes into the tag. */
+const settle = (gcm: Gcm.StreamingGcm, pipeline: Pipeline) =>
+  Effect.map(
+    Effect.promise(() => pipeline.inFlight.shift()!),
+    (result) => {
+      Gcm.absorbMasked(gcm, result.bytes.length, result.maskedHash)
+      pipeline.spare.push(result.input)
+      return result.bytes
+    }
+  )
+
+/** Every segment's output still in flight, in order. */
+const drain = (gcm: Gcm.StreamingGcm | undefined, pipeline: Pipeline) =>
+  Effect.gen(function* () {
+    const out: Array<Uint8Array> = []
+    while (gcm !== undefined && pipeline.inFlight.length > 0) out.push(yield* settle(gcm, pipeline))
+    return out
+  })
+
+/**
+ * Sends the first `length` bytes of `buffer` (transferred: detached here) to the Workers; the
+ * outputs of the oldest segments once more than {@link depth} are in flight.
+ */
+const submit = (
+  gcm: Gcm.StreamingGcm,
+  workers: Workers.SegmentWorkers,
+  pipeline: Pipeline,
+  buffer: ArrayBuffer,
+  length: number,
+  direction: Workers.Direction
+) =>
+  Effect.gen(function* () {
+    const result = Workers.run(workers, buffer, length, 2 + pipeline.sent, direction)
+    // A stream that ends early closes the Workers, failing what is in flight that nobody awaits.
+    result.catch(() => undefined)
+    pipeline.inFlight.push(result)
+    pipeline.sent += length / 16
+    const out: Array<Uint8Array> = []
+    while (pipeline.inFlight.length > depth(pipeline)) out.push(yield* settle(gcm, pipeline))
+    return out
+  })
+
+const closeWorkers = (pipeline: Pipeline) =>
+  Effect.sync(() => {
+    if (pipeline.workers !== undefined && pipeline.workers !== false) Workers.close(pipeline.workers)
+    pipeline.workers = false
+  })
 
 /**
  * Copies `chunk[at..]` into `pending` up to its capacity; returns how many bytes were taken.
@@ -125,6 +222,7 @@ interface Sealing {
   readonly fileKey: FileKey
   readonly iv: Uint8Array
   readonly pending: Pending
+  readonly pipeline: Pipeline
   gcm: Gcm.StreamingGcm | undefined
 }
 
@@ -135,9 +233,25 @@ const sealSegment = (state: Sealing, plaintext: Uint8Array) =>
   })
 
 /**
+ * The full pending segment's ciphertext: in a Worker, the buffer transferred there (one back from
+ * the Workers takes its place), or in the page. The outputs that are due, in order.
+ */
+const sealPending = (state: Sealing) =>
+  Effect.gen(function* () {
+    const { pending } = state
+    state.gcm ??= yield* Gcm.start(Redacted.value(state.fileKey.key), state.iv)
+    const workers = yield* workersOf(state.pipeline, state.fileKey, state.iv)
+    pending.filled = 0
+    if (workers === false) return [yield* Gcm.encryptSegment(state.gcm, pending.bytes)]
+    const full = pending.bytes
+    pending.bytes = nextBuffer(state.pipeline, full.length)
+    return yield* submit(state.gcm, workers, state.pipeline, full.buffer, full.length, "encrypt")
+  })
+
+/**
  * Encrypts the segments that more bytes follow: a full segment waits for the next byte, so a
- * file of exactly one segment still ends on the one-shot path. Whole segments inside `chunk`
- * are encrypted where they are, without a copy.
+ * file of exactly one segment still ends on the one-shot path. In the page, whole segments inside
+ * `chunk` are encrypted where they are, without a copy; a Worker gets its own buffer.
  */
 const sealChunk = (state: Sealing, chunk: Uint8Array) =>
   Effect.gen(function* () {
@@ -146,11 +260,11 @@ const sealChunk = (state: Sealing, chunk: Uint8Array) =>
     const out: Array<Uint8Array> = []
     let at = 0
     while (at < chunk.length) {
-      if (pending.filled === segment) {
-        out.push(yield* sealSegment(state, pending.bytes))
-        pending.filled = 0
-      }
-      const direct = pending.filled === 0 ? Math.floor((chunk.length - at - 1) / segment) * segment : 0
+      if (pending.filled === segment) out.push(...(yield* sealPending(state)))
+      const direct =
+        pending.filled === 0 && state.pipeline.workers === false
+          ? Math.floor((chunk.length - at - 1) / segment) * segment
+          : 0
       if (direct > 0) {
         out.push(yield* sealSegment(state, chunk.subarray(at, at + direct)))
         at += direct
@@ -164,13 +278,22 @@ const sealEnd = (state: Sealing) =>
   Effect.gen(function* () {
     const rest = state.pending.bytes.subarray(0, state.pending.filled)
     if (state.gcm === undefined) return [yield* sealBody(state.fileKey, state.iv, rest)]
+    const earlier = yield* drain(state.gcm, state.pipeline)
     const last = rest.length > 0 ? yield* Gcm.encryptSegment(state.gcm, rest) : new Uint8Array(0)
-    return [last, Gcm.tag(state.gcm)]
+    return [...earlier, last, Gcm.tag(state.gcm)]
   })
 
-/** @internal {@link encryptStream} with a given segment length (a multiple of 16), for tests. */
+/**
+ * @internal {@link encryptStream} with a given segment length (a multiple of 16) and Workers
+ * (`false`: the in-page cipher only), for tests and the benchmark.
+ */
 export const encryptStreamIn =
-  (segmentLength: number, key: MasterKey | FileKey, options?: EncryptOptions) =>
+  (
+    segmentLength: number,
+    key: MasterKey | FileKey,
+    options?: EncryptOptions,
+    workers: Workers.WorkerOptions | false = {}
+  ) =>
   <E, R>(plaintext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E, R> =>
     Stream.unwrap(
       Effect.gen(function* () {
@@ -181,6 +304,7 @@ export const encryptStreamIn =
           fileKey,
           iv: iv.slice(),
           pending: { bytes: new Uint8Array(segmentLength), filled: 0 },
+          pipeline: newPipeline(workers),
           gcm: undefined
         }
         const header = new Uint8Array(HEADER_LENGTH)
@@ -189,7 +313,8 @@ export const encryptStreamIn =
         return Stream.succeed(header).pipe(
           Stream.concat(Stream.flattenIterable(Stream.mapEffect(plaintext, (chunk) => sealChunk(state, chunk)))),
           Stream.concat(Stream.flattenIterable(Stream.fromEffect(Effect.suspend(() => sealEnd(state))))),
-          Stream.filter((bytes) => bytes.length > 0)
+          Stream.filter((bytes) => bytes.length > 0),
+          Stream.ensuring(closeWorkers(state.pipeline))
         )
       })
     )
@@ -212,16 +337,35 @@ interface Opening {
   readonly header: Pending
   /** Ciphertext not yet deciphered: a segment and the 16 bytes that are the tag if the file ends there. */
   readonly pending: Pending
+  readonly pipeline: Pipeline
   fileKey: FileKey | undefined
   gcm: Gcm.StreamingGcm | undefined
 }
 
 const ivOf = (state: Opening) => state.header.bytes.subarray(SALT_LENGTH, HEADER_LENGTH)
 
-const openSegment = (state: Opening, fileKey: FileKey, ciphertext: Uint8Array) =>
+/**
+ * Deciphers the full pending buffer but its last 16 bytes (which stay pending: they are the tag if
+ * the file ends there): in a Worker, the buffer transferred there (one back from the Workers takes
+ * its place), or in the page. The outputs that are due, in order.
+ */
+const openPending = (state: Opening, fileKey: FileKey) =>
   Effect.gen(function* () {
+    const { pending } = state
+    const segment = pending.filled - TAG_LENGTH
     state.gcm ??= yield* Gcm.start(Redacted.value(fileKey.key), ivOf(state))
-    return yield* Gcm.decryptSegment(state.gcm, ciphertext)
+    const workers = yield* workersOf(state.pipeline, fileKey, ivOf(state))
+    if (workers === false) {
+      const opened = yield* Gcm.decryptSegment(state.gcm, pending.bytes.subarray(0, segment))
+      pending.bytes.copyWithin(0, segment)
+      pending.filled = TAG_LENGTH
+      return [opened]
+    }
+    const full = pending.bytes
+    pending.bytes = nextBuffer(state.pipeline, full.length)
+    pending.bytes.set(full.subarray(segment))
+    pending.filled = TAG_LENGTH
+    return yield* submit(state.gcm, workers, state.pipeline, full.buffer, segment, "decrypt")
   })
 
 /** Reads the header (the key is derived when the salt is in), then deciphers the segments that more bytes follow. */
@@ -238,12 +382,7 @@ const openChunk = (state: Opening, chunk: Uint8Array) =>
     // A full buffer waits for the next byte (which proves its last 16 are not the tag), so a file
     // of exactly one segment still ends on the one-shot path.
     while (at < chunk.length) {
-      if (pending.filled === pending.bytes.length) {
-        const segment = pending.filled - TAG_LENGTH
-        out.push(yield* openSegment(state, state.fileKey, pending.bytes.subarray(0, segment)))
-        pending.bytes.copyWithin(0, segment)
-        pending.filled = TAG_LENGTH
-      }
+      if (pending.filled === pending.bytes.length) out.push(...(yield* openPending(state, state.fileKey)))
       at += fill(pending, chunk, at)
     }
     return out
@@ -260,26 +399,32 @@ const openEnd = (state: Opening) =>
     const body = pending.bytes.subarray(0, pending.filled)
     if (state.gcm === undefined) return [yield* openBody(fileKey, ivOf(state), body)]
     const cut = body.length - TAG_LENGTH
+    const earlier = yield* drain(state.gcm, state.pipeline)
     const last = cut > 0 ? yield* Gcm.decryptSegment(state.gcm, body.subarray(0, cut)) : new Uint8Array(0)
     if (!equalBytes(Gcm.tag(state.gcm), body.subarray(cut))) return yield* tagMismatch()
-    return [last]
+    return [...earlier, last]
   })
 
-/** @internal {@link decryptStreamUnverified} with a given segment length (a multiple of 16), for tests. */
+/**
+ * @internal {@link decryptStreamUnverified} with a given segment length (a multiple of 16) and
+ * Workers (`false`: the in-page cipher only), for tests and the benchmark.
+ */
 export const decryptStreamUnverifiedIn =
-  (segmentLength: number, key: MasterKey | FileKey) =>
+  (segmentLength: number, key: MasterKey | FileKey, workers: Workers.WorkerOptions | false = {}) =>
   <E, R>(ciphertext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E | DecryptionFailed, R> =>
     Stream.suspend(() => {
       const state: Opening = {
         key,
         header: { bytes: new Uint8Array(HEADER_LENGTH), filled: 0 },
         pending: { bytes: new Uint8Array(segmentLength + TAG_LENGTH), filled: 0 },
+        pipeline: newPipeline(workers),
         fileKey: undefined,
         gcm: undefined
       }
       return Stream.flattenIterable(Stream.mapEffect(ciphertext, (chunk) => openChunk(state, chunk))).pipe(
         Stream.concat(Stream.flattenIterable(Stream.fromEffect(Effect.suspend(() => openEnd(state))))),
-        Stream.filter((bytes) => bytes.length > 0)
+        Stream.filter((bytes) => bytes.length > 0),
+        Stream.ensuring(closeWorkers(state.pipeline))
       )
     })
 

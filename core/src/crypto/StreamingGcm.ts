@@ -206,6 +206,16 @@ export const decryptSegment = (gcm: StreamingGcm, ciphertext: Uint8Array): Effec
     return opened
   })
 
+/**
+ * Chains the hash of a segment enciphered elsewhere (a Worker, `SegmentWorkers.ts`): `masked` is
+ * WebCrypto's tag of the segment's ciphertext as associated data, `E(K, J0) ⊕ GHASH_H(X ‖ L)`.
+ * Segments are chained in order, as {@link encryptSegment} does; the counter moves past them.
+ */
+export const absorbMasked = (gcm: StreamingGcm, length: number, masked: Uint8Array): void => {
+  if (gcm.ended) throw segmentAfterPartialBlock()
+  absorb(gcm, length, xorInto(masked.slice(), gcm.tagMask))
+}
+
 /** The 16-byte tag of all the ciphertext so far. */
 export const tag = (gcm: StreamingGcm): Uint8Array =>
   xorInto(xorInto(multiply(lengthBlock(0, gcm.length), gcm.h), gcm.t), gcm.tagMask)

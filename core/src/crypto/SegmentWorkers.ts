@@ -1,0 +1,276 @@
+/**
+ * WebCrypto's AES-CTR and per-segment GHASH (`StreamingGcm.ts`) in dedicated Workers, for the web
+ * path's streams (`FileCipherWeb.ts`). In a page, every WebCrypto call returns a new ArrayBuffer
+ * that Chromium frees only at a full collection, so a stream of them grows by hundreds of MiB
+ * (BENCHMARKS.md, "Web cipher in Chromium"). Here the calls run in a Worker that is terminated
+ * and replaced every {@link RECYCLE_BYTES}: its heap, with every result WebCrypto made in it, goes
+ * with it. A segment is transferred in, enciphered, and its result copied into a buffer the Worker's
+ * script allocates; both are transferred back, so nothing of either stays behind in the Worker, the
+ * input buffer is filled again, and the result is an ordinary buffer the page's collector frees.
+ * Writing into fresh memory costs the page faults of every new buffer; they are paid in the Worker,
+ * not on the page's thread (BENCHMARKS.md measures both).
+ *
+ * The Worker's script is inlined and loaded from a Blob URL: it imports nothing, so it needs no
+ * bundler support (Vite, webpack and esbuild alike) and works from the package's own build. Where
+ * Workers are missing, or refused (a Content-Security-Policy without `blob:` in `worker-src`),
+ * {@link open} says so and the caller keeps the in-page cipher.
+ *
+ * @since 0.1.0
+ */
+
+/** Bytes a Worker enciphers before it is replaced. */
+export const RECYCLE_BYTES = 32 * 1024 * 1024
+
+/** What a segment is: plaintext to encrypt, or ciphertext to decrypt (the hash is of the ciphertext). */
+export type Direction = "encrypt" | "decrypt"
+
+/**
+ * A segment's output in a new buffer, `E(K, J0) ⊕ GHASH_H(C ‖ L)` of its ciphertext, and the
+ * buffer that went in, back for the next segment.
+ */
+export interface SegmentResult {
+  readonly bytes: Uint8Array<ArrayBuffer>
+  readonly maskedHash: Uint8Array
+  readonly input: ArrayBuffer
+}
+
+/**
+ * The Worker: imports the key once (AES-CTR for the keystream, AES-GCM for the hash), then for each
+ * job enciphers `length` bytes of the transferred buffer from the counter block `IV ‖ BE32(counter)`
+ * (WebCrypto's `length: 32` wraps the low 32 bits as GCM's inc32 does) into a new buffer and
+ * hashes the ciphertext as AES-GCM's associated data. WebCrypto copies its input when
+ * called, so decryption hashes the ciphertext while the keystream is made.
+ */
+const WORKER_SOURCE = `
+let keys
+const counterBlock = (iv, counter) => {
+  const block = new Uint8Array(16)
+  block.set(iv, 0)
+  new DataView(block.buffer).setUint32(12, counter >>> 0, false)
+  return block
+}
+const hashOf = (k, data) =>
+  crypto.subtle.encrypt({ name: "AES-GCM", iv: k.iv, additionalData: data, tagLength: 128 }, k.gcm, new Uint8Array(0))
+const run = async (k, job) => {
+  const data = new Uint8Array(job.buffer, 0, job.length)
+  const opening = job.direction === "decrypt" ? hashOf(k, data) : undefined
+  const out = await crypto.subtle.encrypt({ name: "AES-CTR", counter: counterBlock(k.iv, job.counter), length: 32 }, k.ctr, data)
+  let result = new Uint8Array(out)
+  if (job.copy) {
+    result = new Uint8Array(job.length)
+    result.set(new Uint8Array(out))
+  }
+  const hash = await (opening ?? hashOf(k, result))
+  postMessage({ id: job.id, input: job.buffer, output: result.buffer, hash }, [job.buffer, result.buffer])
+}
+onmessage = (event) => {
+  const message = event.data
+  if (message.key !== undefined) {
+    keys = Promise.all([
+      crypto.subtle.importKey("raw", message.key, "AES-CTR", false, ["encrypt"]),
+      crypto.subtle.importKey("raw", message.key, "AES-GCM", false, ["encrypt"])
+    ]).then(([ctr, gcm]) => ({ ctr, gcm, iv: message.iv }))
+    keys.then(() => postMessage({ ready: true }), (error) => postMessage({ failed: String(error) }))
+  } else keys.then((k) => run(k, message)).catch((error) => postMessage({ id: message.id, failed: String(error) }))
+}
+`
+
+interface Job {
+  readonly resolve: (result: SegmentResult) => void
+  readonly reject: (error: Error) => void
+  readonly length: number
+}
+
+/** One Worker and the jobs it has not answered. */
+interface Slot {
+  readonly worker: Worker
+  readonly jobs: Map<number, Job>
+  retiring: boolean
+}
+
+/** Workers enciphering one file's segments; see {@link open}. */
+export interface SegmentWorkers {
+  readonly url: string
+  readonly key: Uint8Array
+  readonly iv: Uint8Array
+  readonly recycleBytes: number
+  readonly copy: boolean
+  /** The Worker of each turn, a replacement while it starts; and the bytes given to it so far. */
+  readonly slots: Array<Promise<Slot>>
+  readonly given: Array<number>
+  /** Every Worker not yet terminated, those retiring with answers still to come included. */
+  readonly live: Set<Slot>
+  nextId: number
+  nextSlot: number
+  closed: boolean
+}
+
+export interface WorkerOptions {
+  /** Workers used in turn (default 2: one enciphers while the other's result is handed on). */
+  readonly workers?: number | undefined
+  /** Bytes a Worker enciphers before it is replaced (default {@link RECYCLE_BYTES}). */
+  readonly recycleBytes?: number | undefined
+  /** Hand back a copy of WebCrypto's result in a buffer of the Worker's script, not the result itself. */
+  readonly copy?: boolean | undefined
+}
+
+const workerFailed = (reason: string) => new Error(`SegmentWorkers: the cipher worker failed: ${reason}`)
+
+const failAll = (slot: Slot, error: Error): void => {
+  for (const job of slot.jobs.values()) job.reject(error)
+  slot.jobs.clear()
+}
+
+const terminate = (pool: Pick<SegmentWorkers, "live">, slot: Slot): void => {
+  slot.worker.terminate()
+  pool.live.delete(slot)
+}
+
+interface Answer {
+  readonly id: number
+  readonly input?: ArrayBuffer
+  readonly output?: ArrayBuffer
+  readonly hash?: ArrayBuffer
+  readonly failed?: string
+}
+
+const answer = (pool: Pick<SegmentWorkers, "live">, slot: Slot, data: Answer) => {
+  const job = slot.jobs.get(data.id)
+  if (job === undefined) return
+  slot.jobs.delete(data.id)
+  if (data.failed !== undefined || data.input === undefined || data.output === undefined || data.hash === undefined)
+    job.reject(workerFailed(data.failed ?? "no result"))
+  else job.resolve({ bytes: new Uint8Array(data.output), maskedHash: new Uint8Array(data.hash), input: data.input })
+  if (slot.retiring && slot.jobs.size === 0) terminate(pool, slot)
+}
+
+/**
+ * A Worker with the file's key, once it has said it is ready; `undefined` if it could not start
+ * (its script refused or failed to load).
+ */
+const spawn = (pool: Pick<SegmentWorkers, "url" | "key" | "iv" | "live">): Promise<Slot | undefined> =>
+  new Promise((resolve) => {
+    let worker: Worker
+    try {
+      worker = new Worker(pool.url, { type: "module" })
+    } catch {
+      return resolve(undefined)
+    }
+    const slot: Slot = { worker, jobs: new Map(), retiring: false }
+    worker.onerror = (event) => {
+      event.preventDefault?.()
+      worker.terminate()
+      failAll(slot, workerFailed(event.message ?? "error"))
+      resolve(undefined)
+    }
+    worker.onmessage = (event: MessageEvent) => {
+      if (event.data.ready === true) resolve(slot)
+      else if (event.data.failed !== undefined && event.data.id === undefined) {
+        worker.terminate()
+        resolve(undefined)
+      } else answer(pool, slot, event.data)
+    }
+    worker.postMessage({ key: pool.key.slice(), iv: pool.iv.slice() })
+  })
+
+/** Whether this runtime can run a Worker from a Blob URL at all. */
+export const available = (): boolean =>
+  typeof Worker === "function" && typeof Blob === "function" && typeof URL?.createObjectURL === "function"
+
+/**
+ * Workers for one file's AES-GCM with a 32-byte key and a 12-byte IV, or `undefined` where
+ * Workers cannot run (the caller keeps its in-page cipher). {@link close} them when done.
+ */
+export const open = async (
+  key: Uint8Array,
+  iv: Uint8Array,
+  options?: WorkerOptions
+): Promise<SegmentWorkers | undefined> => {
+  if (!available()) return undefined
+  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }))
+  const base = { url, key: key.slice(), iv: iv.slice(), live: new Set<Slot>() }
+  const slots = await Promise.all(Array.from({ length: Math.max(1, options?.workers ?? 2) }, () => spawn(base)))
+  const started = slots.filter((slot): slot is Slot => slot !== undefined)
+  for (const slot of started) base.live.add(slot)
+  if (started.length < slots.length) {
+    for (const slot of started) slot.worker.terminate()
+    URL.revokeObjectURL(url)
+    return undefined
+  }
+  return {
+    ...base,
+    recycleBytes: options?.recycleBytes ?? RECYCLE_BYTES,
+    copy: options?.copy ?? false,
+    slots: started.map((slot) => Promise.resolve(slot)),
+    given: started.map(() => 0),
+    nextId: 0,
+    nextSlot: 0,
+    closed: false
+  }
+}
+
+/** A replacement Worker, terminated at once if the Workers were closed while it started. */
+const replacement = async (pool: SegmentWorkers): Promise<Slot> => {
+  const fresh = await spawn(pool)
+  if (fresh === undefined) throw workerFailed("a replacement did not start")
+  if (pool.closed) fresh.worker.terminate()
+  else pool.live.add(fresh)
+  return fresh
+}
+
+/**
+ * The next Worker in turn, chosen now (jobs are given out in order), replaced first if it has
+ * enciphered its share: the old one is terminated once it has answered what it was given.
+ */
+const nextSlot = (pool: SegmentWorkers, length: number): Promise<Slot> => {
+  const at = pool.nextSlot
+  pool.nextSlot = (at + 1) % pool.slots.length
+  if (pool.given[at]! >= pool.recycleBytes) {
+    // Jobs posted to the old Worker were registered on this promise before: they are in its map.
+    void pool.slots[at]!.then((old) => {
+      old.retiring = true
+      if (old.jobs.size === 0) terminate(pool, old)
+    }, ignore)
+    pool.slots[at] = replacement(pool)
+    pool.given[at] = 0
+  }
+  pool.given[at]! += length
+  return pool.slots[at]!
+}
+
+const ignore = () => undefined
+
+/**
+ * Enciphers the first `length` bytes of `buffer` from counter `counter`, in a Worker. The buffer
+ * is transferred (detached here) and comes back with the result, for reuse; the hash is of the
+ * ciphertext.
+ */
+export const run = (
+  pool: SegmentWorkers,
+  buffer: ArrayBuffer,
+  length: number,
+  counter: number,
+  direction: Direction
+): Promise<SegmentResult> => {
+  if (pool.closed) return Promise.reject(workerFailed("closed"))
+  const id = pool.nextId++
+  return nextSlot(pool, length).then(
+    (slot) =>
+      new Promise<SegmentResult>((resolve, reject) => {
+        if (pool.closed) return reject(workerFailed("closed"))
+        slot.jobs.set(id, { resolve, reject, length })
+        slot.worker.postMessage({ id, buffer, length, counter: counter >>> 0, direction, copy: pool.copy }, [buffer])
+      })
+  )
+}
+
+/** Terminates the Workers, retiring ones included (unanswered jobs fail), and frees the script's URL. */
+export const close = (pool: SegmentWorkers): void => {
+  if (pool.closed) return
+  pool.closed = true
+  for (const slot of pool.live) {
+    terminate(pool, slot)
+    failAll(slot, workerFailed("closed"))
+  }
+  URL.revokeObjectURL(pool.url)
+}
