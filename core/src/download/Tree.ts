@@ -12,6 +12,11 @@
  * are the DAG's (a resumed download rewrites nothing), replaced only with `force`, else skipped
  * and reported.
  *
+ * A folder's cost is per file, in the file system's thread pool: its bytes are gathered into
+ * 256 KiB writes, a file that fits one is written in one call at its end, and inside a folder
+ * this download made no file's place is looked at first (the lock keeps other downloads out);
+ * elsewhere each place is looked at (`lstat`) before anything is written.
+ *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
