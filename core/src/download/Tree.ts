@@ -31,6 +31,7 @@ import { NetworkError } from "../Errors.ts"
 import { NotADirectoryTarget } from "../errors/Transfer.ts"
 import { UnverifiableGateway } from "../errors/Verification.ts"
 import { urlOf } from "../internal/Hosts.ts"
+import { DownstreamCopies } from "../internal/OwnedBytes.ts"
 import { walkCar } from "../verify/Car.ts"
 import type { Pieces } from "../verify/Pieces.ts"
 import { CAR_ACCEPT } from "../verify/Trustless.ts"
@@ -390,8 +391,10 @@ export const toDirectory = Effect.fn("Download.toDirectory")(function* (
   }
   const inside = plan.target.path ?? []
   const car = yield* openTree(plan.lanes[0]!, root, inside)
-  yield* walkCar(car, root, (source) => walkTree(source, root, inside)).pipe(
+  // Every piece is copied into the buffer or written before the next is pulled: the reads may be freed.
+  yield* walkCar(car, root, (source) => walkTree(source, root, inside), true).pipe(
     Stream.runForEach((event) => onEvent(state, event)),
+    Effect.provideService(DownstreamCopies, true),
     Effect.onError(() => abandon(state))
   )
   const report: TreeReport = {
