@@ -241,6 +241,11 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
     '"sub/a.txt" changed while it was being synced; run the sync again'
   ],
   [
+    new Errors.SyncInProgress({ directory: "/home/me/photos", lock: "/s/sync/ab.json.lock", pid: 42 }),
+    "SyncInProgress",
+    "Another sync of /home/me/photos is running (process 42 holds /s/sync/ab.json.lock); run this one once it has ended"
+  ],
+  [
     new Errors.InvalidArgument({ method: "files.fileInfo", detail: "argument 1 must be a CID (string)" }),
     "InvalidArgument",
     "Invalid argument to files.fileInfo: argument 1 must be a CID (string)"

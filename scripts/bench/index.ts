@@ -25,6 +25,7 @@ const benches = [
   "network.ts",
   "sources.ts",
   "sync.ts",
+  "folders.ts",
   "bundle.ts",
   "installSize.ts",
   "cliStart.ts",

@@ -12,6 +12,11 @@
  * are the DAG's (a resumed download rewrites nothing), replaced only with `force`, else skipped
  * and reported.
  *
+ * A folder's cost is per file, in the file system's thread pool: its bytes are gathered into
+ * 256 KiB writes, a file that fits one is written in one call at its end, and inside a folder
+ * this download made no file's place is looked at first (the lock keeps other downloads out);
+ * elsewhere each place is looked at (`lstat`) before anything is written.
+ *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
@@ -26,6 +31,7 @@ import { NetworkError } from "../Errors.ts"
 import { NotADirectoryTarget } from "../errors/Transfer.ts"
 import { UnverifiableGateway } from "../errors/Verification.ts"
 import { urlOf } from "../internal/Hosts.ts"
+import { DownstreamCopies } from "../internal/OwnedBytes.ts"
 import { walkCar } from "../verify/Car.ts"
 import type { Pieces } from "../verify/Pieces.ts"
 import { CAR_ACCEPT } from "../verify/Trustless.ts"
@@ -42,9 +48,6 @@ const platform = (globalThis as { readonly process?: { readonly platform?: strin
 /** The longest path the platform opens (`PATH_MAX` on Linux, `MAX_PATH` on Windows). */
 const MAX_PATH = platform === "win32" ? 260 : platform === "darwin" ? 1024 : 4096
 
-const randomSuffix = () =>
-  Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("")
-
 const separator = platform === "win32" ? "\\" : "/"
 
 /** A file being written: beside its place, or compared with the file already there. */
@@ -52,12 +55,15 @@ interface Writing {
   readonly relative: string
   readonly place: string
   readonly scope: Scope.Closeable
-  /** The temporary file written, once there is one. */
-  temporary: { readonly path: string; readonly file: FileSystem.File } | undefined
+  /** The temporary file, once named; `file` once opened (a file that fits the buffer is written whole at its end). */
+  temporary: { readonly path: string; file: FileSystem.File | undefined } | undefined
   /** The file already at `place`, while its bytes are the DAG's so far. */
   existing: FileSystem.File | undefined
   position: number
 }
+
+/** Bytes gathered before a write (as `FileWrites.ts` gathers a file's): a socket's pieces are 64 KiB. */
+const WRITE_BYTES = 256 * 1024
 
 /** The state of one `toDirectory`: where it writes, what it has done, the file in hand. */
 interface TreeState {
@@ -70,6 +76,16 @@ interface TreeState {
   readonly skipped: Array<{ readonly path: string; readonly reason: Refusal }>
   /** Folders skipped: nothing under them is written. */
   readonly skippedFolders: Set<string>
+  /**
+   * The folders open on the way down, by depth (the root at 0), and whether this download made
+   * each: in a folder it made, nothing is at a file's place but what it wrote (no `lstat` per file).
+   */
+  readonly made: Array<{ readonly relative: string; readonly made: boolean }>
+  /** The file in hand's bytes not yet written, reused from file to file. */
+  readonly buffer: Uint8Array
+  filled: number
+  /** The temporary files' names: a random start, counted up. */
+  readonly names: { readonly base: number; count: number }
   bytes: number
   files: number
   current: Writing | undefined
@@ -101,19 +117,38 @@ const lookAt = (fs: FileSystem.FileSystem, place: string) =>
 
 const progress = (state: TreeState) => state.onProgress?.({ bytes: state.bytes, files: state.files })
 
+/** Whether this download made the folder holding `path` (then nothing else is in it). */
+const inMadeFolder = (state: TreeState, path: ReadonlyArray<string>) => {
+  const parent = state.made[path.length - 1]
+  return parent?.made === true && parent.relative === relativeOf(path.slice(0, -1))
+}
+
+/** Notes the folder at `path` as open, made by this download or not; deeper ones are closed. */
+const openFolder = (state: TreeState, path: ReadonlyArray<string>, made: boolean) => {
+  state.made.length = path.length
+  state.made.push({ relative: relativeOf(path), made })
+}
+
 /** A folder of the tree: made inside the directory, or skipped when something else is at its place. */
 const enterFolder = Effect.fnUntraced(function* (state: TreeState, path: ReadonlyArray<string>) {
   if (path.length === 0 || underSkipped(state, path)) return
   const place = placeOf(state, path)
   const refusal: Refusal | undefined = place.length > MAX_PATH ? "path-too-long" : undefined
-  const found = refusal === undefined ? yield* lookAt(state.fs, place) : undefined
-  if (refusal === undefined && found === undefined) return yield* state.fs.makeDirectory(place)
-  if (found?.type === "Directory") return yield* removeLeftovers(state.fs, place)
+  const fresh = refusal === undefined && inMadeFolder(state, path)
+  const found = refusal === undefined && !fresh ? yield* lookAt(state.fs, place) : undefined
+  if (refusal === undefined && found === undefined) {
+    yield* state.fs.makeDirectory(place)
+    return openFolder(state, path, true)
+  }
+  if (found?.type === "Directory") {
+    openFolder(state, path, false)
+    return yield* removeLeftovers(state.fs, place)
+  }
   state.skippedFolders.add(relativeOf(path))
   skip(state, path, refusal ?? "not-a-directory")
 })
 
-/** The name {@link openTemporary} gives a file being written. */
+/** The name {@link temporaryBeside} gives a file being written. */
 const TEMPORARY = /^\.[0-9a-f]{12}\.partial$/
 
 /**
@@ -128,22 +163,54 @@ const removeLeftovers = Effect.fnUntraced(function* (fs: FileSystem.FileSystem, 
   }
 })
 
-/** A temporary file beside `place`, opened `wx` (never through something already at its name). */
+/** A temporary name beside `place`, not yet used in this download (opened `wx`: never through something there). */
+const temporaryBeside = (state: TreeState, place: string) => {
+  const folder = place.slice(0, place.lastIndexOf(separator))
+  const suffix = ((state.names.base + state.names.count++) % 2 ** 48).toString(16).padStart(12, "0")
+  return `${folder}${separator}.${suffix}.partial`
+}
+
+/** The temporary file of the file in hand, opened `wx` (never through something already at its name). */
 const openTemporary = (state: TreeState, writing: Writing) =>
   Effect.gen(function* () {
-    const folder = writing.place.slice(0, writing.place.lastIndexOf(separator))
-    const path = `${folder}${separator}.${randomSuffix()}.partial`
-    const file = yield* state.fs.open(path, { flag: "wx" }).pipe(Scope.provide(writing.scope))
-    writing.temporary = { path, file }
+    const temporary = writing.temporary ?? { path: temporaryBeside(state, writing.place), file: undefined }
+    writing.temporary = temporary
+    const file = yield* state.fs.open(temporary.path, { flag: "wx" }).pipe(Scope.provide(writing.scope))
+    temporary.file = file
     return file
   })
+
+/** What the buffer holds, written to the temporary file (opened on its first write). */
+const flush = Effect.fnUntraced(function* (state: TreeState, writing: Writing) {
+  if (state.filled === 0) return
+  const file = writing.temporary?.file ?? (yield* openTemporary(state, writing))
+  const full = state.buffer.subarray(0, state.filled)
+  state.filled = 0
+  yield* file.writeAll(full)
+})
+
+/** A piece of the file in hand into the buffer, written out whenever the buffer is full. */
+const gather = Effect.fnUntraced(function* (state: TreeState, writing: Writing, piece: Uint8Array) {
+  if (state.filled === 0 && piece.byteLength >= state.buffer.byteLength) {
+    const file = writing.temporary?.file ?? (yield* openTemporary(state, writing))
+    return yield* file.writeAll(piece)
+  }
+  let at = 0
+  while (at < piece.byteLength) {
+    const taken = Math.min(piece.byteLength - at, state.buffer.byteLength - state.filled)
+    state.buffer.set(at === 0 && taken === piece.byteLength ? piece : piece.subarray(at, at + taken), state.filled)
+    state.filled += taken
+    at += taken
+    if (state.filled === state.buffer.byteLength) yield* flush(state, writing)
+  }
+})
 
 /** A file of the tree starting: compared with the file at its place, written beside it, or skipped. */
 const startFile = Effect.fnUntraced(function* (state: TreeState, path: ReadonlyArray<string>, size: number) {
   if (underSkipped(state, path)) return
   const place = placeOf(state, path)
   if (place.length > MAX_PATH) return skip(state, path, "path-too-long")
-  const found = yield* lookAt(state.fs, place)
+  const found = inMadeFolder(state, path) ? undefined : yield* lookAt(state.fs, place)
   if (found !== undefined && (found.type !== "File" || (Number(found.size) !== size && !state.force))) {
     return skip(state, path, "exists")
   }
@@ -156,9 +223,10 @@ const startFile = Effect.fnUntraced(function* (state: TreeState, path: ReadonlyA
     position: 0
   }
   state.current = writing
+  state.filled = 0
   if (found !== undefined && Number(found.size) === size) {
     writing.existing = yield* state.fs.open(place, { flag: "r" }).pipe(Scope.provide(writing.scope))
-  } else yield* openTemporary(state, writing)
+  }
 })
 
 /** The bytes the file at its place holds at `position`, `length` of them. */
@@ -182,7 +250,7 @@ const diverge = Effect.fnUntraced(function* (state: TreeState, writing: Writing)
   if (writing.position > 0) yield* file.writeAll(yield* readExisting(existing, 0, writing.position))
 })
 
-/** Verified bytes of the file in hand: compared with the file at its place, or written beside it. */
+/** Verified bytes of the file in hand: compared with the file at its place, or gathered to be written beside it. */
 const writeBytes = Effect.fnUntraced(function* (state: TreeState, pieces: Pieces) {
   const writing = state.current
   if (writing === undefined) return
@@ -192,17 +260,31 @@ const writeBytes = Effect.fnUntraced(function* (state: TreeState, pieces: Pieces
       if (!sameBytes(there, piece)) yield* diverge(state, writing)
     }
     if (state.current !== writing) return
-    if (writing.temporary !== undefined) yield* writing.temporary.file.writeAll(piece)
+    if (writing.existing === undefined) yield* gather(state, writing, piece)
     writing.position += piece.byteLength
     state.bytes += piece.byteLength
   }
   progress(state)
 })
 
+/**
+ * The file in hand's temporary file, complete: a file that fit the buffer is written whole in one
+ * call (most of a folder's files are small: an open, a write and a close, with no scope).
+ */
+const completeTemporary = (state: TreeState, writing: Writing) =>
+  Effect.suspend(() => {
+    if (writing.temporary?.file !== undefined) return flush(state, writing)
+    writing.temporary = { path: temporaryBeside(state, writing.place), file: undefined }
+    const whole = state.buffer.subarray(0, state.filled)
+    state.filled = 0
+    return state.fs.writeFile(writing.temporary.path, whole, { flag: "wx" })
+  })
+
 /** The file in hand is whole and every block of it checked: renamed into its place, or kept as it was. */
 const endFile = Effect.fnUntraced(function* (state: TreeState) {
   const writing = state.current
   if (writing === undefined) return
+  if (writing.existing === undefined) yield* completeTemporary(state, writing)
   state.current = undefined
   yield* Scope.close(writing.scope, Exit.void)
   if (writing.temporary === undefined) state.kept.push(writing.relative)
@@ -239,7 +321,9 @@ const abandon = (state: TreeState) =>
     if (writing === undefined) return Effect.void
     return Effect.andThen(
       Scope.close(writing.scope, Exit.void),
-      writing.temporary === undefined ? Effect.void : Effect.ignore(state.fs.remove(writing.temporary.path))
+      writing.temporary === undefined
+        ? Effect.void
+        : Effect.ignore(state.fs.remove(writing.temporary.path, { force: true }))
     )
   })
 
@@ -262,9 +346,13 @@ const openTree = (lane: Lane, root: CID, path: ReadonlyArray<string>) =>
 /** The directory to write into: made when absent; `NotADirectoryTarget` when something else is there. */
 const prepareDirectory = Effect.fnUntraced(function* (fs: FileSystem.FileSystem, dir: string) {
   const found = yield* lookAt(fs, dir)
-  if (found === undefined) return yield* fs.makeDirectory(dir, { recursive: true })
+  if (found === undefined) {
+    yield* fs.makeDirectory(dir, { recursive: true })
+    return true
+  }
   const target = found.type === "SymbolicLink" ? yield* fs.stat(dir) : found
   if (target.type !== "Directory") return yield* new NotADirectoryTarget({ path: dir, found: found.type })
+  return false
 })
 
 /**
@@ -280,7 +368,7 @@ export const toDirectory = Effect.fn("Download.toDirectory")(function* (
 ) {
   const plan = yield* planFor(deps, cid, "toDirectory", { gateway: options?.gateway, path: options?.path })
   const { fs } = deps
-  yield* prepareDirectory(fs, dir)
+  const made = yield* prepareDirectory(fs, dir)
   yield* lockTarget(fs, dir)
   yield* removeLeftovers(fs, dir)
   const root = plan.target.root
@@ -293,14 +381,20 @@ export const toDirectory = Effect.fn("Download.toDirectory")(function* (
     kept: [],
     skipped: [],
     skippedFolders: new Set(),
+    made: [{ relative: "", made }],
+    buffer: new Uint8Array(WRITE_BYTES),
+    filled: 0,
+    names: { base: crypto.getRandomValues(new Uint8Array(6)).reduce((n, byte) => n * 256 + byte, 0), count: 0 },
     bytes: 0,
     files: 0,
     current: undefined
   }
   const inside = plan.target.path ?? []
   const car = yield* openTree(plan.lanes[0]!, root, inside)
-  yield* walkCar(car, root, (source) => walkTree(source, root, inside)).pipe(
+  // Every piece is copied into the buffer or written before the next is pulled: the reads may be freed.
+  yield* walkCar(car, root, (source) => walkTree(source, root, inside), true).pipe(
     Stream.runForEach((event) => onEvent(state, event)),
+    Effect.provideService(DownstreamCopies, true),
     Effect.onError(() => abandon(state))
   )
   const report: TreeReport = {

@@ -181,3 +181,21 @@ export class SyncSourceChanged extends Schema.TaggedError<SyncSourceChanged>()("
     return `"${this.path}" changed while it was being synced; run the sync again`
   }
 }
+
+/**
+ * Another `Upload.sync` of the same folder is running, in this process or another: two at once
+ * could tear its index and history. `sync` holds `<index>.lock` (the holder's process id inside)
+ * while it runs; a lock whose process is gone is taken over.
+ */
+export class SyncInProgress extends Schema.TaggedError<SyncInProgress>()("SyncInProgress", {
+  /** The folder being synced. */
+  directory: Schema.String,
+  /** The lock file, beside the folder's index in the state directory. */
+  lock: Schema.String,
+  /** The process holding it. */
+  pid: Schema.Number
+}) {
+  override get message() {
+    return `Another sync of ${this.directory} is running (process ${this.pid} holds ${this.lock}); run this one once it has ended`
+  }
+}

@@ -21,13 +21,16 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { PlatformError } from "effect/PlatformError"
 import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
+import { lockTarget } from "../download/TargetLock.ts"
 import {
   CidMismatch,
   FileStreamError,
   type SyncIndexFailed,
+  SyncInProgress,
   type SyncSourceChanged,
   type UnreadableEntry
 } from "../Errors.ts"
@@ -45,6 +48,7 @@ import { type Block, carHeader, carSection, fileSections, folderBlocks, hashFile
 import {
   type IndexedFile,
   indexLocation,
+  makeIndexFolder,
   readIndex,
   type Snapshot,
   type SyncIndex,
@@ -107,7 +111,13 @@ export const SyncResult = Schema.Struct({
 export type SyncResult = typeof SyncResult.Type
 
 /** How `sync` fails. */
-export type SyncFailure = UploadFailure | SyncIndexFailed | SyncSourceChanged | UnreadableEntry | PlatformError
+export type SyncFailure =
+  | UploadFailure
+  | SyncIndexFailed
+  | SyncInProgress
+  | SyncSourceChanged
+  | UnreadableEntry
+  | PlatformError
 
 /** A file of the folder, with its CID. */
 interface Scanned extends IndexedFile {
@@ -290,17 +300,35 @@ const removedSince = (index: SyncIndex, scanned: ReadonlyArray<Scanned>) => {
   return Object.keys(index.files).filter((path) => !now.has(path))
 }
 
-/** Stores a snapshot of the folder at `directory`, sending only what the node lacks. */
+/**
+ * One sync of a folder at a time (in this process or another): `<index>.lock` is held for the
+ * scope, as downloads hold theirs (`TargetLock.ts`); `SyncInProgress` when a running process holds it.
+ */
+const lockFolder = (deps: PlainDeps, location: string, directory: string) =>
+  Effect.andThen(
+    makeIndexFolder(deps.fs, location),
+    lockTarget(deps.fs, location).pipe(
+      Effect.catchTag("DownloadInProgress", ({ lock, pid }) =>
+        Effect.fail(new SyncInProgress({ directory, lock, pid }))
+      )
+    )
+  )
+
+/**
+ * Stores a snapshot of the folder at `directory`, sending only what the node lacks. The folder's
+ * lock is held throughout (a dry run, which writes nothing, takes none).
+ */
 export const sync = Effect.fn("Upload.sync")(function* (
   deps: PlainDeps,
   directory: string,
   options: SyncOptions
-): Effect.fn.Return<SyncResult, SyncFailure> {
+): Effect.fn.Return<SyncResult, SyncFailure, Scope.Scope> {
   const real = yield* deps.fs.realPath(directory)
   const location = yield* indexLocation(options.stateDirectory, real)
+  const dryRun = options.dryRun === true
+  if (!dryRun) yield* lockFolder(deps, location, real)
   const index = yield* readIndex(deps.fs, location, real)
   const layout = kuboLayout({ cidVersion: options.cidVersion ?? 1 })
-  const dryRun = options.dryRun === true
   const { scanned, read } = yield* scan(deps, { directory: real, location, index }, layout, dryRun)
   const folder = yield* Effect.promise(() => folderBlocks(layout, scanned.map(builtOf)))
   const stored = new Set(index.stored)
@@ -347,7 +375,7 @@ export const sync = Effect.fn("Upload.sync")(function* (
     snapshots: [...index.snapshots, snapshot]
   })
   return { ...common, ...sent }
-})
+}, Effect.scoped)
 
 /** The snapshots of the folder at `directory`, oldest first. */
 export const history = Effect.fn("Upload.syncHistory")(function* (

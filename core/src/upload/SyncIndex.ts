@@ -108,6 +108,15 @@ export const readIndex = Effect.fnUntraced(function* (
   return yield* Schema.decodeUnknownEffect(SyncIndexJson)(text).pipe(Effect.mapError(failed))
 })
 
+/** The folder of the index at `location`, made when absent, entered by its owner only. */
+export const makeIndexFolder = (fs: FileSystem.FileSystem, location: string): Effect.Effect<void, SyncIndexFailed> => {
+  const folder = location.slice(0, location.lastIndexOf("/"))
+  return fs.makeDirectory(folder, { recursive: true, mode: DIRECTORY_MODE }).pipe(
+    Effect.andThen(fs.chmod(folder, DIRECTORY_MODE)),
+    Effect.mapError((cause) => new SyncIndexFailed({ operation: "write", location, cause }))
+  )
+}
+
 /** Writes `index` whole over `location`, or leaves the previous one in place. */
 export const writeIndex = Effect.fnUntraced(function* (
   fs: FileSystem.FileSystem,

@@ -422,18 +422,20 @@ export const verifyCarFreeingReads = <E>(
 
 /**
  * A CAR answer as the {@link BlockSource} of any walk from `root` (a folder's whole tree, say):
- * `walker` asks for the blocks it needs, in the CAR's order, and checks each.
+ * `walker` asks for the blocks it needs, in the CAR's order, and checks each. With `mayFreeReads`,
+ * run under `DownstreamCopies`, the reads are freed as `verifyCarFreeingReads` frees them.
  *
  * @internal
  */
 export const walkCar = <A, E, E2>(
   car: Stream.Stream<Uint8Array, E>,
   root: CID,
-  walker: (source: BlockSource<E>) => Stream.Stream<A, E2>
+  walker: (source: BlockSource<E>) => Stream.Stream<A, E2>,
+  mayFreeReads = false
 ): Stream.Stream<A, ContentVerificationFailed | E | E2> =>
   Stream.transformPull(car, (pull, scope) =>
     Effect.gen(function* () {
-      const reader = new ByteReader(pull, false)
+      const reader = new ByteReader(pull, mayFreeReads && (yield* DownstreamCopies))
       yield* parsing(reader, () => parseCarHeader(root, reader))
       return yield* Channel.toPullScoped(Stream.toChannel(walker(carSource(root, reader))), scope)
     })

@@ -119,6 +119,31 @@ describe("Download.toDirectory", () => {
     }).pipe(Effect.scoped, Effect.provide(layer))
   )
 
+  it.effect("a file of many writes arrives whole beside an empty one, into a new directory or an existing one", () =>
+    Effect.gen(function* () {
+      // 5 leaves of 100 KiB: the file spans several of the writer's 256 KiB buffers, split mid-leaf.
+      const chunks = Array.from({ length: 5 }, (_, i) => String.fromCharCode(97 + i).repeat(100 * 1024))
+      const root = yield* Effect.promise(async () =>
+        folder([
+          ["big.bin", await chunked(chunks)],
+          ["empty", await leaf("")],
+          ["sub", await folder([["x.txt", await leaf("x")]])]
+        ])
+      )
+      const expected = { "big.bin": chunks.join(""), empty: "", sub: "<dir>", "sub/x.txt": "x" }
+      const base = yield* tempDir
+      const download = yield* Download.Download
+      const fresh = nodePath.join(base, "new")
+      const report = yield* download.toDirectory(root.toString(), fresh)
+      assert.deepStrictEqual(yield* Effect.promise(() => listing(fresh)), expected)
+      assert.deepStrictEqual([report.bytes, report.written], [500 * 1024 + 1, ["big.bin", "empty", "sub/x.txt"]])
+      const existing = nodePath.join(base, "existing")
+      yield* Effect.promise(() => fs.mkdir(existing))
+      yield* download.toDirectory(root.toString(), existing)
+      assert.deepStrictEqual(yield* Effect.promise(() => listing(existing)), expected)
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  )
+
   it.effect("an existing file that differs is skipped and reported, replaced only with force", () =>
     Effect.gen(function* () {
       const root = yield* Effect.promise(plainTree)
