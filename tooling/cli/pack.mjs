@@ -143,6 +143,7 @@ export const bundle = (dist) =>
     minify: true,
     keepNames: true,
     legalComments: "eof",
+    metafile: true,
     external,
     plugins: [directImports, requiredBuiltins],
     // CommonJS packages inside an ES module bundle call `require` for Node's built-ins.
@@ -163,8 +164,9 @@ const manifest = () => ({
   files: ["dist"]
 })
 
-const npmCli = process.env.npm_execpath ?? stop("npm", "run it as npm run pack:cli -- DIR")
-const npm = (step, args, cwd) => run(step, process.execPath, [npmCli, ...args, "--loglevel=error"], cwd)
+// Asked for when packing, not on import: `bundle` alone (a test's) runs without npm.
+const npmCli = () => process.env.npm_execpath ?? stop("npm", "run it as npm run pack:cli -- DIR")
+const npm = (step, args, cwd) => run(step, process.execPath, [npmCli(), ...args, "--loglevel=error"], cwd)
 
 /** The tarball `npm pack` wrote into `destination` (npm prints its file name last). */
 const packed = (output, destination) => {
