@@ -108,9 +108,9 @@ const directImports = {
 /**
  * Node's built-in modules through `require`, not `import`: importing a built-in as an ES module
  * reads every export to fill its namespace, and `node:http`'s include getters that load undici
- * (its `WebSocket`, `MessageEvent`): 0.11 s of CPU on every start of a command that makes a
- * request, where `require("node:http")` takes none. Each built-in becomes a CommonJS module of
- * one line, whose exports esbuild reads only when used.
+ * (its `WebSocket`, `MessageEvent`): a script of `import "node:http"` alone took 0.11 s of CPU
+ * over `node -e 0` here, one of `require("node:http")` none (in `upload`, about 0.03 s saved).
+ * Each built-in becomes a CommonJS module of one line, whose exports esbuild reads only when used.
  */
 const requiredBuiltins = {
   name: "required-builtins",
