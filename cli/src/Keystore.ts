@@ -20,7 +20,6 @@ import { keccak_256 } from "@noble/hashes/sha3.js"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { privateKeyToAccount } from "viem/accounts"
 import { KeystoreError } from "./Errors.ts"
 
 /** Hex of whole bytes. */
@@ -157,6 +156,9 @@ const aes = (key: Uint8Array, iv: Uint8Array, data: Uint8Array, direction: "encr
   return Buffer.concat([cipher.update(data), cipher.final()])
 }
 
+/** viem's accounts, loaded only when a keystore is opened or written (a start that needs neither skips it). */
+const accounts = Effect.promise(() => import("viem/accounts"))
+
 /** A v3 keystore of `privateKey` (0x-hex) under `password`. */
 export const encrypt = Effect.fn("Keystore.encrypt")(function* (
   privateKey: Redacted.Redacted<`0x${string}`>,
@@ -166,7 +168,7 @@ export const encrypt = Effect.fn("Keystore.encrypt")(function* (
   const iv = randomBytes(16)
   const derived = yield* deriveScrypt(passwordBytes(password), salt, scryptCost)
   const ciphertext = aes(derived.subarray(0, 16), iv, bytesOf(Redacted.value(privateKey)), "encrypt")
-  const address = privateKeyToAccount(Redacted.value(privateKey)).address
+  const address = (yield* accounts).privateKeyToAccount(Redacted.value(privateKey)).address
   return {
     version: 3,
     id: randomUUID(),
@@ -207,6 +209,6 @@ export const decrypt = Effect.fn("Keystore.decrypt")(function* (text: string, pa
     return yield* new KeystoreError({ detail: "wrong password for this keystore" })
   const key =
     `0x${aes(derived.subarray(0, 16), bytesOf(section.cipherparams.iv), ciphertext, "decrypt").toString("hex")}` as const
-  const address = privateKeyToAccount(key).address.toLowerCase() as `0x${string}`
+  const address = (yield* accounts).privateKeyToAccount(key).address.toLowerCase() as `0x${string}`
   return { privateKey: Redacted.make(key, { label: "PrivateKey" }), address }
 })

@@ -25,6 +25,17 @@ import * as SecretFlags from "./SecretFlags.ts"
 export const version = "0.1.0"
 
 /**
+ * The library's services, loaded with the first command that runs (not for help or a usage error):
+ * every service but `Payment`, so a command that does not pay never loads viem's chains.
+ */
+const services = Layer.unwrap(Effect.promise(() => import("./Client.ts")).pipe(Effect.map((client) => client.layer)))
+
+/** Every service, `Payment` included, for the x402 commands (`quote` and `pay` bring their own table's). */
+const paying = Layer.unwrap(
+  Effect.promise(() => import("./Client.ts")).pipe(Effect.map((client) => client.layerWith({})))
+)
+
+/**
  * Every command under the root, each loaded by `import()` only when it runs: a command's module
  * brings the library's services it calls (and `dev` the whole simulated network), which `--help`
  * and a mistyped command must not wait for. `line` is its line in the root's help (its
@@ -172,12 +183,12 @@ export const commands = [
   {
     name: "x402-upload",
     line: "Uploads a file paid per upload over x402 (USDC), no API key",
-    load: () => import("./commands/Payment.ts").then((m) => m.x402Upload)
+    load: () => import("./commands/Payment.ts").then((m) => Command.provide(m.x402Upload, paying))
   },
   {
     name: "x402-renew",
     line: "Adds a year of Walrus storage to an x402 upload, paid over x402",
-    load: () => import("./commands/Payment.ts").then((m) => m.x402Renew)
+    load: () => import("./commands/Payment.ts").then((m) => Command.provide(m.x402Renew, paying))
   },
   {
     name: "wallet",
@@ -225,9 +236,6 @@ type Entry = (typeof commands)[number]
 
 /** Any command of the table, as loaded (the union of their types: errors and services checked). */
 export type Loaded = Awaited<ReturnType<Entry["load"]>>
-
-/** The library's services, loaded with the first command that runs (not for help or a usage error). */
-const services = Layer.unwrap(Effect.promise(() => import("./Client.ts")).pipe(Effect.map((client) => client.layer)))
 
 /** The root over `subcommands`, with the global flags and the services every handler runs with. */
 const rootOf = (subcommands: ReadonlyArray<Loaded>) =>

@@ -16,16 +16,9 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import {
-  type Account,
-  type Chain,
-  createWalletClient,
-  custom,
-  type LocalAccount,
-  type Transport,
-  type WalletClient
-} from "viem"
-import { privateKeyToAccount } from "viem/accounts"
+// viem is imported where a signer is built, not here: a program that only checks or passes a
+// signer (a command line's upload with an API key) then loads none of it (about 400 KB).
+import type { Account, Chain, LocalAccount, Transport, WalletClient } from "viem"
 import { type InvalidPrivateKey, SignerError } from "./Errors.ts"
 import { parsePrivateKey } from "./schema/Address.ts"
 import { type Address, type Service, Signer } from "./signer/Service.ts"
@@ -67,6 +60,7 @@ export const makeFromPrivateKey = Effect.fn("Signer.fromPrivateKey")(function* (
   key: string | Redacted.Redacted<string>
 ): Effect.fn.Return<Service, InvalidPrivateKey> {
   const privateKey = yield* parsePrivateKey(key)
+  const { privateKeyToAccount } = yield* Effect.promise(() => import("viem/accounts"))
   return makeFromAccount(privateKeyToAccount(Redacted.value(privateKey)))
 })
 
@@ -139,7 +133,11 @@ export type Eip1193Requester = { readonly request: (...args: never) => Promise<u
  * @category constructors
  */
 export const makeFromEip1193 = (provider: Eip1193Requester): Effect.Effect<Service, SignerError> =>
-  makeFromWalletClient(createWalletClient({ transport: custom(provider) }))
+  Effect.promise(() => import("viem")).pipe(
+    Effect.flatMap(({ createWalletClient, custom }) =>
+      makeFromWalletClient(createWalletClient({ transport: custom(provider) }))
+    )
+  )
 
 // =============================================================================
 // Layers

@@ -26,21 +26,34 @@ import { DownstreamCopies, releaseOwned } from "../internal/OwnedBytes.ts"
 /** Bytes gathered before a write. */
 export const WRITE_BYTES = 256 * 1024
 
+/** Told the bytes written so far after each write (a download's progress). */
+export type OnWritten = (bytesWritten: number) => void
+
 /** A buffer filled by `add` and written out whole by `flush`, reused after every write. */
-const gatherer = (file: FileSystem.File, size: number) => {
+const gatherer = (file: FileSystem.File, size: number, onWritten: OnWritten | undefined) => {
   const buffer = new Uint8Array(size)
   let filled = 0
+  let written = 0
+  const write = (bytes: Uint8Array) => {
+    const done = file.writeAll(bytes)
+    if (onWritten === undefined) return done
+    const length = bytes.byteLength
+    return Effect.map(done, () => {
+      written += length
+      onWritten(written)
+    })
+  }
   const flush = Effect.suspend(() => {
     if (filled === 0) return Effect.void
     const full = buffer.subarray(0, filled)
     filled = 0
-    return file.writeAll(full)
+    return write(full)
   })
   // The writer is a download's last reader: a piece the response owned is freed once written or copied.
   const release = (piece: Uint8Array) => Effect.sync(() => releaseOwned(piece))
   const add = (piece: Uint8Array): Effect.Effect<void, PlatformError> =>
     Effect.suspend(() => {
-      if (filled === 0 && piece.byteLength >= size) return Effect.andThen(file.writeAll(piece), release(piece))
+      if (filled === 0 && piece.byteLength >= size) return Effect.andThen(write(piece), release(piece))
       const taken = Math.min(piece.byteLength, size - filled)
       const whole = taken === piece.byteLength
       buffer.set(whole ? piece : piece.subarray(0, taken), filled)
@@ -56,15 +69,16 @@ const gatherer = (file: FileSystem.File, size: number) => {
 /**
  * Runs `bytes` into `file` from its current position, in writes of `writeBytes`; the last write
  * holds what is left when the stream ends, or fails: every byte the stream gave is in the file
- * then (a resumable download keeps them).
+ * then (a resumable download keeps them). `onWritten` hears of each write once it is done.
  */
 export const writeStreamTo = <E, R>(
   file: FileSystem.File,
   bytes: Stream.Stream<Uint8Array, E, R>,
-  writeBytes = WRITE_BYTES
+  writeBytes = WRITE_BYTES,
+  onWritten?: OnWritten
 ): Effect.Effect<void, E | PlatformError, R> =>
   Effect.gen(function* () {
-    const { add, flush } = gatherer(file, writeBytes)
+    const { add, flush } = gatherer(file, writeBytes, onWritten)
     yield* Stream.runForEachArray(bytes, (pieces) => Effect.forEach(pieces, add, { discard: true })).pipe(
       Effect.onError(() => Effect.ignore(flush)),
       Effect.provideService(DownstreamCopies, true)
@@ -78,9 +92,10 @@ export const writeStream = <E, R>(
   path: string,
   flag: FileSystem.OpenFlag,
   bytes: Stream.Stream<Uint8Array, E, R>,
-  writeBytes = WRITE_BYTES
+  writeBytes = WRITE_BYTES,
+  onWritten?: OnWritten
 ): Effect.Effect<void, E | PlatformError, R> =>
-  Effect.scoped(Effect.flatMap(fs.open(path, { flag }), (file) => writeStreamTo(file, bytes, writeBytes)))
+  Effect.scoped(Effect.flatMap(fs.open(path, { flag }), (file) => writeStreamTo(file, bytes, writeBytes, onWritten)))
 
 /** The bytes of an open file from its start to `size`, in reads of {@link WRITE_BYTES}. */
 export const readStreamFrom = (file: FileSystem.File, size: number): Stream.Stream<Uint8Array, PlatformError> =>

@@ -138,8 +138,24 @@ export const ToFileOptions = Schema.Struct({
   /** Goes on from a partial download already on disk, after checking it. @default false */
   resume: Schema.optional(Schema.Boolean)
 })
+/**
+ * How far a `toFile` download is: the bytes written into the file so far (the stored bytes, or
+ * the plaintext when decrypting).
+ *
+ * @category models
+ */
+export interface FileProgress {
+  readonly bytesWritten: number
+}
+
 /** @category models */
-export type ToFileOptions = typeof ToFileOptions.Type
+export type ToFileOptions = typeof ToFileOptions.Type & {
+  /**
+   * Called after each write into the file (every 256 KiB, and the last), without `resume`: a
+   * resumed download first checks what is on disk, whose bytes this does not count.
+   */
+  readonly onProgress?: ((progress: FileProgress) => void) | undefined
+}
 
 /**
  * Why fetching the bytes failed. `InvalidArgument`: options the download cannot honour together

@@ -19,7 +19,7 @@ import { RequestTimedOut } from "../Errors.ts"
 import { slice } from "../verify/Retrieval.ts"
 import { content, type DownloadDeps, planFor, resolveKey } from "./Content.ts"
 import { run } from "./Engine.ts"
-import { readStreamFrom, writeStream, writeStreamTo } from "./FileWrites.ts"
+import { readStreamFrom, WRITE_BYTES, writeStream, writeStreamTo } from "./FileWrites.ts"
 import type { Decryption, DecryptOptions, Retrieved, ToFileOptions } from "./Models.ts"
 import { fromByte, type Plan } from "./Plan.ts"
 import { checkBeforePublish, prepareResume } from "./Resume.ts"
@@ -131,9 +131,11 @@ const downloadToFile = Effect.fnUntraced(function* ({ deps, plan, path, options 
   const { fs } = deps
   const { stream, report } = yield* content(deps, plan, options)
   const partial = `${path}.${randomSuffix()}.partial`
+  const onProgress = options?.onProgress
+  const onWritten = onProgress === undefined ? undefined : (bytesWritten: number) => onProgress({ bytesWritten })
   yield* stream.pipe(
     // `wx`: never write through a file or link someone placed at the temporary name.
-    (bytes) => writeStream(fs, partial, "wx", bytes),
+    (bytes) => writeStream(fs, partial, "wx", bytes, WRITE_BYTES, onWritten),
     Effect.andThen(fs.rename(partial, path)),
     withinTransferTimeout(deps, plan),
     Effect.onError(() => Effect.ignore(fs.remove(partial, { force: true })))

@@ -10,6 +10,7 @@ import * as Files from "../../src/Files.ts"
 import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as LighthouseConfig from "../../src/LighthouseConfig.ts"
 import * as LighthouseNode from "../../src/LighthouseNode.ts"
+import * as LighthouseNodeStorage from "../../src/LighthouseNodeStorage.ts"
 import * as LighthouseStorage from "../../src/LighthouseStorage.ts"
 import * as Signer from "../../src/Signer.ts"
 import { alice } from "../support/accounts.ts"
@@ -21,6 +22,7 @@ const { sent, origins } = serveNetworks([first, second])
 
 const all = [
   ["LighthouseNode.layer", (options: Lighthouse.Options) => LighthouseNode.layer(options)],
+  ["LighthouseNode.layerStorage", (options: Lighthouse.Options) => LighthouseNodeStorage.layerStorage(options)],
   ["Lighthouse.layer", (options: Lighthouse.Options) => Lighthouse.layer(options)],
   ["LighthouseStorage.layer", (options: Lighthouse.Options) => LighthouseStorage.layer(options)]
 ] as const
