@@ -72,8 +72,29 @@ describe("--progress ndjson", () => {
     const target = join(home, "copy.bin")
     const saved = await run(["download", cid, "-o", target, "--progress", "ndjson", "--json"], env)
     expect(saved.code, saved.stderr).toBe(0)
-    expect(events(saved.stderr)).toEqual([{ event: "done", bytes: size, total: size }])
+    expect(events(saved.stderr).at(-1)).toEqual({ event: "done", bytes: size, total: size })
     expect(json(saved)).toEqual({ cid, output: target, bytes: size, verification: { verified: true } })
+  })
+
+  it("download to a file: the bytes written are reported as they arrive (not only at the end), without --resume", async () => {
+    const { env, home, file, size } = await setup()
+    const { cid } = json(await run(["upload", file, "--json"], env)) as { cid: string }
+    // About 1.5 s for the file's 3 MiB: several 250 ms reports fall inside it.
+    const slowed = mock.network.faults.rate({ host: "gateway" }, 2 * 1024 * 1024)
+    const target = join(home, "slow.bin")
+    const ran = await run(["download", cid, "-o", target, "--progress", "ndjson", "--json"], env)
+    mock.network.faults.remove(slowed)
+    expect(ran.code, ran.stderr).toBe(0)
+    const seen = events(ran.stderr)
+    const progress = seen.slice(0, -1)
+    expect(progress.length).toBeGreaterThan(0)
+    for (const e of progress) expect(e).toMatchObject({ event: "progress", total: null })
+    const bytes = progress.map((e) => e.bytes)
+    expect(bytes).toEqual([...bytes].sort((a, b) => a - b))
+    expect(bytes[0]).toBeGreaterThan(0)
+    expect(bytes.at(-1)).toBeLessThanOrEqual(size)
+    expect(seen.at(-1)).toEqual({ event: "done", bytes: size, total: size })
+    expect(Buffer.compare(await readFile(target), await readFile(file))).toBe(0)
   })
 
   it("a download that fails ends with a failed event, and exits 1", async () => {

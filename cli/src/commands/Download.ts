@@ -170,14 +170,14 @@ const keptBytes = (fs: FileSystem.FileSystem, target: string) =>
   )
 
 /**
- * `transfer` while `kept` (the bytes in `<target>.partial`) is reported as progress every 250 ms
+ * `transfer` while `arrived` (the bytes written so far) is reported as progress every 250 ms
  * when it grew; the total is not known before the download's end.
  */
 const watchingGrowth =
-  (kept: Effect.Effect<number>, onProgress: (progress: Upload.Progress.Progress) => Effect.Effect<void>) =>
+  (arrived: Effect.Effect<number>, onProgress: (progress: Upload.Progress.Progress) => Effect.Effect<void>) =>
   <A, E, R>(transfer: Effect.Effect<A, E, R>) => {
     let reported = 0
-    const report = Effect.flatMap(kept, (bytes) => {
+    const report = Effect.flatMap(arrived, (bytes) => {
       if (bytes <= reported) return Effect.void
       reported = bytes
       return onProgress({ bytesSent: bytes, totalBytes: undefined })
@@ -249,16 +249,27 @@ export const download = Command.make(
       const target = yield* targetOf(cid, output, force || (resume && !decrypt))
       const download = yield* Download.Download
       const fs = yield* FileSystem.FileSystem
-      const options = { ...(yield* decryption(decrypt)), ...verificationOf(unverified), resume, path }
+      // toFile reports the bytes it wrote (not with --resume, where the growth of
+      // <target>.partial is watched instead); either is reported every 250 ms, the final event
+      // has the file's size.
+      let bytesWritten = 0
+      const options = {
+        ...(yield* decryption(decrypt)),
+        ...verificationOf(unverified),
+        resume,
+        path,
+        onProgress: (progress: Download.FileProgress) => {
+          bytesWritten = progress.bytesWritten
+        }
+      }
       const kept = keptBytes(fs, target)
-      // The library's toFile reports no progress: with --resume the growth of <target>.partial is
-      // reported as it goes; the final event has the file's size.
+      const arrived = resume ? kept : Effect.sync(() => bytesWritten)
       const written = yield* Progress.around(
         (onProgress) =>
           Effect.gen(function* () {
             const verification = yield* download.toFile(cid, target, options)
             return { verification, bytes: Number((yield* fs.stat(target)).size) }
-          }).pipe(resume && onProgress !== undefined ? watchingGrowth(kept, onProgress) : identity),
+          }).pipe(onProgress !== undefined ? watchingGrowth(arrived, onProgress) : identity),
         { bytesOf: (written) => written.bytes, bytesKept: kept }
       ).pipe(
         Effect.catchIf(isFolder, () => Effect.void),
