@@ -17,7 +17,7 @@ import * as Option from "effect/Option"
 import * as Path from "effect/Path"
 import * as Stdio from "effect/Stdio"
 import { LighthouseConfig, PendingKeys, Upload } from "lighthouse-effect"
-import * as LighthouseNode from "lighthouse-effect/node"
+import { layerStorageConfig } from "lighthouse-effect/node"
 import * as Credentials from "../Credentials.ts"
 import { UsageError } from "../Errors.ts"
 import * as Output from "../Output.ts"
@@ -167,13 +167,16 @@ const stateEstimate = (files: number) =>
     )
   })
 
-/** `--node-policy` over `LIGHTHOUSE_NODE_POLICY`: the library's services again, with that key-node mode. */
+/**
+ * `--node-policy` over `LIGHTHOUSE_NODE_POLICY`: the library's services again (without Payment,
+ * as the root's: an upload loads no viem), with that key-node mode.
+ */
 const withNodePolicy =
   (nodePolicy: Option.Option<LighthouseConfig.NodePolicy["mode"]>) =>
   <A, E, R>(self: Effect.Effect<A, E, R>) =>
     Option.isNone(nodePolicy)
       ? self
-      : self.pipe(Effect.provide(LighthouseNode.layerConfig({ nodes: Config.succeed({ mode: nodePolicy.value }) })))
+      : self.pipe(Effect.provide(layerStorageConfig({ nodes: Config.succeed({ mode: nodePolicy.value }) })))
 
 const runUpload = (flags: UploadFlags) =>
   Effect.gen(function* () {
