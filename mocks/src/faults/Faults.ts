@@ -25,6 +25,7 @@
  * gateway can also lie).
  */
 import { HttpResponse } from "msw"
+import { deliberate } from "../http/ContractChecked.ts"
 import { type Lie, tellLie } from "./Lies.ts"
 
 /** The four hosts of the network. */
@@ -359,11 +360,13 @@ const answerWith = async (
   await sleep(delay, context.request.signal)
 
   const response = await (decisive === undefined ? answer() : answerUnder(decisive.fault, context.request, answer))
-  return composing.reduce(
+  const faulted = composing.reduce(
     (body, entry) =>
       entry.fault.kind === "rate" ? capped(body, entry.link, entry.fault.bytesPerSecond, context.request.signal) : body,
     response
   )
+  // Off the contract on purpose: the simulated network's own check must not mend it.
+  return hits.length === 0 ? faulted : deliberate(faulted)
 }
 
 /** Creates an empty fault registry. */

@@ -1,0 +1,111 @@
+/**
+ * Every handler of a declared endpoint holds its own JSON answer against the contract before it
+ * leaves: a status the endpoint does not declare, or a body its declared schema for that status
+ * refuses, is replaced by a `500` naming the endpoint and each difference, so a test that reaches
+ * it fails loudly instead of teaching the client a wire the provider does not speak.
+ *
+ * Deliberate misbehaviour is exempt: an answer a fault made or touched is marked (`deliberate`),
+ * and `serve --drift` rewrites answers after the handlers ran.
+ *
+ * @since 0.2.0
+ */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
+import { HttpApiClient } from "effect/http-api"
+import * as Schema from "effect/Schema"
+import { compare, type Difference, LighthouseApi, type Route, Routes } from "lighthouse-effect/contract"
+import { errorResponse } from "./Respond.ts"
+
+type Decode = (response: HttpClientResponse.HttpClientResponse) => Effect.Effect<unknown, unknown>
+
+/** Each declared route's `group.endpoint`, by the route object itself. */
+const endpointByRoute: ReadonlyMap<Route, string> = new Map(
+  Object.entries(Routes).flatMap(([group, endpoints]) =>
+    Object.entries(endpoints as Record<string, Route>).map(([endpoint, route]) => [route, `${group}.${endpoint}`])
+  )
+)
+
+/** The `group.endpoint` `route` is declared as, if it is one of `Routes`. */
+export const endpointOf = (route: Route): string | undefined => endpointByRoute.get(route)
+
+// Built once per endpoint, on its first answer: the per-response cost is the decode alone.
+const decoders = new Map<string, Decode>()
+const decoderOf = (endpoint: string): Decode => {
+  const known = decoders.get(endpoint)
+  if (known !== undefined) return known
+  const [group, name] = endpoint.split(".")
+  const decode = HttpApiClient.decodeResponse(LighthouseApi, { group, endpoint: name } as never) as unknown as Decode
+  decoders.set(endpoint, decode)
+  return decode
+}
+
+const marked = new WeakSet<Response>()
+
+/** `response`, marked as an answer off the contract on purpose (a fault's): it is not checked. */
+export const deliberate = (response: Response): Response => {
+  marked.add(response)
+  return response
+}
+
+const isJson = (response: Response): boolean =>
+  (response.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")
+
+const replayOf = (request: HttpClientRequest.HttpClientRequest, response: Response, text: string) =>
+  HttpClientResponse.fromWeb(
+    request,
+    new Response(response.status === 204 || response.status === 304 ? null : text, {
+      status: response.status,
+      headers: response.headers
+    })
+  )
+
+/** Whether a decode's failure is the endpoint's own declared error (an answer as declared). */
+const declaredError = (cause: Cause.Cause<unknown>): boolean => {
+  const failure = cause.reasons.find(Cause.isFailReason)?.error
+  return (
+    cause.reasons.length === 1 &&
+    failure !== undefined &&
+    !Schema.isSchemaError(failure) &&
+    !HttpClientError.isHttpClientError(failure)
+  )
+}
+
+/** The differences of a JSON answer of `endpoint` from the contract; none when it is as declared. */
+const differencesOf = Effect.fnUntraced(function* (endpoint: string, request: Request, response: Response) {
+  const text = yield* Effect.promise(() => response.clone().text())
+  const clientRequest = HttpClientRequest.make(request.method as "GET")(request.url)
+  const exit = yield* Effect.exit(Effect.scoped(decoderOf(endpoint)(replayOf(clientRequest, response, text))))
+  if (Exit.isSuccess(exit) || declaredError(exit.cause)) return []
+  const [group = "", name = ""] = endpoint.split(".")
+  const comparison = yield* compare(group, name, clientRequest, {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    text
+  })
+  return comparison._tag === "Differs" ? comparison.differences : []
+})
+
+const describe = (difference: Difference): string =>
+  `${difference.field}: ${JSON.stringify(difference.value) ?? "undefined"} (${difference.problem})`
+
+/** The `500` that replaces an answer of `endpoint` outside the contract. */
+export const outsideContract = (endpoint: string, differences: ReadonlyArray<Difference>): Response =>
+  errorResponse(
+    500,
+    `the simulated network answered ${endpoint} outside the contract: ${differences.map(describe).join("; ")}`
+  )
+
+/** Whether an answer is one to check: JSON, with a body, made by the route itself. */
+const checkable = (request: Request, response: Response): boolean =>
+  request.method !== "HEAD" && response.status !== 0 && !marked.has(response) && isJson(response)
+
+/** `response` of `endpoint` to `request` if the contract allows it, else the `500` naming why. */
+export const checkAnswer = async (endpoint: string, request: Request, response: Response): Promise<Response> => {
+  if (!checkable(request, response)) return response
+  const differences = await Effect.runPromise(differencesOf(endpoint, request, response))
+  return differences.length === 0 ? response : outsideContract(endpoint, differences)
+}
