@@ -72,7 +72,8 @@ export class Gateway extends HttpApiGroup.make("gateway")
     HttpApiEndpoint.make(Routes.gateway.ipnsRecord.method)("ipnsRecord", Routes.gateway.ipnsRecord.path, {
       params: { name: Schema.String },
       success: HttpApiSchema.StreamUint8Array({ contentType: ipnsRecord }),
-      error: [apiError(400), apiError(404)]
+      // 406: a client that accepts neither the record's media type nor anything.
+      error: [apiError(400), apiError(404), apiError(406)]
     }).annotateMerge(knownFrom(routingSpec, "the delegated routing v1 specification")),
     HttpApiEndpoint.make(Routes.gateway.publishIpnsRecord.method)(
       "publishIpnsRecord",
@@ -81,7 +82,8 @@ export class Gateway extends HttpApiGroup.make("gateway")
         params: { name: Schema.String },
         payload: HttpApiSchema.StreamUint8Array({ contentType: ipnsRecord }),
         success: HttpApiSchema.Empty(200),
-        error: [apiError(400), apiError(404)]
+        // 406: a body sent as another content type than the record's.
+        error: [apiError(400), apiError(404), apiError(406)]
       }
     ).annotateMerge(knownFrom(routingSpec, "the delegated routing v1 specification"))
   )

@@ -17,7 +17,7 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { HttpApiClient } from "effect/http-api"
 import * as Schema from "effect/Schema"
-import { compare, type Difference, LighthouseApi, type Route, Routes } from "lighthouse-effect/contract"
+import { compare, type Difference, Endpoints, LighthouseApi, type Route, Routes } from "lighthouse-effect/contract"
 import { errorResponse } from "./Respond.ts"
 
 type Decode = (response: HttpClientResponse.HttpClientResponse) => Effect.Effect<unknown, unknown>
@@ -41,6 +41,20 @@ const decoderOf = (endpoint: string): Decode => {
   const decode = HttpApiClient.decodeResponse(LighthouseApi, { group, endpoint: name } as never) as unknown as Decode
   decoders.set(endpoint, decode)
   return decode
+}
+
+type ParamsCheck = (params: unknown) => boolean
+// A request whose path parameters the endpoint does not declare (key node `6`) is not the
+// endpoint's: the host answers it as an unknown path, which the contract does not describe.
+const paramChecks = new Map<string, ParamsCheck>()
+const paramsCheckOf = (endpoint: string): ParamsCheck => {
+  const known = paramChecks.get(endpoint)
+  if (known !== undefined) return known
+  const schema = Endpoints.get(endpoint)?.params
+  const check: ParamsCheck =
+    schema === undefined ? () => true : (params) => Exit.isSuccess(Schema.decodeUnknownExit(schema as never)(params))
+  paramChecks.set(endpoint, check)
+  return check
 }
 
 const marked = new WeakSet<Response>()
@@ -104,8 +118,13 @@ const checkable = (request: Request, response: Response): boolean =>
   request.method !== "HEAD" && response.status !== 0 && !marked.has(response) && isJson(response)
 
 /** `response` of `endpoint` to `request` if the contract allows it, else the `500` naming why. */
-export const checkAnswer = async (endpoint: string, request: Request, response: Response): Promise<Response> => {
-  if (!checkable(request, response)) return response
+export const checkAnswer = async (
+  endpoint: string,
+  request: Request,
+  params: unknown,
+  response: Response
+): Promise<Response> => {
+  if (!checkable(request, response) || !paramsCheckOf(endpoint)(params)) return response
   const differences = await Effect.runPromise(differencesOf(endpoint, request, response))
   return differences.length === 0 ? response : outsideContract(endpoint, differences)
 }

@@ -4,6 +4,7 @@
  * exception page or a dropped connection. Who hears of it is the network's choice: nobody by
  * default, so a passing test prints nothing; `logRouteErrorsToConsole` for a served network.
  */
+import { deliberate } from "./ContractChecked.ts"
 import { errorResponse } from "./Respond.ts"
 
 /** A route that threw: on which host, for which request, and what it threw. */
@@ -43,6 +44,7 @@ export const guard =
       return await answer(info)
     } catch (error) {
       host.log?.({ host: host.name, request: info.request, error })
-      return (host.failed ?? internalServerError)()
+      // Already loud (a 500, logged): the contract check leaves the host's own body.
+      return deliberate((host.failed ?? internalServerError)())
     }
   }

@@ -32,7 +32,7 @@ const checked = (route: Route, resolver: Resolver): Resolver => {
   if (endpoint === undefined) return resolver
   return async (info) => {
     const answer = await resolver(info)
-    return answer instanceof Response ? checkAnswer(endpoint, info.request, answer) : answer
+    return answer instanceof Response ? checkAnswer(endpoint, info.request, info.params, answer) : answer
   }
 }
 
