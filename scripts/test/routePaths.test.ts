@@ -43,6 +43,11 @@ const exempt: ReadonlyArray<{ readonly file: string; readonly prefix: string; re
   })),
   { file: "mocks/src/api/IpnsRoutes.ts", prefix: "/ipfs/", reason: "the published record's `Value`: a content path" },
   { file: "mocks/src/api/PdpDeals.ts", prefix: "/ipfs/", reason: "a PDP deal's `downloadUrl`, an answer's field" },
+  {
+    file: "mocks/src/testing/ContractCases.ts",
+    prefix: "/ipfs/",
+    reason: "the `Value` a published record is expected to have: a content path"
+  },
   { file: "mocks/src/x402/CurrentRoutes.ts", prefix: "/ipfs/", reason: "the upload's `ipfsUrl`, an answer's field" },
   { file: "mocks/src/gateway/GatewayHost.ts", prefix: "/ipfs/", reason: "the `x-ipfs-path` header of an answer" },
   {
