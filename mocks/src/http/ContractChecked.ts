@@ -4,8 +4,10 @@
  * refuses, is replaced by a `500` naming the endpoint and each difference, so a test that reaches
  * it fails loudly instead of teaching the client a wire the provider does not speak.
  *
- * Deliberate misbehaviour is exempt: an answer a fault made or touched is marked (`deliberate`),
- * and `serve --drift` rewrites answers after the handlers ran.
+ * Exempt: an answer a fault made or touched and a guarded route's 500 for a throw (both marked
+ * `deliberate`), a request outside the endpoint's declared path parameters (key node `6`), HEAD
+ * and non-JSON answers; `serve --drift` rewrites answers after the handlers ran. Costs ~50 µs a
+ * JSON answer (the decoders are built once per endpoint).
  *
  * @since 0.2.0
  */
