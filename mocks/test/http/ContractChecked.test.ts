@@ -35,7 +35,7 @@ describe("a route checked against the contract", () => {
 
   it("replaces a renamed field by a 500 naming the field and its value", async () => {
     expect(await answerOf(() => HttpResponse.json({ dataLimit: 10, data_used: 3 }))).toEqual(
-      outside('dataUsed: undefined (Missing key)')
+      outside("dataUsed: undefined (Missing key)")
     )
   })
 
