@@ -4,9 +4,8 @@
  * one-shot AES-GCM and as the Node stream, at every length around the 16-byte block and the
  * segment, however the input is cut.
  */
-import { createCipheriv } from "node:crypto"
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Effect, Redacted, Schema, Stream } from "effect"
+import { Arbitrary, Effect, Schema, Stream } from "effect"
 import * as NodeCipher from "../../src/crypto/FileCipherNode.ts"
 import {
   decrypt,
@@ -19,53 +18,22 @@ import {
 } from "../../src/crypto/FileCipherWeb.ts"
 import { deriveFileKey, HEADER_LENGTH, OVERHEAD, SALT_LENGTH, TAG_LENGTH } from "../../src/crypto/FileFormat.ts"
 import * as Gcm from "../../src/crypto/StreamingGcm.ts"
+import {
+  collect,
+  concat,
+  cutInto,
+  fileKey,
+  IV,
+  MASTER,
+  nodeSealed,
+  patterned,
+  SALT,
+  TAG_MISMATCH
+} from "../support/webCipher.ts"
 
-const MASTER = "9d3c0b1f4a5e6d7c8b9a0f1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4"
 const OTHER = "1ae8e4343dd452658fe27fe101b44702c74ca3d7e7933e0408a5b5e4879b5f80"
-const SALT = Uint8Array.from({ length: 16 }, (_, i) => 0x30 + i)
-const IV = Uint8Array.from({ length: 12 }, (_, i) => 0x70 + i)
-const TAG_MISMATCH = "Decryption failed: the tag does not verify: wrong key, or the data was altered"
-
-const fileKey = await Effect.runPromise(deriveFileKey(MASTER, SALT))
 
 const hex = (s: string) => Uint8Array.from(s.match(/../g) ?? [], (b) => Number.parseInt(b, 16))
-
-/** Deterministic bytes, so a failure names a reproducible input. */
-const patterned = (n: number, seed = 1): Uint8Array => Uint8Array.from({ length: n }, (_, i) => (i * 167 + seed) & 255)
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
-
-/** The documented format computed by `node:crypto` (OpenSSL), independently of this library. */
-const nodeSealed = (plaintext: Uint8Array): Uint8Array => {
-  const cipher = createCipheriv("aes-256-gcm", Redacted.value(fileKey.key), IV)
-  return concat([SALT, IV, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()])
-}
-
-/**
- * `bytes` cut into pieces of the given sizes, cycled (a 0 is an empty piece; no sizes, or only
- * zeros, is one piece), handed over one piece per pull as a file stream does.
- */
-const cutInto = (bytes: Uint8Array, sizes: ReadonlyArray<number>) => {
-  const pieces: Array<Uint8Array> = []
-  if (sizes.some((size) => size > 0)) {
-    for (let at = 0, i = 0; at < bytes.length; i++) {
-      const size = sizes[i % sizes.length]!
-      pieces.push(bytes.subarray(at, at + size))
-      at += size
-    }
-  } else pieces.push(bytes)
-  return Stream.fromIterable(pieces).pipe(Stream.rechunk(1))
-}
-
-const collect = <E, R>(stream: Stream.Stream<Uint8Array, E, R>) => Effect.map(Stream.runCollect(stream), concat)
 
 const int = (minimum: number, maximum: number) =>
   Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum, maximum })))

@@ -6,52 +6,12 @@
  * and where a Worker cannot start, the in-page cipher gives the same bytes.
  */
 import { resolveObjectURL } from "node:buffer"
-import { createCipheriv } from "node:crypto"
 import { Worker as Thread } from "node:worker_threads"
 import { afterEach, assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Effect, Redacted, Schema, Stream } from "effect"
+import { Arbitrary, Effect, Schema, Stream } from "effect"
 import { decryptStreamUnverifiedIn, encryptStreamIn } from "../../src/crypto/FileCipherWeb.ts"
-import { deriveFileKey, HEADER_LENGTH } from "../../src/crypto/FileFormat.ts"
-
-const MASTER = "9d3c0b1f4a5e6d7c8b9a0f1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4"
-const SALT = Uint8Array.from({ length: 16 }, (_, i) => 0x30 + i)
-const IV = Uint8Array.from({ length: 12 }, (_, i) => 0x70 + i)
-const TAG_MISMATCH = "Decryption failed: the tag does not verify: wrong key, or the data was altered"
-
-const fileKey = await Effect.runPromise(deriveFileKey(MASTER, SALT))
-
-const patterned = (n: number, seed = 1): Uint8Array => Uint8Array.from({ length: n }, (_, i) => (i * 167 + seed) & 255)
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
-
-/** The documented format computed by `node:crypto` (OpenSSL), independently of this library. */
-const nodeSealed = (plaintext: Uint8Array): Uint8Array => {
-  const cipher = createCipheriv("aes-256-gcm", Redacted.value(fileKey.key), IV)
-  return concat([SALT, IV, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()])
-}
-
-/** `bytes` in pieces of the given sizes, cycled (zeros are empty pieces), one piece per pull. */
-const cutInto = (bytes: Uint8Array, sizes: ReadonlyArray<number>) => {
-  const pieces: Array<Uint8Array> = []
-  if (sizes.some((size) => size > 0)) {
-    for (let at = 0, i = 0; at < bytes.length; i++) {
-      const size = sizes[i % sizes.length]!
-      pieces.push(bytes.subarray(at, at + size))
-      at += size
-    }
-  } else pieces.push(bytes)
-  return Stream.fromIterable(pieces).pipe(Stream.rechunk(1))
-}
-
-const collect = <E, R>(stream: Stream.Stream<Uint8Array, E, R>) => Effect.map(Stream.runCollect(stream), concat)
+import { HEADER_LENGTH } from "../../src/crypto/FileFormat.ts"
+import { collect, cutInto, fileKey, IV, nodeSealed, patterned, TAG_MISMATCH } from "../support/webCipher.ts"
 
 // =============================================================================
 // The browser's Worker over Node's worker threads
