@@ -8,7 +8,7 @@
 import { stat, writeFile } from "node:fs/promises"
 import * as nodePath from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome } from "./support/commands.ts"
+import { devAccount } from "./support/account.ts"
 import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
 import { completeLines, startExecutable } from "./support/processes.ts"
 
@@ -27,11 +27,8 @@ afterAll(async () => {
 
 describe("an interrupted download into a file", () => {
   it("reports progress, then exits 130 with one JSON value and a final ndjson event, both saying the bytes in FILE.partial", async () => {
-    const home = await freshConfigHome()
+    const { home, env } = await devAccount(executable, dev!)
     const served = dev!.served as { readonly gateways: ReadonlyArray<{ readonly url: string }> }
-    const env = { ...dev!.hosts, XDG_CONFIG_HOME: home, LIGHTHOUSE_WALLET_PASSWORD: "a password for the test" }
-    expect((await runExecutable(executable, ["wallet", "create", "--json"], env)).code).toBe(0)
-    expect((await runExecutable(executable, ["api-key", "--json"], env)).code).toBe(0)
     const source = nodePath.join(home, "big.bin")
     await writeFile(
       source,

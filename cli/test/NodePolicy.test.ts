@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome } from "./support/commands.ts"
+import { devAccount } from "./support/account.ts"
 import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
 
 let executable: Executable
@@ -33,18 +33,7 @@ const firstLine = (text: string): unknown => JSON.parse(text.split("\n")[0] ?? "
 beforeAll(async () => {
   executable = await buildExecutable()
   dev = await startDev(executable)
-  env = {
-    ...dev.hosts,
-    XDG_CONFIG_HOME: await freshConfigHome(),
-    LIGHTHOUSE_WALLET_PASSWORD: "a password for the test"
-  }
-  for (const step of [
-    ["wallet", "create", "--json"],
-    ["api-key", "--json"]
-  ]) {
-    const done = await cli(step)
-    if (done.code !== 0) throw new Error(`${step.join(" ")}: ${done.stderr}`)
-  }
+  env = (await devAccount(executable, dev)).env
   scratch = await mkdtemp(nodePath.join(tmpdir(), "node-policy-"))
 }, 120_000)
 
