@@ -3,7 +3,8 @@
  * on until its output or the disk says it is where the test wants it (bounded waits, no sleeps),
  * then signalled (`SIGKILL`, `SIGINT`) and waited on until it has exited.
  */
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync } from "node:fs"
 import type { Writable } from "node:stream"
 import { type Executable, repositoryRoot } from "./executable.ts"
 
@@ -38,12 +39,17 @@ export const startExecutable = (
   args: ReadonlyArray<string>,
   env: Readonly<Record<string, string>>,
   options: { readonly stdin?: "pipe" | "ignore" } = {}
-): Running => {
-  const child = spawn(process.execPath, [executable.bin, ...args], {
-    cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: [options.stdin ?? "ignore", "pipe", "pipe"]
-  })
+): Running =>
+  watched(
+    spawn(process.execPath, [executable.bin, ...args], {
+      cwd: repositoryRoot,
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: [options.stdin ?? "ignore", "pipe", "pipe"]
+    })
+  )
+
+/** `child` (its stdout and stderr piped) as a `Running`. */
+const watched = (child: ChildProcess): Running => {
   // Piped (per `stdio`), so both are there.
   const streams = { stdout: child.stdout!, stderr: child.stderr! }
   const text = { stdout: "", stderr: "" }
@@ -103,3 +109,27 @@ export const waitFor = async (what: string, condition: () => Promise<boolean>, m
 
 /** The complete lines of `text` (a last line without its newline is still being written). */
 export const completeLines = (text: string): ReadonlyArray<string> => text.split("\n").slice(0, -1)
+
+/** util-linux's `script`, which runs a command on a pseudo-terminal; `undefined` when absent. */
+export const scriptCommand = ["/usr/bin/script", "/bin/script"].find((path) => existsSync(path))
+
+const quoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
+
+/**
+ * Runs the executable with `args` on a pseudo-terminal (`script -qfec`): its stdout and stderr are
+ * the terminal, read back as the `stdout` of the result (`\r\n` line ends).
+ */
+export const runOnTerminal = (
+  executable: Executable,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>>
+): Promise<Ended> => {
+  if (scriptCommand === undefined) throw new Error("script (util-linux) is not installed")
+  const command = [process.execPath, executable.bin, ...args].map(quoted).join(" ")
+  const onTerminal = spawn(scriptCommand, ["-qfec", command, "/dev/null"], {
+    cwd: repositoryRoot,
+    env: { PATH: process.env.PATH ?? "", TERM: "xterm", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  return watched(onTerminal).ended
+}
