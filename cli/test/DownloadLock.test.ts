@@ -5,20 +5,18 @@
  * of one file) that holds its first answer after one block until the test lets it go on, so the
  * first process is mid-download, deterministically, when the second starts.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { readdir, readFile } from "node:fs/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as nodePath from "node:path"
-import { fileURLToPath } from "node:url"
 import { importer } from "ipfs-unixfs-importer"
 import { carHeader, carSection, trustlessBlocks } from "lighthouse-effect/mocks/testing"
 import { CID } from "multiformats/cid"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshConfigHome } from "./support/commands.ts"
 import { buildExecutable, type Executable } from "./support/executable.ts"
+import { startExecutable } from "./support/processes.ts"
 
-const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 const content = new Uint8Array(700 * 1024).map((_, i) => (i * 37 + (i >> 12)) & 0xff)
 
 let executable: Executable
@@ -88,40 +86,15 @@ afterAll(async () => {
   await executable?.remove()
 })
 
-interface Exited {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Starts the executable with `args`; `exited` resolves when it ends. */
-const start = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>) => {
-  const child: ChildProcess = spawn(process.execPath, [executable.bin, ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let stdout = ""
-  let stderr = ""
-  child.stdout!.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString()
-  })
-  child.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  const exited = new Promise<Exited>((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })))
-  return { pid: child.pid!, exited }
-}
-
 describe("two download --resume processes for one file", () => {
   it("the second exits 1 with DownloadInProgress; the first publishes the content", async () => {
     const home = await freshConfigHome()
     const env = { XDG_CONFIG_HOME: home, LIGHTHOUSE_GATEWAY_URL: url }
     const target = nodePath.join(home, "copy.bin")
     const args = ["download", cid.toString(), "-o", target, "--resume", "--json"]
-    const first = start(args, env)
+    const first = startExecutable(executable, args, env)
     await firstAsked
-    const second = await start(args, env).exited
+    const second = await startExecutable(executable, args, env).ended
     expect(second.code).toBe(1)
     expect(JSON.parse(second.stdout)).toEqual({
       error: {
@@ -130,7 +103,7 @@ describe("two download --resume processes for one file", () => {
       }
     })
     release()
-    const done = await first.exited
+    const done = await first.ended
     expect(done.code, done.stderr).toBe(0)
     expect(JSON.parse(done.stdout)).toEqual({
       cid: cid.toString(),

@@ -6,12 +6,10 @@
  * first answer stops after the blocks of the first files and holds, so the process is killed
  * mid-download, deterministically (a retry of the first process holds too).
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { readdir, readFile, stat } from "node:fs/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as nodePath from "node:path"
-import { fileURLToPath } from "node:url"
 import * as dagPb from "@ipld/dag-pb"
 import { importer } from "ipfs-unixfs-importer"
 import { carHeader, carSection } from "lighthouse-effect/mocks/testing"
@@ -19,8 +17,7 @@ import { CID } from "multiformats/cid"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshConfigHome } from "./support/commands.ts"
 import { buildExecutable, type Executable, runExecutable } from "./support/executable.ts"
-
-const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
+import { startExecutable, waitFor } from "./support/processes.ts"
 
 /** Eight files of 300 KiB (two blocks each), four of them in a subfolder. */
 const files: ReadonlyArray<{ readonly path: string; readonly content: Uint8Array }> = Array.from(
@@ -116,34 +113,19 @@ afterAll(async () => {
 const entriesUnder = async (dir: string) =>
   (await readdir(dir, { recursive: true })).map((entry) => entry.split(nodePath.sep).join("/")).sort()
 
-/** Polls `condition` every 20 ms; fails past `ms`. */
-const waitFor = async (what: string, condition: () => Promise<boolean>, ms = 30_000) => {
-  const deadline = Date.now() + ms
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 describe("a killed folder download", () => {
   it("resumes: the tree equals the folder, complete files are kept, nothing temporary is left", async () => {
     const home = await freshConfigHome()
     const env = { XDG_CONFIG_HOME: home, LIGHTHOUSE_GATEWAY_URL: url }
     const out = nodePath.join(home, "out")
     const args = ["download", folder.toString(), "-o", out, "--json"]
-    const first: ChildProcess = spawn(process.execPath, [executable.bin, ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", ...env },
-      stdio: "ignore"
-    })
-    const killed = new Promise<NodeJS.Signals | null>((resolve) => first.once("close", (_, signal) => resolve(signal)))
+    const first = startExecutable(executable, args, env)
     const complete = files.slice(0, filesBeforeHold).map((file) => file.path)
     await waitFor(`${complete.join(", ")} and a file being written on disk`, async () => {
       const present = await entriesUnder(out).catch((): ReadonlyArray<string> => [])
       return complete.every((path) => present.includes(path)) && present.some((path) => path.endsWith(".partial"))
     })
-    first.kill("SIGKILL")
-    expect(await killed).toBe("SIGKILL")
+    expect((await first.signal("SIGKILL")).signal).toBe("SIGKILL")
     holding = false
     release()
     const before = await Promise.all(complete.map((path) => stat(nodePath.join(out, path))))

@@ -5,16 +5,13 @@
  * 130, one JSON value on stdout saying the bytes on disk and how to go on, and the final ndjson
  * event saying the same bytes.
  */
-import { spawn } from "node:child_process"
 import { stat, writeFile } from "node:fs/promises"
 import * as nodePath from "node:path"
-import { createInterface } from "node:readline"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome } from "./support/commands.ts"
+import { devAccount } from "./support/account.ts"
 import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
+import { completeLines, startExecutable } from "./support/processes.ts"
 
-const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 let executable: Executable
 let dev: Dev | undefined
 
@@ -30,11 +27,8 @@ afterAll(async () => {
 
 describe("an interrupted download into a file", () => {
   it("reports progress, then exits 130 with one JSON value and a final ndjson event, both saying the bytes in FILE.partial", async () => {
-    const home = await freshConfigHome()
+    const { home, env } = await devAccount(executable, dev!)
     const served = dev!.served as { readonly gateways: ReadonlyArray<{ readonly url: string }> }
-    const env = { ...dev!.hosts, XDG_CONFIG_HOME: home, LIGHTHOUSE_WALLET_PASSWORD: "a password for the test" }
-    expect((await runExecutable(executable, ["wallet", "create", "--json"], env)).code).toBe(0)
-    expect((await runExecutable(executable, ["api-key", "--json"], env)).code).toBe(0)
     const source = nodePath.join(home, "big.bin")
     await writeFile(
       source,
@@ -45,31 +39,22 @@ describe("an interrupted download into a file", () => {
     const { cid } = JSON.parse(uploaded.stdout) as { cid: string }
 
     const target = nodePath.join(home, "copy.bin")
-    const child = spawn(
-      process.execPath,
-      [executable.bin, "download", cid, "-o", target, "--resume", "--json", "--progress", "ndjson"],
-      { cwd: root, env: { PATH: process.env.PATH ?? "", ...env, LIGHTHOUSE_GATEWAY_URL: served.gateways[0]!.url } }
+    const child = startExecutable(
+      executable,
+      ["download", cid, "-o", target, "--resume", "--json", "--progress", "ndjson"],
+      { ...env, LIGHTHOUSE_GATEWAY_URL: served.gateways[0]!.url }
     )
-    let stdout = ""
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString()
-    })
-    const events: Array<{ readonly event: string; readonly bytes: number; readonly total: number | null }> = []
+    const eventsIn = (
+      text: string
+    ): ReadonlyArray<{ readonly event: string; readonly bytes: number; readonly total: number | null }> =>
+      completeLines(text).map((line) => JSON.parse(line))
     // The first progress event (the partial file grew) says the download is under way: then Ctrl-C.
-    const underWay = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no progress within 30 s: ${JSON.stringify(events)}`)), 30_000)
-      createInterface({ input: child.stderr }).on("line", (line) => {
-        events.push(JSON.parse(line))
-        if (events.at(-1)?.event === "progress") {
-          clearTimeout(timer)
-          resolve()
-        }
-      })
-    })
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-    await underWay
-    child.kill("SIGINT")
-    expect(await exited, JSON.stringify(events)).toBe(130)
+    await child.outputSatisfies("stderr", "a progress event", (stderr) =>
+      eventsIn(stderr).some((e) => e.event === "progress")
+    )
+    const { code, stdout, stderr } = await child.signal("SIGINT")
+    const events = eventsIn(stderr)
+    expect(code, stderr).toBe(130)
 
     const onDisk = (await stat(`${target}.partial`)).size
     expect(onDisk).toBeGreaterThan(0)

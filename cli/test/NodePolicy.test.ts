@@ -9,8 +9,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome } from "./support/commands.ts"
+import { devAccount } from "./support/account.ts"
 import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
+import { runOnTerminal, scriptCommand } from "./support/processes.ts"
 
 let executable: Executable
 let dev: Dev | undefined
@@ -33,18 +34,7 @@ const firstLine = (text: string): unknown => JSON.parse(text.split("\n")[0] ?? "
 beforeAll(async () => {
   executable = await buildExecutable()
   dev = await startDev(executable)
-  env = {
-    ...dev.hosts,
-    XDG_CONFIG_HOME: await freshConfigHome(),
-    LIGHTHOUSE_WALLET_PASSWORD: "a password for the test"
-  }
-  for (const step of [
-    ["wallet", "create", "--json"],
-    ["api-key", "--json"]
-  ]) {
-    const done = await cli(step)
-    if (done.code !== 0) throw new Error(`${step.join(" ")}: ${done.stderr}`)
-  }
+  env = (await devAccount(executable, dev)).env
   scratch = await mkdtemp(nodePath.join(tmpdir(), "node-policy-"))
 }, 120_000)
 
@@ -88,6 +78,27 @@ describe("upload --encrypted <folder> and the key nodes' pace", () => {
         "(sequential: 1s between nodes; --node-policy concurrent calls them at once)\n"
     )
   }, 180_000)
+
+  // A pseudo-terminal from util-linux's `script`; without it there is no terminal to run on.
+  it.skipIf(scriptCommand === undefined)(
+    "on a terminal (a pty) the note is shown, and --progress ndjson's estimate event too",
+    async () => {
+      const folder = await folderOf("terminal", 3)
+      const concurrent = ["upload", folder, "--encrypted", "--node-policy", "concurrent"]
+      const note = await runOnTerminal(executable, concurrent, env)
+      expect(note.code, note.stdout).toBe(0)
+      expect(note.stdout).toContain(
+        "Saving the key shards of 3 files on the 5 key nodes at once (--node-policy concurrent)\r\n"
+      )
+      const event = await runOnTerminal(executable, [...concurrent, "--progress", "ndjson"], env)
+      expect(event.code, event.stdout).toBe(0)
+      expect(event.stdout).toContain(
+        `${JSON.stringify({ event: "estimate", files: 3, nodePolicy: "concurrent", keyNodesSeconds: 0 })}\r\n`
+      )
+      expect(event.stdout).not.toContain("Saving the key shards")
+    },
+    180_000
+  )
 
   it("--quiet states no estimate", async () => {
     const folder = await folderOf("quiet", 2)

@@ -3,15 +3,13 @@
  * loopback ports, and each command runs as its own process pointed at it by the `LIGHTHOUSE_*`
  * variables it printed. Only exit codes, stdout JSON and stderr are read.
  */
-import { spawn } from "node:child_process"
 import { readFile, stat, writeFile } from "node:fs/promises"
 import * as nodePath from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshConfigHome } from "./support/commands.ts"
 import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
+import { startExecutable } from "./support/processes.ts"
 
-const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..")
 let executable: Executable
 
 /** Runs the executable with `args` and `env` (over a clean environment), stdin from `input`. */
@@ -95,28 +93,20 @@ describe("the executable against `dev` over loopback", () => {
 
   it("exits 130 on SIGINT during an upload, and records nothing", async () => {
     const before = JSON.parse((await cli(["uploads", "--json"], env)).stdout) as ReadonlyArray<unknown>
-    const child = spawn(process.execPath, [executable.bin, "upload", "-", "--name", "endless.bin", "--json"], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", ...env },
-      stdio: ["pipe", "pipe", "pipe"]
+    const child = startExecutable(executable, ["upload", "-", "--name", "endless.bin", "--json"], env, {
+      stdin: "pipe"
     })
-    let stdout = ""
-    child.stdout!.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString()
-    })
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.once("exit", (code, signal) => resolve({ code, signal }))
-    )
+    const stdin = child.stdin!
     // A 4 MiB write cannot fit the pipe: once it drains, the upload is reading stdin, mid-transfer.
     const chunk = Buffer.alloc(4 * 1024 * 1024, 7)
     await new Promise<void>((resolve) => {
-      if (child.stdin!.write(chunk)) resolve()
-      else child.stdin!.once("drain", resolve)
+      if (stdin.write(chunk)) resolve()
+      else stdin.once("drain", resolve)
     })
-    child.kill("SIGINT")
-    child.stdin!.on("error", () => {})
-    expect(await exited).toEqual({ code: 130, signal: null })
-    expect(stdout).toBe("")
+    stdin.on("error", () => {})
+    const ended = await child.signal("SIGINT")
+    expect([ended.code, ended.signal]).toEqual([130, null])
+    expect(ended.stdout).toBe("")
     const after = JSON.parse((await cli(["uploads", "--json"], env)).stdout) as ReadonlyArray<unknown>
     expect(after).toEqual(before)
   })

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as nodePath from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshConfigHome } from "./support/commands.ts"
+import { devAccount } from "./support/account.ts"
 import { buildExecutable, type Dev, type Executable, runExecutable, startDev } from "./support/executable.ts"
 
 let executable: Executable
@@ -23,20 +23,7 @@ const cli = (args: ReadonlyArray<string>) => runExecutable(executable, args, env
 beforeAll(async () => {
   executable = await buildExecutable()
   dev = await startDev(executable)
-  const hosts = dev.hosts
-  env = {
-    ...hosts,
-    XDG_CONFIG_HOME: await freshConfigHome(),
-    LIGHTHOUSE_NODE_POLICY: "concurrent",
-    LIGHTHOUSE_WALLET_PASSWORD: "a password for the test"
-  }
-  for (const step of [
-    ["wallet", "create", "--json"],
-    ["api-key", "--json"]
-  ]) {
-    const done = await cli(step)
-    if (done.code !== 0) throw new Error(`${step.join(" ")}: ${done.stderr}`)
-  }
+  env = (await devAccount(executable, dev, { LIGHTHOUSE_NODE_POLICY: "concurrent" })).env
   // site/a.txt, site/loop/c.txt, site/loop/self → its own folder, site/broken → nothing.
   scratch = await mkdtemp(nodePath.join(tmpdir(), "skip-unreadable-"))
   site = nodePath.join(scratch, "site")

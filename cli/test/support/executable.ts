@@ -13,7 +13,8 @@ import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { build, type Plugin } from "esbuild"
 
-const root = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+/** The repository, where the spawned tests run the executable from. */
+export const repositoryRoot = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 
 /** The library (by its name) is bundled from source; every other package stays an import. */
 const otherPackagesExternal: Plugin = {
@@ -33,11 +34,11 @@ export interface Executable {
 
 /** Bundles the executable into a fresh folder of node_modules/.cache (so its imports resolve). */
 export const buildExecutable = async (): Promise<Executable> => {
-  const cache = nodePath.join(root, "node_modules", ".cache")
+  const cache = nodePath.join(repositoryRoot, "node_modules", ".cache")
   await mkdir(cache, { recursive: true })
   const outdir = await mkdtemp(nodePath.join(cache, "lighthouse-effect-cli-"))
   await build({
-    entryPoints: [nodePath.join(root, "cli/src/bin.ts")],
+    entryPoints: [nodePath.join(repositoryRoot, "cli/src/bin.ts")],
     bundle: true,
     splitting: true,
     format: "esm",
@@ -72,7 +73,7 @@ export const runExecutable = (
     const child = execFile(
       process.execPath,
       [executable.bin, ...args],
-      { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, timeout: options.timeoutMs ?? 0 },
+      { cwd: repositoryRoot, env: { PATH: process.env.PATH ?? "", ...env }, timeout: options.timeoutMs ?? 0 },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : (child.exitCode ?? null), stdout, stderr })
     )
     child.stdin?.end(options.input ?? "")
@@ -90,7 +91,7 @@ export interface Dev {
 /** Starts `lighthouse-effect dev --free-ports --json [...args]`; resolves once it prints its hosts. */
 export const startDev = async (executable: Executable, args: ReadonlyArray<string> = []): Promise<Dev> => {
   const dev = spawn(process.execPath, [executable.bin, "dev", "--free-ports", "--json", ...args], {
-    cwd: root,
+    cwd: repositoryRoot,
     stdio: ["ignore", "pipe", "pipe"]
   })
   let stderr = ""

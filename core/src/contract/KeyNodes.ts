@@ -31,6 +31,12 @@ export const NodeSuccess = Schema.Struct({ message: Schema.Literal("success"), d
 /** The failures every per-node route may answer, in the order the node checks. */
 const nodeFailures = [nodeError(400), CidNotFound, nodeError(401), AccessDenied, nodeError(500)] as const
 
+/** Signing in's failures: a malformed request, or the credential refused with `refused`. */
+const signInFailures = (refused: string) => [nodeError(400), nodeRefusal(401, refused)] as const
+
+/** Reading a CID's conditions (one call, not per node): an unknown CID, or a malformed request. */
+const conditionsFailures = [CidNotFound, nodeError(400)] as const
+
 const Address = Schema.String.annotate({ description: "an EVM address or a 44-character base58 key" })
 const Cid = Schema.String.annotate({ description: "a CID (docs/PROTOCOL.md#cids)" })
 
@@ -47,13 +53,13 @@ export class KeyNodeAuth extends HttpApiGroup.make("keyNodeAuth")
       headers: token,
       payload: Schema.Struct({ address: Address, signature: Schema.String, chain: Schema.optionalKey(Schema.String) }),
       success: JwtResponse,
-      error: [nodeError(400), nodeRefusal(401, "Invalid Signature")]
+      error: signInFailures("Invalid Signature")
     }).annotateMerge(knownFrom(`${kavachSource}/getJWT`, "kavach's getJWT")),
     HttpApiEndpoint.make(Routes.keyNodeAuth.refreshJwt.method)("refreshJwt", Routes.keyNodeAuth.refreshJwt.path, {
       headers: token,
       payload: Schema.Struct({ address: Address, refreshToken: Schema.String }),
       success: JwtResponse,
-      error: [nodeError(400), nodeRefusal(401, "Invalid Refresh Token")]
+      error: signInFailures("Invalid Refresh Token")
     })
   )
   .annotate(Host, "encryption") {}
@@ -148,7 +154,7 @@ export class KeyNodeRoutes extends HttpApiGroup.make("keyNodes")
       params: { cid: Cid },
       headers: token,
       success: AccessConditionsResponse,
-      error: [CidNotFound, nodeError(400)]
+      error: conditionsFailures
     }),
     HttpApiEndpoint.make(Routes.keyNodes.delegateAllFiles.method)(
       "delegateAllFiles",

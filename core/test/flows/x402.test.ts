@@ -13,21 +13,9 @@ import { expect } from "vitest"
 import * as Errors from "../../src/Errors.ts"
 import { createLighthouseNode } from "../../src/node.ts"
 import * as Payment from "../../src/Payment.ts"
-import {
-  clockAtChain as clockAtChainOf,
-  fundedPayer,
-  localTerms,
-  paymentLayer,
-  usdcBalance,
-  withX402Chain
-} from "../support/x402Chain.ts"
+import { x402Fixture } from "../support/x402Chain.ts"
 
-const x402 = withX402Chain()
-const layer = () => paymentLayer(x402)
-const balanceOf = (address: Address) => usdcBalance(x402, address)
-const payer = (index: number, amount: bigint) => fundedPayer(x402, index, amount)
-const clockAtChain = (behindSeconds = 0) => clockAtChainOf(x402, behindSeconds)
-const local = () => localTerms(x402)
+const { x402, layer, balanceOf, payer, clockAtChain, local } = x402Fixture()
 const file = (text: string) => new File([text], "paid.txt", { type: "text/plain" })
 
 /** 1 MiB at 0.00390625 USD per MiB, rounded up to USDC's 6 decimals. */

@@ -8,26 +8,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { CID } from "multiformats/cid"
-import type { Address, Hex } from "viem"
+import type { Hex } from "viem"
 import * as Lighthouse from "../../src/Lighthouse.ts"
 import * as Config from "../../src/LighthouseConfig.ts"
 import * as Payment from "../../src/Payment.ts"
 import { chainTransport, localNetworks } from "../support/chain.ts"
-import {
-  clockAtChain as clockAtChainOf,
-  fundedPayer,
-  localTerms,
-  paymentLayer,
-  usdcBalance,
-  withX402Chain
-} from "../support/x402Chain.ts"
+import { x402Fixture } from "../support/x402Chain.ts"
 
-const x402 = withX402Chain()
-const layer = () => paymentLayer(x402)
-const balanceOf = (address: Address) => usdcBalance(x402, address)
-const payer = (index: number, amount: bigint) => fundedPayer(x402, index, amount)
-const clockAtChain = (behindSeconds = 0) => clockAtChainOf(x402, behindSeconds)
-const local = () => localTerms(x402)
+const { x402, layer, balanceOf, payer, clockAtChain, local } = x402Fixture()
 const file = (text: string) => new File([text], "paid.txt", { type: "text/plain" })
 
 /** At least 1 MB at $0.004 plus the $0.001 fee: $0.005000, in USDC base units. */

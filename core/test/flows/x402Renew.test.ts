@@ -8,25 +8,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import type { Address } from "viem"
 import type { privateKeyToAccount } from "viem/accounts"
 import * as Payment from "../../src/Payment.ts"
-import {
-  clockAtChain as clockAtChainOf,
-  fundedPayer,
-  paymentLayer,
-  usdcBalance,
-  withX402Chain
-} from "../support/x402Chain.ts"
+import { x402Fixture } from "../support/x402Chain.ts"
 
-const x402 = withX402Chain()
-const layer = () => paymentLayer(x402)
-const balanceOf = (address: Address) => usdcBalance(x402, address)
-const payer = (index: number, amount: bigint) => fundedPayer(x402, index, amount)
-const clockAtChain = clockAtChainOf(x402)
-
-const local = { network: "localhost", asset: undefined as Address | undefined }
-const limits = () => ({ ...local, asset: x402.deployment.x402Usdc })
+const { x402, layer, balanceOf, payer, clockAtChain, local: limits } = x402Fixture()
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000
 
@@ -43,7 +29,7 @@ const uploaded = (account: ReturnType<typeof privateKeyToAccount>, size: number)
 describe("x402 renewal of Walrus storage", () => {
   it.effect("the uploader's renewal is settled at the encoded-size price and extends the expiry by a year", () =>
     Effect.gen(function* () {
-      yield* clockAtChain
+      yield* clockAtChain()
       const payment = yield* Payment.Payment
       const account = yield* payer(1, 1_000_000n)
       const before = Date.now()
@@ -81,7 +67,7 @@ describe("x402 renewal of Walrus storage", () => {
 
   it.effect("another account's renewal is refused 403: nothing settled, the expiry kept", () =>
     Effect.gen(function* () {
-      yield* clockAtChain
+      yield* clockAtChain()
       const payment = yield* Payment.Payment
       const file = yield* uploaded(yield* payer(2, 1_000_000n), 1000)
       const stranger = yield* payer(3, 1_000_000n)
@@ -102,7 +88,7 @@ describe("x402 renewal of Walrus storage", () => {
 
   it.effect("a renewal within the caller's limits only; an unknown record is 404 before any payment", () =>
     Effect.gen(function* () {
-      yield* clockAtChain
+      yield* clockAtChain()
       const payment = yield* Payment.Payment
       const account = yield* payer(4, 1_000_000n)
       const file = yield* uploaded(account, 5)
@@ -126,7 +112,7 @@ describe("x402 renewal of Walrus storage", () => {
 
   it.effect("the renewal price route's numbers are x402RenewPriceOf's, whatever the size", () =>
     Effect.gen(function* () {
-      yield* clockAtChain
+      yield* clockAtChain()
       const payment = yield* Payment.Payment
       const account = yield* payer(5, 10_000_000n)
       // Sizes around the steps of the encoded size (its symbol grows every 222,778 bytes, rounded up to even).

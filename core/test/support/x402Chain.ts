@@ -1,7 +1,7 @@
 /**
  * The x402 tests' setting: the local chain with its EIP-3009 test USDC, and the simulated network
  * whose x402 routes verify and settle on it (account 9 settles, account 8 is paid). A test file
- * calls `withX402Chain()` once at its top; the fields are set before its tests run.
+ * calls `x402Fixture()` (or `withX402Chain()`) once at its top; the fields are set before its tests run.
  */
 import { Effect, Layer } from "effect"
 import * as TestClock from "effect/testing/TestClock"
@@ -87,3 +87,19 @@ export const clockAtChain = (setting: X402Chain, behindSeconds = 0) =>
 
 /** The local chain and its EIP-3009 USDC: what these payments are allowed to be (no USDC is known there). */
 export const localTerms = ({ deployment }: X402Chain) => ({ network: "localhost", asset: deployment.x402Usdc })
+
+/**
+ * `withX402Chain()` with this file's helpers bound to its chain: what each x402 test file starts
+ * with. `clockAtChain` and `local` are read when used, so they may be made before the chain starts.
+ */
+export const x402Fixture = () => {
+  const x402 = withX402Chain()
+  return {
+    x402,
+    layer: () => paymentLayer(x402),
+    balanceOf: (address: Address) => usdcBalance(x402, address),
+    payer: (index: number, amount: bigint) => fundedPayer(x402, index, amount),
+    clockAtChain: (behindSeconds = 0) => clockAtChain(x402, behindSeconds),
+    local: () => localTerms(x402)
+  }
+}

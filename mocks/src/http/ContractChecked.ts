@@ -4,10 +4,14 @@
  * refuses, is replaced by a `500` naming the endpoint and each difference, so a test that reaches
  * it fails loudly instead of teaching the client a wire the provider does not speak.
  *
+ * An answer that is not JSON (a CAR, a raw block, bytes, text) is held by its head alone, its body
+ * left unread: its status must be one the endpoint declares, and its media type one declared for
+ * that status.
+ *
  * Exempt: an answer a fault made or touched and a guarded route's 500 for a throw (both marked
- * `deliberate`), a request outside the endpoint's declared path parameters (key node `6`), HEAD
- * and non-JSON answers; `serve --drift` rewrites answers after the handlers ran. Costs ~50 µs a
- * JSON answer (the decoders are built once per endpoint).
+ * `deliberate`), a request outside the endpoint's declared path parameters (key node `6`) and
+ * HEAD; `serve --drift` rewrites answers after the handlers ran. Costs ~50 µs a JSON answer (the
+ * decoders are built once per endpoint).
  *
  * @since 0.2.0
  */
@@ -19,7 +23,15 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { HttpApiClient } from "effect/http-api"
 import * as Schema from "effect/Schema"
-import { compare, type Difference, Endpoints, LighthouseApi, type Route, Routes } from "lighthouse-effect/contract"
+import {
+  compare,
+  type Difference,
+  Endpoints,
+  LighthouseApi,
+  openApi,
+  type Route,
+  Routes
+} from "lighthouse-effect/contract"
 import { errorResponse } from "./Respond.ts"
 
 type Decode = (response: HttpClientResponse.HttpClientResponse) => Effect.Effect<unknown, unknown>
@@ -105,6 +117,47 @@ const differencesOf = Effect.fnUntraced(function* (endpoint: string, request: Re
   return comparison._tag === "Differs" ? comparison.differences : []
 })
 
+type DeclaredMediaTypes = ReadonlyMap<number, ReadonlySet<string>>
+// Read from the contract's OpenAPI document once, on the first answer that is not JSON.
+let mediaTypesByEndpoint: ReadonlyMap<string, DeclaredMediaTypes> | undefined
+const declaredMediaTypes = (endpoint: string): DeclaredMediaTypes => {
+  mediaTypesByEndpoint ??= new Map(
+    Object.values(openApi().paths).flatMap((item) =>
+      Object.values(item as Record<string, { operationId?: string; responses?: object }>).map(
+        ({ operationId = "", responses = {} }) => [
+          operationId,
+          new Map(
+            Object.entries(responses as Record<string, { content?: object }>).map(([status, answer]) => [
+              Number(status),
+              new Set(Object.keys(answer.content ?? {}))
+            ])
+          )
+        ]
+      )
+    )
+  )
+  return mediaTypesByEndpoint.get(endpoint) ?? new Map()
+}
+
+/** The media type of a `content-type` value, without its parameters (`; version=1`). */
+const mediaTypeOf = (contentType: string): string => (contentType.split(";")[0] ?? "").trim().toLowerCase()
+
+/** How the head of an answer that is not JSON departs from `endpoint`'s: its status, or its media type. */
+const headDifferencesOf = (endpoint: string, response: Response): ReadonlyArray<Difference> => {
+  const declared = declaredMediaTypes(endpoint).get(response.status)
+  if (declared === undefined) {
+    const problem = `the contract declares no ${response.status} answer here`
+    return [{ field: "status", value: response.status, problem }]
+  }
+  const contentType = response.headers.get("content-type")
+  if (declared.size === 0 ? contentType === null : declared.has(mediaTypeOf(contentType ?? ""))) return []
+  const problem =
+    declared.size === 0
+      ? `the contract declares no body for ${response.status}`
+      : `the contract declares ${[...declared].join(", ")} for ${response.status}`
+  return [{ field: "content-type", value: contentType ?? undefined, problem }]
+}
+
 const describe = (difference: Difference): string =>
   `${difference.field}: ${JSON.stringify(difference.value) ?? "undefined"} (${difference.problem})`
 
@@ -115,9 +168,9 @@ export const outsideContract = (endpoint: string, differences: ReadonlyArray<Dif
     `the simulated network answered ${endpoint} outside the contract: ${differences.map(describe).join("; ")}`
   )
 
-/** Whether an answer is one to check: JSON, with a body, made by the route itself. */
+/** Whether an answer is one to check: not to HEAD, made by the route itself. */
 const checkable = (request: Request, response: Response): boolean =>
-  request.method !== "HEAD" && response.status !== 0 && !marked.has(response) && isJson(response)
+  request.method !== "HEAD" && response.status !== 0 && !marked.has(response)
 
 /** `response` of `endpoint` to `request` if the contract allows it, else the `500` naming why. */
 export const checkAnswer = async (
@@ -127,6 +180,8 @@ export const checkAnswer = async (
   response: Response
 ): Promise<Response> => {
   if (!checkable(request, response) || !paramsCheckOf(endpoint)(params)) return response
-  const differences = await Effect.runPromise(differencesOf(endpoint, request, response))
+  const differences = isJson(response)
+    ? await Effect.runPromise(differencesOf(endpoint, request, response))
+    : headDifferencesOf(endpoint, response)
   return differences.length === 0 ? response : outsideContract(endpoint, differences)
 }
