@@ -89,8 +89,8 @@ const fakeSealed = (total: number) =>
   )
 
 type FileKey = FileCipher.FileKey
-type Encrypt = (plaintext: Stream.Stream<Uint8Array, never, never>) => Stream.Stream<Uint8Array, never, never>
-type Decrypt = (ciphertext: Stream.Stream<Uint8Array, never, never>) => Stream.Stream<Uint8Array, unknown, never>
+type Encrypt = (plaintext: Stream.Stream<Uint8Array, never, never>) => Stream.Stream<Uint8Array, unknown, never>
+type Decrypt = (ciphertext: Stream.Stream<Uint8Array, unknown, never>) => Stream.Stream<Uint8Array, unknown, never>
 
 /**
  * The web cipher's internal streams with a segment length and Workers. The page is bundled under
