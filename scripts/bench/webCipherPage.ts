@@ -39,6 +39,8 @@ export interface CipherSetup {
   readonly recycleMiB: number
   /** The Worker hands back a copy of WebCrypto's result, not the result itself. */
   readonly copy: boolean
+  /** Each replacement Worker is started when half its predecessor's share is given. */
+  readonly standby: boolean
 }
 
 export interface PassRequest {
@@ -102,12 +104,16 @@ const WebCipher = Platform as unknown as {
     segment: number,
     key: FileKey,
     options: { readonly iv: Uint8Array },
-    workers: { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean } | false
+    workers:
+      | { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean; readonly standby: boolean }
+      | false
   ) => Encrypt
   readonly decryptStreamUnverifiedIn: (
     segment: number,
     key: FileKey,
-    workers: { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean } | false
+    workers:
+      | { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean; readonly standby: boolean }
+      | false
   ) => Decrypt
 }
 
@@ -118,7 +124,12 @@ const streamsOf = (key: FileKey, setup: CipherSetup | undefined): { encrypt: Enc
   const workers =
     setup.workers === 0
       ? false
-      : { workers: setup.workers, recycleBytes: setup.recycleMiB * 1024 * 1024, copy: setup.copy }
+      : {
+          workers: setup.workers,
+          recycleBytes: setup.recycleMiB * 1024 * 1024,
+          copy: setup.copy,
+          standby: setup.standby
+        }
   return {
     encrypt: WebCipher.encryptStreamIn(setup.segmentKiB * 1024, key, { iv: IV }, workers),
     decrypt: WebCipher.decryptStreamUnverifiedIn(setup.segmentKiB * 1024, key, workers)

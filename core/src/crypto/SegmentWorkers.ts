@@ -98,11 +98,16 @@ export interface SegmentWorkers {
   readonly recycleBytes: number
   readonly copy: boolean
   readonly answerMillis: number
+  readonly early: boolean
   /** The Worker of each turn, a replacement while it starts; and the bytes given to it so far. */
   readonly slots: Array<Promise<Slot>>
   readonly given: Array<number>
+  /** Each turn's next Worker, started before its share is used up. */
+  readonly standby: Array<Promise<Slot> | undefined>
   /** Every Worker not yet terminated, those retiring with answers still to come included. */
   readonly live: Set<Slot>
+  /** How to give up each Worker still starting (terminated, its start resolved as failed). */
+  readonly starting: Set<() => void>
   nextId: number
   nextSlot: number
   closed: boolean
@@ -119,6 +124,8 @@ export interface WorkerOptions {
   readonly copy?: boolean | undefined
   /** How long a Worker given work may stay silent before the stream fails (default {@link ANSWER_MILLIS}). */
   readonly answerMillis?: number | undefined
+  /** Start each replacement when half its predecessor's share is given, not when all is (default true). */
+  readonly standby?: boolean | undefined
 }
 
 /**
@@ -145,6 +152,7 @@ const stop = (pool: SegmentWorkers, error: CipherWorkerFailed): void => {
   if (pool.closed) return
   pool.closed = true
   pool.failure = error
+  for (const giveUp of pool.starting) giveUp()
   for (const slot of pool.live) {
     terminate(pool, slot)
     for (const job of slot.jobs.values()) job.reject(error)
@@ -199,6 +207,7 @@ const spawn = (pool: SegmentWorkers): Promise<Slot | undefined> =>
     }
     let started = false
     const giveUp = () => {
+      pool.starting.delete(giveUp)
       clearTimeout(slot.deadline)
       worker.terminate()
       resolve(undefined)
@@ -213,11 +222,13 @@ const spawn = (pool: SegmentWorkers): Promise<Slot | undefined> =>
       if (started) answer(pool, slot, event.data)
       else if (event.data.ready === true) {
         started = true
+        pool.starting.delete(giveUp)
         clearTimeout(slot.deadline)
         slot.deadline = undefined
         resolve(slot)
       } else giveUp()
     }
+    pool.starting.add(giveUp)
     worker.postMessage({ key: pool.key.slice(), iv: pool.iv.slice() })
   })
 
@@ -242,9 +253,12 @@ export const open = async (
     recycleBytes: options?.recycleBytes ?? RECYCLE_BYTES,
     copy: options?.copy ?? false,
     answerMillis: options?.answerMillis ?? ANSWER_MILLIS,
+    early: options?.standby ?? true,
     slots: [],
     given: [],
+    standby: [],
     live: new Set(),
+    starting: new Set(),
     nextId: 0,
     nextSlot: 0,
     closed: false,
@@ -260,17 +274,19 @@ export const open = async (
   for (const slot of started) {
     pool.slots.push(Promise.resolve(slot))
     pool.given.push(0)
+    pool.standby.push(undefined)
   }
   return pool
 }
+
+const closedError = (pool: SegmentWorkers) => pool.failure ?? workerFailed("closed")
 
 /** A replacement Worker, terminated at once if the Workers were closed while it started. */
 const replacement = async (pool: SegmentWorkers): Promise<Slot> => {
   const fresh = await spawn(pool)
   if (fresh === undefined) {
-    const error = workerFailed("a replacement Worker did not start")
-    stop(pool, error)
-    throw error
+    stop(pool, workerFailed("a replacement Worker did not start"))
+    throw closedError(pool)
   }
   if (pool.closed) fresh.worker.terminate()
   else pool.live.add(fresh)
@@ -279,7 +295,9 @@ const replacement = async (pool: SegmentWorkers): Promise<Slot> => {
 
 /**
  * The next Worker in turn, chosen now (jobs are given out in order), replaced first if it has
- * enciphered its share: the old one is terminated once it has answered what it was given.
+ * enciphered its share: the old one is terminated once it has answered what it was given. Its
+ * replacement is started when half the share is given, so that it is ready by then: a Worker
+ * takes tens of milliseconds to start, and its turn would wait for it.
  */
 const nextSlot = (pool: SegmentWorkers, length: number): Promise<Slot> => {
   const at = pool.nextSlot
@@ -290,16 +308,21 @@ const nextSlot = (pool: SegmentWorkers, length: number): Promise<Slot> => {
       old.retiring = true
       if (old.jobs.size === 0) terminate(pool, old)
     }, ignore)
-    pool.slots[at] = replacement(pool)
+    pool.slots[at] = pool.standby[at] ?? replacement(pool)
+    pool.standby[at] = undefined
     pool.given[at] = 0
   }
   pool.given[at]! += length
+  if (pool.early && pool.given[at]! >= pool.recycleBytes / 2 && pool.standby[at] === undefined && !pool.closed) {
+    const standby = replacement(pool)
+    // Awaited when its turn comes; a failure has stopped the pool already.
+    standby.catch(ignore)
+    pool.standby[at] = standby
+  }
   return pool.slots[at]!
 }
 
 const ignore = () => undefined
-
-const closedError = (pool: SegmentWorkers) => pool.failure ?? workerFailed("closed")
 
 /**
  * Enciphers the first `length` bytes of `buffer` from counter `counter`, in a Worker. The buffer
