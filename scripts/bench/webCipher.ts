@@ -290,18 +290,18 @@ export const runPasses = async (
 export const setupName = (setup: CipherSetup): string =>
   setup.workers === 0
     ? `in the page (\`@noble/ciphers\`' AES-CTR), ${setup.segmentKiB} KiB segments`
-    : `${setup.workers} Worker${setup.workers === 1 ? "" : "s"} recycled every ${setup.recycleMiB} MiB, ${setup.segmentKiB} KiB segments, ${setup.copy ? "WebCrypto's result copied" : "WebCrypto's result transferred"}${setup.standby ? "" : ", no standby"}`
+    : `${setup.workers} Worker${setup.workers === 1 ? "" : "s"} recycled every ${setup.recycleMiB} MiB, ${setup.segmentKiB} KiB segments, ${setup.copy ? "WebCrypto's result copied" : "WebCrypto's result transferred"}${setup.standby ? "" : ", no standby"}, ${setup.inFlight} in flight per Worker`
 
 /**
- * `BENCH_WEB_SETUPS=segmentKiB:workers:recycleMiB[:copy[:sizeMiB[:standby]]],…` (sizeMiB 0: the stream size;
+ * `BENCH_WEB_SETUPS=segmentKiB:workers:recycleMiB[:copy[:sizeMiB[:standby[:inFlight]]]],…` (sizeMiB 0: the stream size;
  * standby 0: a replacement Worker started only when its turn comes): each setup's stream encrypt and decrypt, timed.
  */
 const setupPlan = (): ReadonlyArray<Planned> =>
   (process.env.BENCH_WEB_SETUPS?.split(",") ?? []).flatMap((spec): ReadonlyArray<Planned> => {
-    const [segmentKiB = 256, workers = 2, recycleMiB = 64, copy = 0, size = 0, standby = 1] = spec
+    const [segmentKiB = 256, workers = 2, recycleMiB = 64, copy = 0, size = 0, standby = 1, inFlight = 4] = spec
       .split(":")
       .map(Number)
-    const setup = { segmentKiB, workers, recycleMiB, copy: copy === 1, standby: standby === 1 }
+    const setup = { segmentKiB, workers, recycleMiB, copy: copy === 1, standby: standby === 1, inFlight }
     const sizeMiB = size === 0 ? undefined : size
     const bytes = sizeMiB === undefined ? streamBytes : sizeMiB * MiB
     return [

@@ -41,6 +41,8 @@ export interface CipherSetup {
   readonly copy: boolean
   /** Each replacement Worker is started when half its predecessor's share is given. */
   readonly standby: boolean
+  /** Segments in flight per Worker. */
+  readonly inFlight: number
 }
 
 export interface PassRequest {
@@ -105,14 +107,26 @@ const WebCipher = Platform as unknown as {
     key: FileKey,
     options: { readonly iv: Uint8Array },
     workers:
-      | { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean; readonly standby: boolean }
+      | {
+          readonly workers: number
+          readonly recycleBytes: number
+          readonly copy: boolean
+          readonly standby: boolean
+          readonly inFlight: number
+        }
       | false
   ) => Encrypt
   readonly decryptStreamUnverifiedIn: (
     segment: number,
     key: FileKey,
     workers:
-      | { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean; readonly standby: boolean }
+      | {
+          readonly workers: number
+          readonly recycleBytes: number
+          readonly copy: boolean
+          readonly standby: boolean
+          readonly inFlight: number
+        }
       | false
   ) => Decrypt
 }
@@ -128,7 +142,8 @@ const streamsOf = (key: FileKey, setup: CipherSetup | undefined): { encrypt: Enc
           workers: setup.workers,
           recycleBytes: setup.recycleMiB * 1024 * 1024,
           copy: setup.copy,
-          standby: setup.standby
+          standby: setup.standby,
+          inFlight: setup.inFlight
         }
   return {
     encrypt: WebCipher.encryptStreamIn(setup.segmentKiB * 1024, key, { iv: IV }, workers),

@@ -137,9 +137,11 @@ const nextBuffer = (pipeline: Pipeline, length: number): Uint8Array<ArrayBuffer>
   return spare !== undefined && spare.byteLength === length ? new Uint8Array(spare) : new Uint8Array(length)
 }
 
-/** Segments in flight at once: one per Worker being enciphered, one per Worker waiting to go. */
+/** Segments in flight at once: `SegmentWorkers.IN_FLIGHT` per Worker by default, enciphered or waiting to go. */
 const depth = (pipeline: Pipeline): number =>
-  pipeline.workers === undefined || pipeline.workers === false ? 0 : 2 * pipeline.workers.slots.length
+  pipeline.workers === undefined || pipeline.workers === false
+    ? 0
+    : pipeline.workers.inFlight * pipeline.workers.slots.length
 
 const newPipeline = (options: Workers.WorkerOptions | false): Pipeline => ({
   options,
