@@ -21,8 +21,12 @@
  */
 import { CipherWorkerFailed } from "../Errors.ts"
 
-/** Bytes a Worker enciphers before it is replaced. */
-export const RECYCLE_BYTES = 32 * 1024 * 1024
+/**
+ * Bytes a Worker enciphers before it is replaced. Chromium's RSS grew as little at 128 MiB as at
+ * 32 MiB (2 GiB streams: +82-89 MiB against +81-98), and 128 MiB ran 0.86-0.97x bare WebCrypto
+ * AES-CTR against 0.6-0.8x at 32 MiB (BENCHMARKS.md): fewer Workers started, fewer turns waiting.
+ */
+export const RECYCLE_BYTES = 128 * 1024 * 1024
 
 /**
  * Segments given to each Worker before the page awaits the oldest result. The page waits on the
