@@ -10,6 +10,7 @@
  */
 
 export * from "./errors/Auth.ts"
+export * from "./errors/Cipher.ts"
 export * from "./errors/Config.ts"
 export { describe } from "./errors/Describe.ts"
 export * from "./errors/Files.ts"

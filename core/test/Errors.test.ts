@@ -61,6 +61,11 @@ const catalogue: ReadonlyArray<readonly [Error & { readonly _tag: string }, stri
   [new Errors.AccessDenied({ nodeId: 2, cid: "Qm" }), "AccessDenied", "Access Denied"],
   [new Errors.DecryptionFailed({ reason: "tag mismatch" }), "DecryptionFailed", "Decryption failed: tag mismatch"],
   [
+    new Errors.CipherWorkerFailed({ reason: "a Worker threw: boom" }),
+    "CipherWorkerFailed",
+    "The cipher worker failed: a Worker threw: boom"
+  ],
+  [
     new Errors.InvalidKeySplit({ threshold: 1, keyCount: 5, reason: "threshold must be at least 2" }),
     "InvalidKeySplit",
     "Invalid key split: threshold must be at least 2"

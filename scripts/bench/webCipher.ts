@@ -290,13 +290,19 @@ export const runPasses = async (
 export const setupName = (setup: CipherSetup): string =>
   setup.workers === 0
     ? `in the page (\`@noble/ciphers\`' AES-CTR), ${setup.segmentKiB} KiB segments`
-    : `${setup.workers} Worker${setup.workers === 1 ? "" : "s"} recycled every ${setup.recycleMiB} MiB, ${setup.segmentKiB} KiB segments, ${setup.copy ? "WebCrypto's result copied" : "WebCrypto's result transferred"}`
+    : `${setup.workers} Worker${setup.workers === 1 ? "" : "s"} recycled every ${setup.recycleMiB} MiB, ${setup.segmentKiB} KiB segments, ${setup.copy ? "WebCrypto's result copied" : "WebCrypto's result transferred"}${setup.standby ? "" : ", no standby"}, ${setup.inFlight} in flight per Worker`
 
-/** `BENCH_WEB_SETUPS=segmentKiB:workers:recycleMiB[:copy],…`: each setup's stream encrypt and decrypt, timed. */
+/**
+ * `BENCH_WEB_SETUPS=segmentKiB:workers:recycleMiB[:copy[:sizeMiB[:standby[:inFlight]]]],…` (sizeMiB 0: the stream size;
+ * standby 0: a replacement Worker started only when its turn comes): each setup's stream encrypt and decrypt, timed.
+ */
 const setupPlan = (): ReadonlyArray<Planned> =>
   (process.env.BENCH_WEB_SETUPS?.split(",") ?? []).flatMap((spec): ReadonlyArray<Planned> => {
-    const [segmentKiB = 256, workers = 2, recycleMiB = 64, copy = 0, sizeMiB] = spec.split(":").map(Number)
-    const setup = { segmentKiB, workers, recycleMiB, copy: copy === 1 }
+    const [segmentKiB = 256, workers = 2, recycleMiB = 128, copy = 0, size = 0, standby = 1, inFlight = 4] = spec
+      .split(":")
+      .map(Number)
+    const setup = { segmentKiB, workers, recycleMiB, copy: copy === 1, standby: standby === 1, inFlight }
+    const sizeMiB = size === 0 ? undefined : size
     const bytes = sizeMiB === undefined ? streamBytes : sizeMiB * MiB
     return [
       [`stream encrypt, ${setupName(setup)}`, "streamEncrypt", bytes, false, setup],
@@ -361,7 +367,8 @@ export const markdownSection = (result: WebCipherRun): string => {
     `headless Chromium ${result.chromium} (\`@sparticuz/chromium\`), the library bundled for the browser. \`FileCipher\`'s`,
     "streams take 64 KiB chunks and stream in constant memory: each 256 KiB segment is transferred to one of two",
     "Workers, which make its keystream with WebCrypto's AES-CTR and its GHASH with WebCrypto's AES-GCM, and transfer",
-    "WebCrypto's result back; a Worker is replaced every 32 MiB, its heap going with it. The segments' hashes are",
+    "WebCrypto's result back, 4 segments in flight per Worker; a Worker is replaced every 128 MiB (its successor",
+    "started at 64 MiB), its heap going with it. The segments' hashes are",
     "chained in the page (`@noble/ciphers`' GHASH); the one-shot is WebCrypto's AES-GCM over the whole file in memory. Output is counted (timed",
     "passes) or SHA-256 hashed, never kept. Memory is the summed RSS of all Chromium processes, sampled every",
     "20 ms, at its peak over its level before the pass.",
@@ -381,7 +388,7 @@ export const markdownSection = (result: WebCipherRun): string => {
     "Each way of making the keystream, alone in a plain loop over the same input (256 KiB per segment",
     "unless said; no tag, no stream). Every WebCrypto call returns a new ArrayBuffer that Chromium frees only",
     "at a full collection: bigger calls leave more behind, and detaching the results hides them from the",
-    "collector's accounting without freeing them. In a Worker that is terminated every 32 MiB they go with its",
+    "collector's accounting without freeing them. In a Worker that is terminated every 128 MiB they go with its",
     "heap, and a result transferred to the page is freed there like a buffer of its own. A stream that hands out",
     "a new buffer per segment pays the last row (fresh memory, faulted in) whatever its cipher: the streams above",
     "pay it in the Worker, where WebCrypto writes its result, not on the page's thread.",

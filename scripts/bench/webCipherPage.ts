@@ -39,6 +39,10 @@ export interface CipherSetup {
   readonly recycleMiB: number
   /** The Worker hands back a copy of WebCrypto's result, not the result itself. */
   readonly copy: boolean
+  /** Each replacement Worker is started when half its predecessor's share is given. */
+  readonly standby: boolean
+  /** Segments in flight per Worker. */
+  readonly inFlight: number
 }
 
 export interface PassRequest {
@@ -89,8 +93,8 @@ const fakeSealed = (total: number) =>
   )
 
 type FileKey = FileCipher.FileKey
-type Encrypt = (plaintext: Stream.Stream<Uint8Array, never, never>) => Stream.Stream<Uint8Array, never, never>
-type Decrypt = (ciphertext: Stream.Stream<Uint8Array, never, never>) => Stream.Stream<Uint8Array, unknown, never>
+type Encrypt = (plaintext: Stream.Stream<Uint8Array, never, never>) => Stream.Stream<Uint8Array, unknown, never>
+type Decrypt = (ciphertext: Stream.Stream<Uint8Array, unknown, never>) => Stream.Stream<Uint8Array, unknown, never>
 
 /**
  * The web cipher's internal streams with a segment length and Workers. The page is bundled under
@@ -102,12 +106,28 @@ const WebCipher = Platform as unknown as {
     segment: number,
     key: FileKey,
     options: { readonly iv: Uint8Array },
-    workers: { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean } | false
+    workers:
+      | {
+          readonly workers: number
+          readonly recycleBytes: number
+          readonly copy: boolean
+          readonly standby: boolean
+          readonly inFlight: number
+        }
+      | false
   ) => Encrypt
   readonly decryptStreamUnverifiedIn: (
     segment: number,
     key: FileKey,
-    workers: { readonly workers: number; readonly recycleBytes: number; readonly copy: boolean } | false
+    workers:
+      | {
+          readonly workers: number
+          readonly recycleBytes: number
+          readonly copy: boolean
+          readonly standby: boolean
+          readonly inFlight: number
+        }
+      | false
   ) => Decrypt
 }
 
@@ -118,7 +138,13 @@ const streamsOf = (key: FileKey, setup: CipherSetup | undefined): { encrypt: Enc
   const workers =
     setup.workers === 0
       ? false
-      : { workers: setup.workers, recycleBytes: setup.recycleMiB * 1024 * 1024, copy: setup.copy }
+      : {
+          workers: setup.workers,
+          recycleBytes: setup.recycleMiB * 1024 * 1024,
+          copy: setup.copy,
+          standby: setup.standby,
+          inFlight: setup.inFlight
+        }
   return {
     encrypt: WebCipher.encryptStreamIn(setup.segmentKiB * 1024, key, { iv: IV }, workers),
     decrypt: WebCipher.decryptStreamUnverifiedIn(setup.segmentKiB * 1024, key, workers)

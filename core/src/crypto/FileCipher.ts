@@ -19,7 +19,7 @@
  */
 import type * as Stream from "effect/Stream"
 import * as Platform from "#stream-cipher"
-import type { DecryptionFailed } from "../Errors.ts"
+import type { CipherWorkerFailed, DecryptionFailed } from "../Errors.ts"
 import type { EncryptOptions, FileKey, MasterKey } from "./FileFormat.ts"
 
 export { isNode } from "../internal/runtime.ts"
@@ -35,7 +35,8 @@ export * from "./FileFormat.ts"
 export const encryptStream: (
   key: MasterKey | FileKey,
   options?: EncryptOptions
-) => <E, R>(plaintext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E, R> = Platform.encryptStream
+) => <E, R>(plaintext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E | CipherWorkerFailed, R> =
+  Platform.encryptStream
 
 /**
  * Decrypts a ciphertext stream. **Unverified** until the stream has ended without error: only
@@ -45,5 +46,6 @@ export const encryptStream: (
  */
 export const decryptStreamUnverified: (
   key: MasterKey | FileKey
-) => <E, R>(ciphertext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E | DecryptionFailed, R> =
-  Platform.decryptStreamUnverified
+) => <E, R>(
+  ciphertext: Stream.Stream<Uint8Array, E, R>
+) => Stream.Stream<Uint8Array, E | DecryptionFailed | CipherWorkerFailed, R> = Platform.decryptStreamUnverified

@@ -13,7 +13,7 @@
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import type { DecryptionFailed } from "../Errors.ts"
+import { CipherWorkerFailed, type DecryptionFailed } from "../Errors.ts"
 import {
   checkLength,
   type EncryptOptions,
@@ -137,9 +137,11 @@ const nextBuffer = (pipeline: Pipeline, length: number): Uint8Array<ArrayBuffer>
   return spare !== undefined && spare.byteLength === length ? new Uint8Array(spare) : new Uint8Array(length)
 }
 
-/** Segments in flight at once: one per Worker being enciphered, one per Worker waiting to go. */
+/** Segments in flight at once: `SegmentWorkers.IN_FLIGHT` per Worker by default, enciphered or waiting to go. */
 const depth = (pipeline: Pipeline): number =>
-  pipeline.workers === undefined || pipeline.workers === false ? 0 : 2 * pipeline.workers.slots.length
+  pipeline.workers === undefined || pipeline.workers === false
+    ? 0
+    : pipeline.workers.inFlight * pipeline.workers.slots.length
 
 const newPipeline = (options: Workers.WorkerOptions | false): Pipeline => ({
   options,
@@ -159,16 +161,20 @@ const workersOf = (pipeline: Pipeline, fileKey: FileKey, iv: Uint8Array) =>
     return pipeline.workers === undefined ? false : pipeline.workers
   })
 
-/** The oldest segment's output once its Worker has answered; its hash goes into the tag. */
+/** A Worker's failure as `SegmentWorkers` reports it; anything else it throws, named. */
+const workerFailure = (error: unknown): CipherWorkerFailed =>
+  error instanceof CipherWorkerFailed ? error : new CipherWorkerFailed({ reason: String(error) })
+
+/**
+ * The oldest segment's output once its Worker has answered; its hash goes into the tag. A failed
+ * Worker fails the stream with `CipherWorkerFailed` (the Workers are stopped already).
+ */
 const settle = (gcm: Gcm.StreamingGcm, pipeline: Pipeline) =>
-  Effect.map(
-    Effect.promise(() => pipeline.inFlight.shift()!),
-    (result) => {
-      Gcm.absorbMasked(gcm, result.bytes.length, result.maskedHash)
-      pipeline.spare.push(result.input)
-      return result.bytes
-    }
-  )
+  Effect.map(Effect.tryPromise({ try: () => pipeline.inFlight.shift()!, catch: workerFailure }), (result) => {
+    Gcm.absorbMasked(gcm, result.bytes.length, result.maskedHash)
+    pipeline.spare.push(result.input)
+    return result.bytes
+  })
 
 /** Every segment's output still in flight, in order. */
 const drain = (gcm: Gcm.StreamingGcm | undefined, pipeline: Pipeline) =>
@@ -294,7 +300,7 @@ export const encryptStreamIn =
     options?: EncryptOptions,
     workers: Workers.WorkerOptions | false = {}
   ) =>
-  <E, R>(plaintext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E, R> =>
+  <E, R>(plaintext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E | CipherWorkerFailed, R> =>
     Stream.unwrap(
       Effect.gen(function* () {
         const iv = options?.iv ?? randomBytes(IV_LENGTH)
@@ -328,7 +334,7 @@ export const encryptStreamIn =
 export const encryptStream = (
   key: MasterKey | FileKey,
   options?: EncryptOptions
-): (<E, R>(plaintext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E, R>) =>
+): (<E, R>(plaintext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E | CipherWorkerFailed, R>) =>
   encryptStreamIn(SEGMENT_LENGTH, key, options)
 
 /** The state of one run of {@link decryptStreamUnverifiedIn}. */
@@ -411,7 +417,9 @@ const openEnd = (state: Opening) =>
  */
 export const decryptStreamUnverifiedIn =
   (segmentLength: number, key: MasterKey | FileKey, workers: Workers.WorkerOptions | false = {}) =>
-  <E, R>(ciphertext: Stream.Stream<Uint8Array, E, R>): Stream.Stream<Uint8Array, E | DecryptionFailed, R> =>
+  <E, R>(
+    ciphertext: Stream.Stream<Uint8Array, E, R>
+  ): Stream.Stream<Uint8Array, E | DecryptionFailed | CipherWorkerFailed, R> =>
     Stream.suspend(() => {
       const state: Opening = {
         key,
@@ -440,5 +448,7 @@ export const decryptStreamUnverifiedIn =
  */
 export const decryptStreamUnverified = (
   key: MasterKey | FileKey
-): (<E, R>(ciphertext: Stream.Stream<Uint8Array, E, R>) => Stream.Stream<Uint8Array, E | DecryptionFailed, R>) =>
+): (<E, R>(
+  ciphertext: Stream.Stream<Uint8Array, E, R>
+) => Stream.Stream<Uint8Array, E | DecryptionFailed | CipherWorkerFailed, R>) =>
   decryptStreamUnverifiedIn(SEGMENT_LENGTH, key)

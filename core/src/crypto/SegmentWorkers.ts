@@ -13,13 +13,28 @@
  * The Worker's script is inlined and loaded from a Blob URL: it imports nothing, so it needs no
  * bundler support (Vite, webpack and esbuild alike) and works from the package's own build. Where
  * Workers are missing, or refused (a Content-Security-Policy without `blob:` in `worker-src`),
- * {@link open} says so and the caller keeps the in-page cipher.
+ * {@link open} says so and the caller keeps the in-page cipher. Once started, a Worker that throws,
+ * reports an error, or stays silent for {@link ANSWER_MILLIS} with work given stops them all: every
+ * job fails with `CipherWorkerFailed`, and the stream with it (its segments' input went with them).
  *
  * @since 0.1.0
  */
+import { CipherWorkerFailed } from "../Errors.ts"
 
-/** Bytes a Worker enciphers before it is replaced. */
-export const RECYCLE_BYTES = 32 * 1024 * 1024
+/**
+ * Bytes a Worker enciphers before it is replaced. Chromium's RSS grew as little at 128 MiB as at
+ * 32 MiB (2 GiB streams: +82-89 MiB against +81-98), and 128 MiB ran 0.86-0.97x bare WebCrypto
+ * AES-CTR against 0.6-0.8x at 32 MiB (BENCHMARKS.md): fewer Workers started, fewer turns waiting.
+ */
+export const RECYCLE_BYTES = 128 * 1024 * 1024
+
+/**
+ * Segments given to each Worker before the page awaits the oldest result. The page waits on the
+ * Workers most of the time (its own share is a copy and a GHASH step per segment), so a Worker
+ * should never go without work while a result travels back: 4 enciphered ~1.15× faster than 2
+ * in the same run (BENCHMARKS.md), for 2 MiB more held per Worker.
+ */
+export const IN_FLIGHT = 4
 
 /** What a segment is: plaintext to encrypt, or ciphertext to decrypt (the hash is of the ciphertext). */
 export type Direction = "encrypt" | "decrypt"
@@ -77,15 +92,16 @@ onmessage = (event) => {
 
 interface Job {
   readonly resolve: (result: SegmentResult) => void
-  readonly reject: (error: Error) => void
+  readonly reject: (error: CipherWorkerFailed) => void
   readonly length: number
 }
 
-/** One Worker and the jobs it has not answered. */
+/** One Worker, the jobs it has not answered, and the bound on its silence while it has some. */
 interface Slot {
   readonly worker: Worker
   readonly jobs: Map<number, Job>
   retiring: boolean
+  deadline: ReturnType<typeof setTimeout> | undefined
 }
 
 /** Workers enciphering one file's segments; see {@link open}. */
@@ -95,14 +111,24 @@ export interface SegmentWorkers {
   readonly iv: Uint8Array
   readonly recycleBytes: number
   readonly copy: boolean
+  readonly answerMillis: number
+  readonly early: boolean
+  /** Segments in flight per Worker (see {@link WorkerOptions}). */
+  readonly inFlight: number
   /** The Worker of each turn, a replacement while it starts; and the bytes given to it so far. */
   readonly slots: Array<Promise<Slot>>
   readonly given: Array<number>
+  /** Each turn's next Worker, started before its share is used up. */
+  readonly standby: Array<Promise<Slot> | undefined>
   /** Every Worker not yet terminated, those retiring with answers still to come included. */
   readonly live: Set<Slot>
+  /** How to give up each Worker still starting (terminated, its start resolved as failed). */
+  readonly starting: Set<() => void>
   nextId: number
   nextSlot: number
   closed: boolean
+  /** Why the Workers stopped, when one failed: every later job fails with it too. */
+  failure: CipherWorkerFailed | undefined
 }
 
 export interface WorkerOptions {
@@ -112,18 +138,57 @@ export interface WorkerOptions {
   readonly recycleBytes?: number | undefined
   /** Hand back a copy of WebCrypto's result in a buffer of the Worker's script, not the result itself. */
   readonly copy?: boolean | undefined
+  /** How long a Worker given work may stay silent before the stream fails (default {@link ANSWER_MILLIS}). */
+  readonly answerMillis?: number | undefined
+  /** Start each replacement when half its predecessor's share is given, not when all is (default true). */
+  readonly standby?: boolean | undefined
+  /** Segments given to each Worker before the oldest result is awaited (default {@link IN_FLIGHT}). */
+  readonly inFlight?: number | undefined
 }
 
-const workerFailed = (reason: string) => new Error(`SegmentWorkers: the cipher worker failed: ${reason}`)
+/**
+ * How long a Worker with work to do, or one starting, may go without answering. A segment takes
+ * about a millisecond; a Worker that closes itself or is killed by the browser (out of memory)
+ * gives the page no event at all, so without a bound its stream would wait forever. Timers of a
+ * background tab fire late, never early, so a throttled page does not trip it.
+ */
+export const ANSWER_MILLIS = 30_000
 
-const failAll = (slot: Slot, error: Error): void => {
-  for (const job of slot.jobs.values()) job.reject(error)
-  slot.jobs.clear()
-}
+const workerFailed = (reason: string) => new CipherWorkerFailed({ reason })
 
 const terminate = (pool: Pick<SegmentWorkers, "live">, slot: Slot): void => {
+  clearTimeout(slot.deadline)
   slot.worker.terminate()
   pool.live.delete(slot)
+}
+
+/**
+ * Ends every Worker of the pool and fails every job given out with `error` (the first failure
+ * wins: later jobs fail with the same error); the script's URL is freed.
+ */
+const stop = (pool: SegmentWorkers, error: CipherWorkerFailed): void => {
+  if (pool.closed) return
+  pool.closed = true
+  pool.failure = error
+  for (const giveUp of pool.starting) giveUp()
+  for (const slot of pool.live) {
+    terminate(pool, slot)
+    for (const job of slot.jobs.values()) job.reject(error)
+    slot.jobs.clear()
+  }
+  URL.revokeObjectURL(pool.url)
+}
+
+/** (Re)starts the bound on the Worker's silence while it has jobs; clears it when it has none. */
+const watch = (pool: SegmentWorkers, slot: Slot): void => {
+  clearTimeout(slot.deadline)
+  slot.deadline =
+    slot.jobs.size === 0
+      ? undefined
+      : setTimeout(
+          () => stop(pool, workerFailed(`a Worker did not answer within ${pool.answerMillis} ms`)),
+          pool.answerMillis
+        )
 }
 
 interface Answer {
@@ -134,21 +199,23 @@ interface Answer {
   readonly failed?: string
 }
 
-const answer = (pool: Pick<SegmentWorkers, "live">, slot: Slot, data: Answer) => {
+const answer = (pool: SegmentWorkers, slot: Slot, data: Answer) => {
   const job = slot.jobs.get(data.id)
   if (job === undefined) return
-  slot.jobs.delete(data.id)
   if (data.failed !== undefined || data.input === undefined || data.output === undefined || data.hash === undefined)
-    job.reject(workerFailed(data.failed ?? "no result"))
-  else job.resolve({ bytes: new Uint8Array(data.output), maskedHash: new Uint8Array(data.hash), input: data.input })
+    return stop(pool, workerFailed(`a Worker reported: ${data.failed ?? "no result"}`))
+  slot.jobs.delete(data.id)
+  job.resolve({ bytes: new Uint8Array(data.output), maskedHash: new Uint8Array(data.hash), input: data.input })
+  watch(pool, slot)
   if (slot.retiring && slot.jobs.size === 0) terminate(pool, slot)
 }
 
 /**
  * A Worker with the file's key, once it has said it is ready; `undefined` if it could not start
- * (its script refused or failed to load).
+ * (its script refused or failed to load, or silent for {@link ANSWER_MILLIS}: a busy machine may
+ * take seconds to start one). Once started, an error it raises stops the pool.
  */
-const spawn = (pool: Pick<SegmentWorkers, "url" | "key" | "iv" | "live">): Promise<Slot | undefined> =>
+const spawn = (pool: SegmentWorkers): Promise<Slot | undefined> =>
   new Promise((resolve) => {
     let worker: Worker
     try {
@@ -156,20 +223,30 @@ const spawn = (pool: Pick<SegmentWorkers, "url" | "key" | "iv" | "live">): Promi
     } catch {
       return resolve(undefined)
     }
-    const slot: Slot = { worker, jobs: new Map(), retiring: false }
-    worker.onerror = (event) => {
-      event.preventDefault?.()
+    let started = false
+    const giveUp = () => {
+      pool.starting.delete(giveUp)
+      clearTimeout(slot.deadline)
       worker.terminate()
-      failAll(slot, workerFailed(event.message ?? "error"))
       resolve(undefined)
     }
-    worker.onmessage = (event: MessageEvent) => {
-      if (event.data.ready === true) resolve(slot)
-      else if (event.data.failed !== undefined && event.data.id === undefined) {
-        worker.terminate()
-        resolve(undefined)
-      } else answer(pool, slot, event.data)
+    const slot: Slot = { worker, jobs: new Map(), retiring: false, deadline: setTimeout(giveUp, ANSWER_MILLIS) }
+    worker.onerror = (event) => {
+      event.preventDefault?.()
+      if (started) stop(pool, workerFailed(`a Worker threw: ${event.message ?? "error"}`))
+      else giveUp()
     }
+    worker.onmessage = (event: MessageEvent) => {
+      if (started) answer(pool, slot, event.data)
+      else if (event.data.ready === true) {
+        started = true
+        pool.starting.delete(giveUp)
+        clearTimeout(slot.deadline)
+        slot.deadline = undefined
+        resolve(slot)
+      } else giveUp()
+    }
+    pool.starting.add(giveUp)
     worker.postMessage({ key: pool.key.slice(), iv: pool.iv.slice() })
   })
 
@@ -187,32 +264,49 @@ export const open = async (
   options?: WorkerOptions
 ): Promise<SegmentWorkers | undefined> => {
   if (!available()) return undefined
-  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }))
-  const base = { url, key: key.slice(), iv: iv.slice(), live: new Set<Slot>() }
-  const slots = await Promise.all(Array.from({ length: Math.max(1, options?.workers ?? 2) }, () => spawn(base)))
-  const started = slots.filter((slot): slot is Slot => slot !== undefined)
-  for (const slot of started) base.live.add(slot)
-  if (started.length < slots.length) {
-    for (const slot of started) slot.worker.terminate()
-    URL.revokeObjectURL(url)
-    return undefined
-  }
-  return {
-    ...base,
+  const pool: SegmentWorkers = {
+    url: URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" })),
+    key: key.slice(),
+    iv: iv.slice(),
     recycleBytes: options?.recycleBytes ?? RECYCLE_BYTES,
     copy: options?.copy ?? false,
-    slots: started.map((slot) => Promise.resolve(slot)),
-    given: started.map(() => 0),
+    answerMillis: options?.answerMillis ?? ANSWER_MILLIS,
+    early: options?.standby ?? true,
+    inFlight: Math.max(1, options?.inFlight ?? IN_FLIGHT),
+    slots: [],
+    given: [],
+    standby: [],
+    live: new Set(),
+    starting: new Set(),
     nextId: 0,
     nextSlot: 0,
-    closed: false
+    closed: false,
+    failure: undefined
   }
+  const slots = await Promise.all(Array.from({ length: Math.max(1, options?.workers ?? 2) }, () => spawn(pool)))
+  const started = slots.filter((slot): slot is Slot => slot !== undefined)
+  for (const slot of started) pool.live.add(slot)
+  if (started.length < slots.length) {
+    close(pool)
+    return undefined
+  }
+  for (const slot of started) {
+    pool.slots.push(Promise.resolve(slot))
+    pool.given.push(0)
+    pool.standby.push(undefined)
+  }
+  return pool
 }
+
+const closedError = (pool: SegmentWorkers) => pool.failure ?? workerFailed("closed")
 
 /** A replacement Worker, terminated at once if the Workers were closed while it started. */
 const replacement = async (pool: SegmentWorkers): Promise<Slot> => {
   const fresh = await spawn(pool)
-  if (fresh === undefined) throw workerFailed("a replacement did not start")
+  if (fresh === undefined) {
+    stop(pool, workerFailed("a replacement Worker did not start"))
+    throw closedError(pool)
+  }
   if (pool.closed) fresh.worker.terminate()
   else pool.live.add(fresh)
   return fresh
@@ -220,7 +314,9 @@ const replacement = async (pool: SegmentWorkers): Promise<Slot> => {
 
 /**
  * The next Worker in turn, chosen now (jobs are given out in order), replaced first if it has
- * enciphered its share: the old one is terminated once it has answered what it was given.
+ * enciphered its share: the old one is terminated once it has answered what it was given. Its
+ * replacement is started when half the share is given, so that it is ready by then: a Worker
+ * takes tens of milliseconds to start, and its turn would wait for it.
  */
 const nextSlot = (pool: SegmentWorkers, length: number): Promise<Slot> => {
   const at = pool.nextSlot
@@ -231,10 +327,17 @@ const nextSlot = (pool: SegmentWorkers, length: number): Promise<Slot> => {
       old.retiring = true
       if (old.jobs.size === 0) terminate(pool, old)
     }, ignore)
-    pool.slots[at] = replacement(pool)
+    pool.slots[at] = pool.standby[at] ?? replacement(pool)
+    pool.standby[at] = undefined
     pool.given[at] = 0
   }
   pool.given[at]! += length
+  if (pool.early && pool.given[at]! >= pool.recycleBytes / 2 && pool.standby[at] === undefined && !pool.closed) {
+    const standby = replacement(pool)
+    // Awaited when its turn comes; a failure has stopped the pool already.
+    standby.catch(ignore)
+    pool.standby[at] = standby
+  }
   return pool.slots[at]!
 }
 
@@ -243,7 +346,7 @@ const ignore = () => undefined
 /**
  * Enciphers the first `length` bytes of `buffer` from counter `counter`, in a Worker. The buffer
  * is transferred (detached here) and comes back with the result, for reuse; the hash is of the
- * ciphertext.
+ * ciphertext. Fails with `CipherWorkerFailed` once any Worker of the pool has failed.
  */
 export const run = (
   pool: SegmentWorkers,
@@ -252,25 +355,18 @@ export const run = (
   counter: number,
   direction: Direction
 ): Promise<SegmentResult> => {
-  if (pool.closed) return Promise.reject(workerFailed("closed"))
+  if (pool.closed) return Promise.reject(closedError(pool))
   const id = pool.nextId++
   return nextSlot(pool, length).then(
     (slot) =>
       new Promise<SegmentResult>((resolve, reject) => {
-        if (pool.closed) return reject(workerFailed("closed"))
+        if (pool.closed) return reject(closedError(pool))
         slot.jobs.set(id, { resolve, reject, length })
+        if (slot.deadline === undefined) watch(pool, slot)
         slot.worker.postMessage({ id, buffer, length, counter: counter >>> 0, direction, copy: pool.copy }, [buffer])
       })
   )
 }
 
 /** Terminates the Workers, retiring ones included (unanswered jobs fail), and frees the script's URL. */
-export const close = (pool: SegmentWorkers): void => {
-  if (pool.closed) return
-  pool.closed = true
-  for (const slot of pool.live) {
-    terminate(pool, slot)
-    failAll(slot, workerFailed("closed"))
-  }
-  URL.revokeObjectURL(pool.url)
-}
+export const close = (pool: SegmentWorkers): void => stop(pool, workerFailed("closed"))

@@ -9,6 +9,7 @@ import * as Schema from "effect/Schema"
 import type { SignInFailure } from "../Auth.ts"
 import type {
   AllSourcesFailed,
+  CipherWorkerFailed,
   ContentVerificationFailed,
   DecryptionFailed,
   DownloadInProgress,
@@ -171,8 +172,8 @@ export type FetchFailure =
   | UnverifiableGateway
   | AllSourcesFailed
 
-/** Why a decrypting download failed. */
-export type DecryptFailure = FetchFailure | DecryptionFailed | FetchKeyFailure | SignInFailure
+/** Why a decrypting download failed (`CipherWorkerFailed`: the web cipher's Workers, not on Node). */
+export type DecryptFailure = FetchFailure | DecryptionFailed | CipherWorkerFailed | FetchKeyFailure | SignInFailure
 
 /**
  * Why `toFile` failed: besides a download's failures, another download into the same path

@@ -18,6 +18,7 @@ import * as Fiber from "effect/Fiber"
 import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
 import type * as Auth from "../Auth.ts"
 import { resolveOwner } from "../auth/Owner.ts"
 import * as Cipher from "../crypto/FileCipher.ts"
@@ -25,9 +26,10 @@ import { deriveFileKey, OVERHEAD, randomBytes, SALT_LENGTH } from "../crypto/Fil
 import * as Shamir from "../crypto/Shamir.ts"
 import {
   AuthTokenMustBeJwt,
+  CipherWorkerFailed,
   DuplicateFileName,
   EncryptedUploadIncomplete,
-  type FileStreamError,
+  FileStreamError,
   InvalidUploadInput
 } from "../Errors.ts"
 import type { Hosts } from "../internal/Hosts.ts"
@@ -119,6 +121,12 @@ const refuseBadRequest = Effect.fnUntraced(function* (files: ReadonlyArray<Named
 const planFiles = (deps: EncryptedDeps, files: ReadonlyArray<NamedSource>) =>
   Effect.forEach(files, (f) => planFile(deps.fs, f.source, f.name, deps.fileReads))
 
+/** The web cipher's Workers failing mid-file (never on Node) fail that file's stream, as a read would. */
+const cipherFailure =
+  (fileName: string) =>
+  <E>(error: E | CipherWorkerFailed): E | FileStreamError =>
+    error instanceof CipherWorkerFailed ? new FileStreamError({ fileName, detail: error.message, cause: error }) : error
+
 /** A key per file, journaled before anything is sent; the plaintext is encrypted as the transport pulls it. */
 const encryptFiles = Effect.fnUntraced(function* (run: Run, files: ReadonlyArray<Planned>) {
   const { journal, options } = run
@@ -149,7 +157,7 @@ const encryptFiles = Effect.fnUntraced(function* (run: Run, files: ReadonlyArray
     parts.push({
       name: planned.name,
       size: planned.size === undefined ? undefined : planned.size + OVERHEAD,
-      content: planned.content.pipe(Cipher.encryptStream(fileKey), sent)
+      content: planned.content.pipe(Cipher.encryptStream(fileKey), Stream.mapError(cipherFailure(planned.name)), sent)
     })
   }
   return { keyed, parts }

@@ -11,6 +11,7 @@ import { afterEach, assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema, Stream } from "effect"
 import { decryptStreamUnverifiedIn, encryptStreamIn } from "../../src/crypto/FileCipherWeb.ts"
 import { HEADER_LENGTH } from "../../src/crypto/FileFormat.ts"
+import { CipherWorkerFailed } from "../../src/Errors.ts"
 import { collect, cutInto, fileKey, IV, nodeSealed, patterned, TAG_MISMATCH } from "../support/webCipher.ts"
 
 // =============================================================================
@@ -27,23 +28,30 @@ parentPort.once("message", (source) => {
 })
 `
 
-/** Every Worker made, and whether each has been terminated. */
-const made: Array<{ terminated: boolean }> = []
+/** Every Worker made, whether each has been terminated, and (for threads) when its thread has exited. */
+const made: Array<{ terminated: boolean; exited?: Promise<void> }> = []
 
+/**
+ * A browser Worker on a thread: an uncaught error is its `error` event; a thread that exits on its
+ * own says nothing, as a Worker that closes itself or is killed says nothing to the page.
+ */
 class ThreadWorker {
   onmessage: ((event: { data: unknown }) => void) | null = null
   onerror: ((event: { message: string; preventDefault: () => void }) => void) | null = null
   readonly #thread = new Thread(BOOT, { eval: true })
   readonly #loaded: Promise<void>
-  readonly #record = { terminated: false }
+  readonly #record: { terminated: boolean; exited: Promise<void> }
 
-  constructor(url: string) {
+  /** `sabotage`: script run after the Worker's own, in the same scope (to break it). */
+  constructor(url: string, _options?: unknown, sabotage = "") {
+    const thread = this.#thread
+    this.#record = { terminated: false, exited: new Promise((resolve) => thread.once("exit", () => resolve())) }
     made.push(this.#record)
     this.#thread.on("message", (data) => this.onmessage?.({ data }))
     this.#thread.on("error", (error) => this.onerror?.({ message: error.message, preventDefault: () => {} }))
     this.#loaded = resolveObjectURL(url)!
       .text()
-      .then((source) => this.#thread.postMessage(source))
+      .then((source) => this.#thread.postMessage(`${source}\n${sabotage}`))
   }
 
   postMessage(message: unknown, transfer?: ReadonlyArray<ArrayBuffer>) {
@@ -55,6 +63,23 @@ class ThreadWorker {
     void this.#thread.terminate()
   }
 }
+
+/** How the first Worker made breaks at its second segment: its script throws, reports an error, or stops answering. */
+const SABOTAGE = {
+  throws: `throw new Error("boom")`,
+  reports: `return postMessage({ id: event.data.id, failed: "OperationError: refused" })`,
+  // As a Worker that closes itself, or that the browser kills, it never answers again.
+  "falls silent": `onmessage = () => {}; return`
+}
+
+const sabotaged = (breaks: string) =>
+  class extends ThreadWorker {
+    constructor(url: string) {
+      const wrapper = `const own = onmessage; let segments = 0
+onmessage = (event) => { if (event.data.key === undefined && ++segments === 2) { ${breaks} }; own(event) }`
+      super(url, undefined, made.length === 0 ? wrapper : "")
+    }
+  }
 
 /** A Worker whose script is refused (as under a Content-Security-Policy without `blob:`). */
 class RefusedWorker {
@@ -153,6 +178,36 @@ describe("FileCipherWeb streams in Workers", () => {
         assert.isTrue(made.every((w) => w.terminated))
       })
     )
+  )
+
+  it.effect.each([
+    ["throws", "encrypt", "a Worker threw: boom"],
+    ["reports", "encrypt", "a Worker reported: OperationError: refused"],
+    ["falls silent", "encrypt", "a Worker did not answer within 2000 ms"],
+    ["throws", "decrypt", "a Worker threw: boom"],
+    ["reports", "decrypt", "a Worker reported: OperationError: refused"],
+    ["falls silent", "decrypt", "a Worker did not answer within 2000 ms"]
+  ] as const)(
+    "a Worker that %s mid-stream (%s) fails it with CipherWorkerFailed and ends every Worker",
+    ([breaks, direction, reason]) =>
+      withWorker(
+        sabotaged(SABOTAGE[breaks]),
+        Effect.gen(function* () {
+          const setup = { workers: 2, answerMillis: 2000 }
+          const plaintext = patterned(2000, 5)
+          const stream =
+            direction === "encrypt"
+              ? cutInto(plaintext, [100]).pipe(encryptStreamIn(64, fileKey, { iv: IV }, setup))
+              : cutInto(nodeSealed(plaintext), [100]).pipe(decryptStreamUnverifiedIn(64, fileKey, setup))
+          const error = yield* Effect.flip(Stream.runDrain(stream))
+          assert.instanceOf(error, CipherWorkerFailed)
+          assert.strictEqual(error.message, `The cipher worker failed: ${reason}`)
+          assert.strictEqual(made.length, 2)
+          assert.isTrue(made.every((w) => w.terminated))
+          // Nothing is left running: both threads end.
+          yield* Effect.promise(() => Promise.all(made.map((w) => w.exited)))
+        })
+      )
   )
 
   it.effect("where a Worker is refused or cannot be made, the in-page cipher gives the same bytes", () =>
