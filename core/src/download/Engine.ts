@@ -20,15 +20,7 @@ import type * as Pull from "effect/Pull"
 import * as Result from "effect/Result"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import {
-  isContentFailure,
-  type PlanFailure,
-  planFailure,
-  pullWithin,
-  type Running,
-  reportOf,
-  startLanes
-} from "./Lanes.ts"
+import { isContentFailure, type PlanFailure, planFailure, type Running, reportOf, startLanes } from "./Lanes.ts"
 import type { VerificationReport } from "./Models.ts"
 import type { Plan } from "./Plan.ts"
 import { pullSplit } from "./Split.ts"
@@ -59,9 +51,7 @@ const pullInTurn = (
       const pending = current.pending
       current.pending = undefined
       const outcome =
-        pending !== undefined || current.empty
-          ? Result.succeed(pending)
-          : yield* Effect.result(pullWithin(current.pull, plan.stall))
+        pending !== undefined || current.empty ? Result.succeed(pending) : yield* Effect.result(current.pull)
       if (Result.isSuccess(outcome)) {
         if (outcome.success === undefined) return yield* Effect.andThen(release, Cause.done())
         current.lane.served += sizeOf(outcome.success)

@@ -8,10 +8,13 @@
  * @since 0.1.0
  */
 import type * as Arr from "effect/Array"
+import type * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Pull from "effect/Pull"
+import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
 import { RequestTimedOut } from "../Errors.ts"
 import { AllSourcesFailed } from "../errors/Sources.ts"
 import type { UnverifiableGateway } from "../errors/Verification.ts"
@@ -64,6 +67,53 @@ export const pullWithin = (
       orElse: () => Effect.fail(new Stalled({ millis: Duration.toMillis(stall) }))
     })
   )
+
+/** A lane's pull: its next chunk, `undefined` at its end, or why it stopped serving. */
+export type WatchedPull = Effect.Effect<Arr.NonEmptyReadonlyArray<Uint8Array> | undefined, LaneFailure>
+
+/**
+ * `pull` watched for stalls by one fiber for the lane's life instead of a timer per pull: a
+ * fiber in `scope` pulls ahead into a queue of one chunk, and a watchdog sleeps until the reader
+ * has waited `stall` on an empty queue, re-armed lazily from the time the reader began waiting
+ * (at most `stall` per sleep, so a stall is seen at its exact time). The reader fails `Stalled`
+ * then, as {@link pullWithin} would; its quick pulls schedule and cancel no timer.
+ */
+export const watchPull = (
+  pull: Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, VerifiedFailure>,
+  stall: Duration.Duration
+): Effect.Effect<WatchedPull, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const millis = Duration.toMillis(stall)
+    const chunks = yield* Queue.bounded<Arr.NonEmptyReadonlyArray<Uint8Array>, LaneFailure | Cause.Done>(1)
+    yield* pull.pipe(
+      Effect.flatMap((chunk) => Queue.offer(chunks, chunk)),
+      Effect.forever,
+      Effect.catchCause((cause) => Queue.failCause(chunks, cause)),
+      Effect.forkScoped
+    )
+    const clock = yield* Effect.clockWith(Effect.succeed)
+    // When the reader began waiting for a chunk; `undefined` while it is not waiting.
+    let waitingSince: number | undefined
+    const watch: Effect.Effect<void> = Effect.suspend(() => {
+      const waited = waitingSince === undefined ? 0 : clock.currentTimeMillisUnsafe() - waitingSince
+      if (waited < millis) return Effect.andThen(Effect.sleep(millis - waited), watch)
+      // A chunk that came as the time ran out, not yet taken, is not a stall.
+      if (Queue.sizeUnsafe(chunks) > 0) return Effect.andThen(Effect.sleep(millis), watch)
+      return Queue.fail(chunks, new Stalled({ millis }))
+    })
+    yield* Effect.forkScoped(watch)
+    const received = (chunk: Arr.NonEmptyReadonlyArray<Uint8Array>) => {
+      waitingSince = undefined
+      return chunk
+    }
+    return Effect.suspend(() => {
+      waitingSince = clock.currentTimeMillisUnsafe()
+      return Queue.take(chunks).pipe(
+        Effect.map(received),
+        Pull.catchDone(() => Effect.succeed(undefined))
+      )
+    })
+  })
 
 /** Failures that are the content's, not the source's: every source would answer the same. */
 export const isContentFailure = (failure: LaneFailure) =>

@@ -13,18 +13,16 @@ import type * as Arr from "effect/Array"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import type * as Pull from "effect/Pull"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import type { VerifiedFailure } from "../verify/Trustless.ts"
 import type { Target } from "../verify/Walk.ts"
-import { type LaneFailure, openBytes, pullWithin, type Running } from "./Lanes.ts"
+import { type LaneFailure, openBytes, type Running, type WatchedPull, watchPull } from "./Lanes.ts"
 import { targetFrom } from "./Plan.ts"
 
-/** A lane serving: its pull (within its own scope) and the first chunk it answered. */
+/** A lane serving: its pull, watched for stalls (within its own scope), and the first chunk it answered. */
 export interface Serving {
   readonly lane: Running
-  readonly pull: Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, VerifiedFailure>
+  readonly pull: WatchedPull
   readonly scope: Scope.Closeable
   /** Its first chunk, not handed out yet; `undefined` once taken, or when it answered no bytes. */
   pending: Arr.NonEmptyReadonlyArray<Uint8Array> | undefined
@@ -48,8 +46,11 @@ export const openLane = (lane: Running, { target, position, stall }: Opening): E
   Effect.flatMap(Scope.make(), (scope) =>
     Effect.gen(function* () {
       const stream = Stream.unwrap(openBytes(lane, targetFrom(target, position)))
-      const pull = yield* Scope.provide(Stream.toPull(stream), scope)
-      const first = yield* pullWithin(pull, stall)
+      const pull = yield* Scope.provide(
+        Effect.flatMap(Stream.toPull(stream), (raw) => watchPull(raw, stall)),
+        scope
+      )
+      const first = yield* pull
       return { lane, pull, scope, pending: first, empty: first === undefined }
     }).pipe(
       Effect.tapError((failure) =>
