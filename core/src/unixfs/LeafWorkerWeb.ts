@@ -14,5 +14,7 @@ import type { LeafHashing } from "./Layout.ts"
 export const WORKER_AFTER = 16 * 1024 * 1024
 
 /** No worker here: the layout hashes every block itself. */
-export const leafWorker = (_after: number = WORKER_AFTER): Effect.Effect<LeafHashing | undefined, never, Scope.Scope> =>
-  Effect.succeed(undefined)
+export const leafWorker = (
+  _after: number = WORKER_AFTER,
+  _anyLoad = false
+): Effect.Effect<LeafHashing | undefined, never, Scope.Scope> => Effect.succeed(undefined)

@@ -129,7 +129,7 @@ const entriesOf = (added: ReadonlyArray<Added>, layout: Layout): Effect.Effect<R
   })
 
 /**
- * A calculator for one upload. On Node with a second core, the leaves of a file past its first
+ * A calculator for one upload. On Node with a second core idle, the leaves of a file past its first
  * 16 MiB are hashed on a worker thread, started by the first such leaf and ended with `scope`;
  * elsewhere, and for smaller files, every block is hashed here. The CIDs are the same either way.
  *
