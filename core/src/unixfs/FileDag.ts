@@ -168,7 +168,8 @@ const seal = (dag: FileDag, content: Uint8Array | undefined): Pending<void> => {
   if (content === undefined) ensureRoom(dag, length)
   const { rawLeaves, leafHashing } = dag.layout
   const block = rawLeaves ? (content ?? dag.leaf.subarray(HEADROOM, HEADROOM + length)) : framedLeaf(dag.leaf, length)
-  const elsewhere = leafHashing !== undefined && dag.sealed >= leafHashing.after
+  // A listener hears a block with its CID at once, while its bytes are still there: no worker then.
+  const elsewhere = leafHashing !== undefined && dag.layout.onBlock === undefined && dag.sealed >= leafHashing.after
   dag.sealed += length
   if (elsewhere) return sealElsewhere(dag, leafHashing, block, length)
   return andThen(rawLeaves ? cidOf(dag.layout, block, raw.code, 1) : dagPbCidOf(dag.layout, block), (cid) =>

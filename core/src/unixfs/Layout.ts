@@ -64,7 +64,7 @@ export interface LeafHashing {
   readonly after: number
 }
 
-/** Leaves of one file hashed elsewhere at once, at most (2 MiB of 256 KiB leaves). */
+/** Leaves of one file hashed elsewhere at once, at most (2 MiB of 256 KiB leaves, 8 MiB of 1 MiB ones). */
 export const LEAVES_IN_FLIGHT = 8
 
 /** The layout of one import. */
@@ -106,7 +106,7 @@ export interface LayoutSettings {
 }
 
 /** The layout of `settings.profile` with the request's CID version, leaves and wrapping. */
-export const profileLayout = (settings: LayoutSettings, leafHashing?: LeafHashing | undefined): Layout => {
+export const profileLayout = (settings: LayoutSettings): Layout => {
   const shape = profileShape[settings.profile ?? "unixfs-v0-2015"]
   return {
     sha256: (block) => sha256.digest(block),
@@ -116,13 +116,10 @@ export const profileLayout = (settings: LayoutSettings, leafHashing?: LeafHashin
     maxChildren: shape.maxChildren,
     shardThreshold: SHARD_THRESHOLD,
     shardStrategy: shape.shardStrategy,
-    wrapWithDirectory: settings.wrapWithDirectory ?? false,
-    leafHashing
+    wrapWithDirectory: settings.wrapWithDirectory ?? false
   }
 }
 
 /** Kubo's `ipfs add` layout (the `unixfs-v0-2015` profile) for `cidVersion`. */
-export const kuboLayout = (
-  settings: Omit<LayoutSettings, "profile">,
-  leafHashing?: LeafHashing | undefined
-): Layout => profileLayout({ ...settings, profile: "unixfs-v0-2015" }, leafHashing)
+export const kuboLayout = (settings: Omit<LayoutSettings, "profile">): Layout =>
+  profileLayout({ ...settings, profile: "unixfs-v0-2015" })

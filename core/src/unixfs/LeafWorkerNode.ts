@@ -7,7 +7,9 @@
  * A leaf is copied into a slot of memory shared with the worker (a block that finds no free slot
  * is hashed here, as one larger than a slot, and every leaf once the worker failed or ended). The
  * worker keeps the process alive only while leaves are out, and ends with the scope that made it.
- * It pays only where a core is idle: none on one core, nor while the machine is busy.
+ * It pays only where a core is idle: none on one core, nor while the machine is busy. Tests and
+ * benchmarks force it on or off past the load check with `LIGHTHOUSE_EFFECT_LEAF_WORKER=on|off`
+ * (or `mode`); one core still means none.
  *
  * @internal
  */
@@ -25,16 +27,39 @@ export const WORKER_AFTER = 16 * 1024 * 1024
 
 /** Slots of the memory shared with the worker: leaves out at once, across the files of an upload. */
 const SLOTS = 16
-/** Bytes of a slot: a 256 KiB leaf and its dag-pb framing. */
-const SLOT_BYTES = 256 * 1024 + 64
+/** Bytes of a slot past the leaf's content: its dag-pb and UnixFS framing. */
+const FRAMING_BYTES = 64
 
-/** The worker: CommonJS evaluated from this string, so it needs no file of its own in any build. */
+/** Whether the worker runs: where a core is idle (`auto`), whatever the load (`on`), or never (`off`). */
+export type LeafWorkerMode = "auto" | "on" | "off"
+
+/** The mode `LIGHTHOUSE_EFFECT_LEAF_WORKER` names, for tests and benchmarks; `auto` otherwise. */
+const modeOfEnvironment = (): LeafWorkerMode => {
+  const named = process.env.LIGHTHOUSE_EFFECT_LEAF_WORKER
+  return named === "on" || named === "off" ? named : "auto"
+}
+
+/** What a calculator's worker is made for. */
+export interface LeafWorkerOptions {
+  /** The layout's leaf size: a slot holds one leaf and its framing. */
+  readonly leafBytes: number
+  /** Bytes of a file hashed here before its leaves go out. @default WORKER_AFTER */
+  readonly after?: number | undefined
+  /** @default the environment's, else `auto` */
+  readonly mode?: LeafWorkerMode | undefined
+}
+
+/**
+ * The worker: CommonJS evaluated from this string, so it needs no file of its own in any build.
+ * `workerData` is the shared memory and the bytes of a slot.
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads")
 const { createHash } = require("node:crypto")
-const shared = new Uint8Array(workerData)
+const shared = new Uint8Array(workerData.memory)
+const slotBytes = workerData.slotBytes
 parentPort.on("message", ({ slot, length }) => {
-  const start = slot * ${SLOT_BYTES}
+  const start = slot * slotBytes
   const digest = createHash("sha256").update(shared.subarray(start, start + length)).digest()
   parentPort.postMessage({ slot, digest })
 })
@@ -58,10 +83,11 @@ const hashedHere = (block: Uint8Array): Promise<MultihashDigest> => Promise.reso
  * so nothing is allocated or transferred per leaf (a transferred buffer counts as new memory to
  * V8, which then collects more often).
  */
-const started = () => {
-  const memory = new SharedArrayBuffer(SLOTS * SLOT_BYTES)
+const started = (leafBytes: number) => {
+  const slotBytes = leafBytes + FRAMING_BYTES
+  const memory = new SharedArrayBuffer(SLOTS * slotBytes)
   const shared = new Uint8Array(memory)
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: memory })
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { memory, slotBytes } })
   const waiting = new Map<number, Waiting>()
   const free = Array.from({ length: SLOTS }, (_, slot) => slot)
   let stopped = false
@@ -77,7 +103,7 @@ const started = () => {
   const stop = () => {
     stopped = true
     for (const [slot, leaf] of waiting) {
-      leaf.resolve(sha256.digest(shared.subarray(slot * SLOT_BYTES, slot * SLOT_BYTES + leaf.length)))
+      leaf.resolve(sha256.digest(shared.subarray(slot * slotBytes, slot * slotBytes + leaf.length)))
     }
     waiting.clear()
   }
@@ -85,9 +111,9 @@ const started = () => {
   worker.on("exit", stop)
   const send = (block: Uint8Array): Promise<MultihashDigest> => {
     if (stopped) return hashedHere(block)
-    const slot = block.length <= SLOT_BYTES ? free.pop() : undefined
+    const slot = block.length <= slotBytes ? free.pop() : undefined
     if (slot === undefined) return hashedHere(block)
-    shared.set(block, slot * SLOT_BYTES)
+    shared.set(block, slot * slotBytes)
     if (waiting.size === 0) worker.ref()
     return new Promise<MultihashDigest>((resolve) => {
       waiting.set(slot, { resolve, length: block.length })
@@ -95,6 +121,15 @@ const started = () => {
     })
   }
   return { send, end: () => worker.terminate() }
+}
+
+/** The worker, or none where the runtime cannot start one (every leaf then hashed here). */
+const startedOrHere = (leafBytes: number): ReturnType<typeof started> => {
+  try {
+    return started(leafBytes)
+  } catch {
+    return { send: hashedHere, end: () => Promise.resolve(0) }
+  }
 }
 
 /**
@@ -108,24 +143,24 @@ const idleCore = () => {
   return cores > 1 && loadavg()[0]! < cores - 1
 }
 
+/** Whether `mode` runs a worker on this machine now. */
+const wanted = (mode: LeafWorkerMode): boolean =>
+  mode !== "off" && availableParallelism() > 1 && (mode === "on" || idleCore())
+
 /**
  * Leaf hashing on a worker for the calculator of one upload, ended with `scope`'s close; none
- * unless a core is idle (`anyLoad` skips that check, for tests). `after` is {@link WORKER_AFTER}
- * unless a test says otherwise.
+ * unless a core is idle (see {@link LeafWorkerMode}).
  */
-export const leafWorker = (
-  after: number = WORKER_AFTER,
-  anyLoad = false
-): Effect.Effect<LeafHashing | undefined, never, Scope.Scope> =>
+export const leafWorker = (options: LeafWorkerOptions): Effect.Effect<LeafHashing | undefined, never, Scope.Scope> =>
   Effect.suspend(() => {
-    if (availableParallelism() < 2 || !(anyLoad || idleCore())) return Effect.succeed(undefined)
+    if (!wanted(options.mode ?? modeOfEnvironment())) return Effect.succeed(undefined)
     let running: ReturnType<typeof started> | undefined
     let closed = false
     const hashing: LeafHashing = {
-      after,
+      after: options.after ?? WORKER_AFTER,
       sha256: (block) => {
         if (closed) return hashedHere(block)
-        running ??= started()
+        running ??= startedOrHere(options.leafBytes)
         return running.send(block)
       }
     }

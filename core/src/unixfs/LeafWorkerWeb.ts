@@ -13,8 +13,13 @@ import type { LeafHashing } from "./Layout.ts"
 /** A file's bytes hashed on the builder's thread before its leaves would go to a worker. */
 export const WORKER_AFTER = 16 * 1024 * 1024
 
+/** What a calculator's worker would be made for (as `LeafWorkerNode`'s). */
+export interface LeafWorkerOptions {
+  readonly leafBytes: number
+  readonly after?: number | undefined
+  readonly mode?: "auto" | "on" | "off" | undefined
+}
+
 /** No worker here: the layout hashes every block itself. */
-export const leafWorker = (
-  _after: number = WORKER_AFTER,
-  _anyLoad = false
-): Effect.Effect<LeafHashing | undefined, never, Scope.Scope> => Effect.succeed(undefined)
+export const leafWorker = (_options: LeafWorkerOptions): Effect.Effect<LeafHashing | undefined, never, Scope.Scope> =>
+  Effect.succeed(undefined)

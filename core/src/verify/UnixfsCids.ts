@@ -136,7 +136,12 @@ const entriesOf = (added: ReadonlyArray<Added>, layout: Layout): Effect.Effect<R
  * @category constructors
  */
 export const calculator = (settings: AddSettings): Effect.Effect<CidCalculator, never, Scope.Scope> =>
-  Effect.map(leafWorker(), (leafHashing) => calculatorWith(profileLayout(settings, leafHashing)))
+  Effect.suspend(() => {
+    const layout = profileLayout(settings)
+    return Effect.map(leafWorker({ leafBytes: layout.chunkSize }), (leafHashing) =>
+      calculatorWith({ ...layout, leafHashing })
+    )
+  })
 
 /**
  * A calculator for any `layout` (tests compare small leaves and fan-outs with the importer's).

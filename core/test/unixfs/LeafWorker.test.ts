@@ -11,7 +11,8 @@ import * as fc from "fast-check"
 import { Verify } from "lighthouse-effect"
 import { pseudoRandomBytes } from "lighthouse-effect/mocks/testing"
 import { sha256 } from "multiformats/hashes/sha2"
-import { kuboLayout, type Layout, type LeafHashing } from "../../src/unixfs/Layout.ts"
+import { vi } from "vitest"
+import { kuboLayout, type Layout, type LeafHashing, profileLayout } from "../../src/unixfs/Layout.ts"
 import { leafWorker, WORKER_AFTER } from "../../src/unixfs/LeafWorkerNode.ts"
 import { type AddSettings, calculatorWith } from "../../src/verify/UnixfsCids.ts"
 
@@ -59,7 +60,7 @@ describe("leaves hashed on a worker thread", () => {
   it.effect("give the same CIDs as hashing here, the worker taking over at any byte, in any chunking", () =>
     Effect.scoped(
       Effect.gen(function* () {
-        const worker = yield* leafWorker(0, true)
+        const worker = yield* leafWorker({ leafBytes: 64, after: 0, mode: "on" })
         assert.isDefined(worker, "a worker on this machine (more than one core)")
         yield* Effect.promise(() =>
           fc.assert(
@@ -87,21 +88,28 @@ describe("leaves hashed on a worker thread", () => {
     )
   )
 
-  it.effect("a file past the threshold gets kubo's CIDs through Verify.cidsOf, in every setting", () =>
-    Effect.gen(function* () {
-      const bytes = pseudoRandomBytes(WORKER_AFTER + 3 * MiB + 12_345, 7)
-      const settings: ReadonlyArray<AddSettings> = [
-        { cidVersion: 1 },
-        { cidVersion: 0 },
-        { cidVersion: 1, rawLeaves: false }
-      ]
-      for (const setting of settings) {
-        const [entry] = yield* Verify.cidsOf([{ path: "f", content: chunked(bytes, 1 * MiB) }], setting)
-        const [expected] = yield* entriesOf(kuboLayout(setting), bytes, 1 * MiB)
-        assert.strictEqual(entry?.cid.toString(), expected?.cid)
-        assert.strictEqual(entry?.size, expected?.size)
-      }
-    })
+  it.effect(
+    "a file past the threshold gets the importer's CIDs through Verify.cidsOf, in every setting and profile",
+    () =>
+      Effect.gen(function* () {
+        // Whatever the machine's load: the worker takes the leaves past the threshold.
+        vi.stubEnv("LIGHTHOUSE_EFFECT_LEAF_WORKER", "on")
+        yield* Effect.addFinalizer(() => Effect.sync(() => vi.unstubAllEnvs()))
+        const bytes = pseudoRandomBytes(WORKER_AFTER + 3 * MiB + 12_345, 7)
+        const settings: ReadonlyArray<AddSettings> = [
+          { cidVersion: 1 },
+          { cidVersion: 0 },
+          { cidVersion: 1, rawLeaves: false },
+          { cidVersion: 1, profile: "unixfs-v1-2025" },
+          { cidVersion: 0, profile: "unixfs-v1-2025", rawLeaves: false }
+        ]
+        for (const setting of settings) {
+          const [entry] = yield* Verify.cidsOf([{ path: "f", content: chunked(bytes, 1 * MiB) }], setting)
+          const [expected] = yield* entriesOf(profileLayout(setting), bytes, 1 * MiB)
+          assert.strictEqual(entry?.cid.toString(), expected?.cid)
+          assert.strictEqual(entry?.size, expected?.size)
+        }
+      }).pipe(Effect.scoped)
   )
 
   it.effect("once the worker has ended, its leaves are hashed here with the same CIDs", () =>
@@ -110,7 +118,9 @@ describe("leaves hashed on a worker thread", () => {
       const bytes = pseudoRandomBytes(200_000, 11)
       const here = yield* entriesOf(layout, bytes, 4096)
       const worker = yield* Effect.scoped(
-        Effect.tap(leafWorker(0, true), (started) => entriesOf({ ...layout, leafHashing: started }, bytes, 4096))
+        Effect.tap(leafWorker({ leafBytes: 1000, after: 0, mode: "on" }), (started) =>
+          entriesOf({ ...layout, leafHashing: started }, bytes, 4096)
+        )
       )
       assert.deepStrictEqual(yield* entriesOf({ ...layout, leafHashing: worker }, bytes, 4096), here)
     })
@@ -119,9 +129,9 @@ describe("leaves hashed on a worker thread", () => {
   it.effect("a file below the threshold sends no leaf to the worker", () =>
     Effect.scoped(
       Effect.gen(function* () {
-        const worker = yield* leafWorker(undefined, true)
+        const worker = yield* leafWorker({ leafBytes: 256 * 1024, mode: "on" })
         const { sent, wrapped } = counting(worker!)
-        const layout = kuboLayout({ cidVersion: 1 }, wrapped)
+        const layout = { ...kuboLayout({ cidVersion: 1 }), leafHashing: wrapped }
         yield* entriesOf(layout, pseudoRandomBytes(WORKER_AFTER, 3), 256 * 1024)
         assert.strictEqual(sent.leaves, 0)
         yield* entriesOf(layout, pseudoRandomBytes(WORKER_AFTER + 1, 3), 256 * 1024)
