@@ -1,8 +1,8 @@
 /**
- * Leaf hashing where `node:worker_threads` is not (browsers, workers, Deno, Bun's browser
- * builds): every block is hashed on the builder's own thread, as WebCrypto does it (already off
- * the main thread's JavaScript, as a promise). The package's `#leaf-worker` import resolves here
- * except under the `node` condition (`LeafWorkerNode.ts`).
+ * Leaf hashing where `node:worker_threads` is not (browsers, web workers, workerd): every block is
+ * hashed on the builder's own thread, as WebCrypto does it (already off the main thread's
+ * JavaScript, as a promise). The package's `#leaf-worker` import resolves here except under the
+ * `node` condition (`LeafWorkerNode.ts`), which Bun and Deno match too.
  *
  * @internal
  */
