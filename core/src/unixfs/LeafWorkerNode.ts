@@ -49,26 +49,28 @@ export interface LeafWorkerOptions {
   readonly mode?: LeafWorkerMode | undefined
 }
 
+/** Bytes of a SHA-256 digest, written by the worker after the slots. */
+const DIGEST_BYTES = 32
+
 /**
  * The worker: CommonJS evaluated from this string, so it needs no file of its own in any build.
- * `workerData` is the shared memory and the bytes of a slot.
+ * `workerData` is the shared memory and the bytes of a slot. Messages are numbers, not objects,
+ * and the digest comes back in the shared memory: nothing to serialize or allocate per leaf.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads")
 const { createHash } = require("node:crypto")
 const shared = new Uint8Array(workerData.memory)
 const slotBytes = workerData.slotBytes
-parentPort.on("message", ({ slot, length }) => {
+const digestsAt = ${SLOTS} * slotBytes
+parentPort.on("message", (message) => {
+  const slot = message % ${SLOTS}
   const start = slot * slotBytes
-  const digest = createHash("sha256").update(shared.subarray(start, start + length)).digest()
-  parentPort.postMessage({ slot, digest })
+  const digest = createHash("sha256").update(shared.subarray(start, start + (message - slot) / ${SLOTS})).digest()
+  shared.set(digest, digestsAt + slot * ${DIGEST_BYTES})
+  parentPort.postMessage(slot)
 })
 `
-
-interface Hashed {
-  readonly slot: number
-  readonly digest: Uint8Array
-}
 
 interface Waiting {
   readonly resolve: (digest: MultihashDigest | PromiseLike<MultihashDigest>) => void
@@ -85,14 +87,16 @@ const hashedHere = (block: Uint8Array): Promise<MultihashDigest> => Promise.reso
  */
 const started = (leafBytes: number) => {
   const slotBytes = leafBytes + FRAMING_BYTES
-  const memory = new SharedArrayBuffer(SLOTS * slotBytes)
+  const digestsAt = SLOTS * slotBytes
+  const memory = new SharedArrayBuffer(digestsAt + SLOTS * DIGEST_BYTES)
   const shared = new Uint8Array(memory)
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { memory, slotBytes } })
   const waiting = new Map<number, Waiting>()
   const free = Array.from({ length: SLOTS }, (_, slot) => slot)
   let stopped = false
   worker.unref()
-  worker.on("message", ({ slot, digest }: Hashed) => {
+  worker.on("message", (slot: number) => {
+    const digest = shared.slice(digestsAt + slot * DIGEST_BYTES, digestsAt + (slot + 1) * DIGEST_BYTES)
     const leaf = waiting.get(slot)
     waiting.delete(slot)
     free.push(slot)
@@ -117,7 +121,8 @@ const started = (leafBytes: number) => {
     if (waiting.size === 0) worker.ref()
     return new Promise<MultihashDigest>((resolve) => {
       waiting.set(slot, { resolve, length: block.length })
-      worker.postMessage({ slot, length: block.length })
+      // The leaf's length and slot in one number (the worker splits them).
+      worker.postMessage(block.length * SLOTS + slot)
     })
   }
   return { send, end: () => worker.terminate() }
