@@ -21,6 +21,7 @@ const benches = [
   "nodes.ts",
   "transfer.ts",
   "verify.ts",
+  "leafWorker.ts",
   "wire.ts",
   "network.ts",
   "sources.ts",

@@ -11,14 +11,18 @@
  * level) are held. At the end each level's remainder becomes a node, up to the first level that
  * ever held a single link, the root; a file of one leaf is that leaf.
  *
+ * With the layout's `leafHashing` (a worker), a file's leaves past its first `after` bytes are
+ * hashed there, up to `LEAVES_IN_FLIGHT` at once, while the builder reads on; their links join
+ * the tree in order as their hashes come back, so the CIDs are those of hashing here.
+ *
  * @internal
  */
 import * as dagPb from "@ipld/dag-pb"
-import type { CID } from "multiformats/cid"
+import { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
 import { fileNodeData } from "./FileData.ts"
 import { andThen, cidOf, dagPbCidOf, type Pending } from "./Hashing.ts"
-import type { Layout } from "./Layout.ts"
+import { type Layout, LEAVES_IN_FLIGHT, type LeafHashing } from "./Layout.ts"
 
 /** A node of a file's DAG as its parent links to it. */
 export interface FileLink {
@@ -39,6 +43,10 @@ export interface FileDag {
   readonly levels: Array<Array<FileLink>>
   /** How many links each level has received. */
   readonly received: Array<number>
+  /** Bytes of content sealed into leaves so far. */
+  sealed: number
+  /** Leaves hashed elsewhere whose links have not joined the tree yet, oldest first. */
+  readonly hashing: Array<Promise<FileLink>>
 }
 
 /** Room for a `file` leaf's header (dag-pb `Data` tag and length, UnixFS type and data tag and length). */
@@ -54,7 +62,9 @@ export const newFileDag = (layout: Layout): FileDag => ({
   leaf: new Uint8Array(0),
   filled: 0,
   levels: [],
-  received: []
+  received: [],
+  sealed: 0,
+  hashing: []
 })
 
 const varintLength = (value: number): number => {
@@ -133,13 +143,35 @@ const receive = (dag: FileDag, level: number, link: FileLink): Pending<void> => 
   return andThen(parentOf(dag.layout, links), (parent) => receive(dag, level + 1, parent))
 }
 
+/** Links the leaves hashed elsewhere, oldest first, until at most `keep` are still out. */
+const receiveHashed = (dag: FileDag, keep: number): Pending<void> => {
+  const oldest = dag.hashing.length > keep ? dag.hashing.shift() : undefined
+  if (oldest === undefined) return undefined
+  return oldest.then((link) => andThen(receive(dag, 0, link), () => receiveHashed(dag, keep)))
+}
+
+/** Sends the leaf `block` to `hashing`; waits only when too many leaves are out. */
+const sealElsewhere = (dag: FileDag, hashing: LeafHashing, block: Uint8Array, contentBytes: number): Pending<void> => {
+  const [version, codec] = dag.layout.rawLeaves ? [1 as const, raw.code] : [dag.layout.cidVersion, dagPb.code]
+  const size = block.length
+  const link = hashing.sha256(block).then((digest) => ({ cid: CID.create(version, codec, digest), size, contentBytes }))
+  // Awaited in order by `receiveHashed`; a failure reaches the builder there, not as an unhandled rejection.
+  link.catch(() => undefined)
+  dag.hashing.push(link)
+  return receiveHashed(dag, LEAVES_IN_FLIGHT)
+}
+
 /** Hashes the leaf `content` (raw leaves) or the leaf buffer's `filled` bytes, and links it. */
 const seal = (dag: FileDag, content: Uint8Array | undefined): Pending<void> => {
   const length = content?.length ?? dag.filled
   dag.filled = 0
   if (content === undefined) ensureRoom(dag, length)
-  const { rawLeaves } = dag.layout
+  const { rawLeaves, leafHashing } = dag.layout
   const block = rawLeaves ? (content ?? dag.leaf.subarray(HEADROOM, HEADROOM + length)) : framedLeaf(dag.leaf, length)
+  // A listener hears a block with its CID at once, while its bytes are still there: no worker then.
+  const elsewhere = leafHashing !== undefined && dag.layout.onBlock === undefined && dag.sealed >= leafHashing.after
+  dag.sealed += length
+  if (elsewhere) return sealElsewhere(dag, leafHashing, block, length)
   return andThen(rawLeaves ? cidOf(dag.layout, block, raw.code, 1) : dagPbCidOf(dag.layout, block), (cid) =>
     receive(dag, 0, { cid, size: block.length, contentBytes: length })
   )
@@ -187,4 +219,10 @@ const close = (dag: FileDag, level: number): Pending<FileLink> => {
 
 /** The file's root, once all its bytes were written (an empty file is one empty leaf). */
 export const finish = (dag: FileDag): Pending<FileLink> =>
-  andThen(dag.filled > 0 || dag.received[0] === undefined ? seal(dag, undefined) : undefined, () => close(dag, 0))
+  andThen(
+    andThen(
+      dag.filled > 0 || (dag.received[0] === undefined && dag.hashing.length === 0) ? seal(dag, undefined) : undefined,
+      () => receiveHashed(dag, 0)
+    ),
+    () => close(dag, 0)
+  )

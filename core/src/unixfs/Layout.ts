@@ -53,6 +53,20 @@ export const profileShape: Readonly<Record<Profile, ProfileShape>> = {
 /** Both profiles' folder threshold: 256 KiB, compared with `>`. */
 export const SHARD_THRESHOLD = 256 * 1024
 
+/**
+ * Leaves hashed off the builder's thread (a worker), several in flight while the builder reads on:
+ * the builder waits for the oldest only when {@link LEAVES_IN_FLIGHT} are out.
+ */
+export interface LeafHashing {
+  /** The SHA-256 multihash of `block`, hashed elsewhere; `block` may be reused once this returns. */
+  readonly sha256: (block: Uint8Array) => Promise<MultihashDigest>
+  /** Bytes of a file hashed on the builder's own thread before its leaves go out: small files never start a worker. */
+  readonly after: number
+}
+
+/** Leaves of one file hashed elsewhere at once, at most (2 MiB of 256 KiB leaves, 8 MiB of 1 MiB ones). */
+export const LEAVES_IN_FLIGHT = 8
+
 /** The layout of one import. */
 export interface Layout {
   /**
@@ -78,6 +92,8 @@ export interface Layout {
    * after the call: a listener that keeps them copies them.
    */
   readonly onBlock?: ((cid: CID, block: Uint8Array) => void) | undefined
+  /** Where leaves of large files are hashed off this thread; absent, every block is hashed here. */
+  readonly leafHashing?: LeafHashing | undefined
 }
 
 /** The import settings a layout is made from (the `add` request's query). */

@@ -19,6 +19,7 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { CID } from "multiformats/cid"
 import * as raw from "multiformats/codecs/raw"
+import { leafWorker } from "#leaf-worker"
 import { encodeData } from "../unixfs/Data.ts"
 import { type FileDag, finish, newFileDag, write } from "../unixfs/FileDag.ts"
 import { andThen, dagPbCidOf, type Pending } from "../unixfs/Hashing.ts"
@@ -128,13 +129,19 @@ const entriesOf = (added: ReadonlyArray<Added>, layout: Layout): Effect.Effect<R
   })
 
 /**
- * A calculator for one upload. Nothing runs in the background; the scope stays in the signature
- * so that callers need not change.
+ * A calculator for one upload. On Node with a second core idle, the leaves of a file past its first
+ * 16 MiB are hashed on a worker thread, started by the first such leaf and ended with `scope`;
+ * elsewhere, and for smaller files, every block is hashed here. The CIDs are the same either way.
  *
  * @category constructors
  */
 export const calculator = (settings: AddSettings): Effect.Effect<CidCalculator, never, Scope.Scope> =>
-  Effect.sync(() => calculatorWith(profileLayout(settings)))
+  Effect.suspend(() => {
+    const layout = profileLayout(settings)
+    return Effect.map(leafWorker({ leafBytes: layout.chunkSize }), (leafHashing) =>
+      calculatorWith({ ...layout, leafHashing })
+    )
+  })
 
 /**
  * A calculator for any `layout` (tests compare small leaves and fan-outs with the importer's).
