@@ -35,8 +35,20 @@ export type LeafWorkerMode = "auto" | "on" | "off"
 
 /** The mode `LIGHTHOUSE_EFFECT_LEAF_WORKER` names, for tests and benchmarks; `auto` otherwise. */
 const modeOfEnvironment = (): LeafWorkerMode => {
-  const named = process.env.LIGHTHOUSE_EFFECT_LEAF_WORKER
+  const named = permitted(() => process.env.LIGHTHOUSE_EFFECT_LEAF_WORKER, undefined)
   return named === "on" || named === "off" ? named : "auto"
+}
+
+/**
+ * `read()`, or `otherwise` where the runtime refuses it: Deno without `--allow-sys` / `--allow-env`
+ * throws `NotCapable` from `os.loadavg()`, `os.availableParallelism()` and `process.env`.
+ */
+const permitted = <A>(read: () => A, otherwise: A): A => {
+  try {
+    return read()
+  } catch {
+    return otherwise
+  }
 }
 
 /** What a calculator's worker is made for. */
@@ -143,14 +155,14 @@ const startedOrHere = (leafBytes: number): ReturnType<typeof started> => {
  * messages): a 512 MiB verified upload at load 13 on 2 cores took 3.18 s/GiB of CPU and 17.6 s
  * with it, 2.44 s/GiB and 14.2 s without.
  */
-const idleCore = () => {
-  const cores = availableParallelism()
-  return cores > 1 && loadavg()[0]! < cores - 1
-}
+const idleCore = (cores: number) => permitted(() => loadavg()[0]! < cores - 1, false)
 
-/** Whether `mode` runs a worker on this machine now. */
-const wanted = (mode: LeafWorkerMode): boolean =>
-  mode !== "off" && availableParallelism() > 1 && (mode === "on" || idleCore())
+/** Whether `mode` runs a worker on this machine now (never where the runtime will not say its cores). */
+const wanted = (mode: LeafWorkerMode): boolean => {
+  if (mode === "off") return false
+  const cores = permitted(availableParallelism, 1)
+  return cores > 1 && (mode === "on" || idleCore(cores))
+}
 
 /**
  * Leaf hashing on a worker for the calculator of one upload, ended with `scope`'s close; none
