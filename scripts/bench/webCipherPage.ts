@@ -101,34 +101,23 @@ type Decrypt = (ciphertext: Stream.Stream<Uint8Array, unknown, never>) => Stream
  * the `browser` condition, where `#stream-cipher` is `FileCipherWeb.ts`; the typechecker resolves
  * it for Node, hence the shape spelled out here.
  */
+/** How a pass sets up the web cipher's Workers (`false`: the in-page cipher). */
+interface WorkerSetup {
+  readonly workers: number
+  readonly recycleBytes: number
+  readonly copy: boolean
+  readonly standby: boolean
+  readonly inFlight: number
+}
+
 const WebCipher = Platform as unknown as {
   readonly encryptStreamIn: (
     segment: number,
     key: FileKey,
     options: { readonly iv: Uint8Array },
-    workers:
-      | {
-          readonly workers: number
-          readonly recycleBytes: number
-          readonly copy: boolean
-          readonly standby: boolean
-          readonly inFlight: number
-        }
-      | false
+    workers: WorkerSetup | false
   ) => Encrypt
-  readonly decryptStreamUnverifiedIn: (
-    segment: number,
-    key: FileKey,
-    workers:
-      | {
-          readonly workers: number
-          readonly recycleBytes: number
-          readonly copy: boolean
-          readonly standby: boolean
-          readonly inFlight: number
-        }
-      | false
-  ) => Decrypt
+  readonly decryptStreamUnverifiedIn: (segment: number, key: FileKey, workers: WorkerSetup | false) => Decrypt
 }
 
 /** The streams a pass runs: `FileCipher`'s, or the web cipher set up as asked. */
