@@ -5,6 +5,7 @@ import { afterEach, vi } from "vitest"
 import { decryptFileToPath, decryptStreamUnverified, encryptStream } from "../../src/crypto/FileCipherNode.ts"
 import { decrypt, encrypt } from "../../src/crypto/FileCipherWeb.ts"
 import { deriveFileKey, HEADER_LENGTH, OVERHEAD } from "../../src/crypto/FileFormat.ts"
+import { collect } from "../support/webCipher.ts"
 
 const MASTER = "554f886019b74852ab679258eb3cddf72f12f84dd6a946f8afc4283e48cc9467"
 const SALT = Uint8Array.from({ length: 16 }, (_, i) => 0x10 + i)
@@ -16,16 +17,6 @@ const fileKey = await Effect.runPromise(deriveFileKey(MASTER, SALT))
 const randomBytes = (n: number): Uint8Array => {
   const out = new Uint8Array(n)
   for (let i = 0; i < n; i += 65_536) crypto.getRandomValues(out.subarray(i, Math.min(n, i + 65_536)))
-  return out
-}
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
   return out
 }
 
@@ -46,8 +37,6 @@ const chunksOf = (bytes: Uint8Array, size: number) =>
   Stream.fromIterable(
     Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size))
   ).pipe(Stream.rechunk(1))
-
-const collect = <E, R>(stream: Stream.Stream<Uint8Array, E, R>) => Effect.map(Stream.runCollect(stream), concat)
 
 const int = (minimum: number, maximum: number) =>
   Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum, maximum })))
